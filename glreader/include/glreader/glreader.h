@@ -1,0 +1,12 @@
+/*
+ * glreader: every public C header at once.
+ */
+#ifndef GLREADER_GLREADER_H
+#define GLREADER_GLREADER_H
+
+#include "glreader/common.h"
+#include "glreader/context.h"
+#include "glreader/ring.h"
+#include "glreader/stats.h"
+
+#endif /* GLREADER_GLREADER_H */

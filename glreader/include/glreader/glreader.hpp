@@ -1,0 +1,220 @@
+// glreader: header-only C++17 layer over the C ABI. Move-only RAII types in namespace
+// glr; failures throw glr::error, expected outcomes ("not ready yet") are return values.
+#pragma once
+
+#include "glreader/glreader.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace glr {
+
+// A failed glreader call: code() is the C error code, what() the full message.
+class error : public std::runtime_error {
+public:
+    error(int code, const std::string &message) : std::runtime_error(message), code_(code) {}
+    int code() const noexcept { return code_; }
+
+private:
+    int code_;
+};
+
+namespace detail {
+inline error last_error(int code, const char *call)
+{
+    const char *message = glr_last_error();
+    return error(code, message && *message ? std::string(message)
+                                           : std::string(call) + ": " + glr_strerror(code));
+}
+inline int check(int code, const char *call)
+{
+    if (code < 0)
+        throw last_error(code, call);
+    return code;
+}
+// For the create functions, which return NULL: the code comes from glr_last_error_code().
+[[noreturn]] inline void throw_create_failure(const char *call)
+{
+    int code = glr_last_error_code();
+    throw last_error(code != 0 ? code : GLR_ERROR_INTERNAL, call);
+}
+} // namespace detail
+
+// Headless EGL context (see glreader/context.h).
+// Thread-safety: current on one thread at a time. Lifetime: outlive its rings.
+class context {
+public:
+    explicit context(const glr_context_params &params = {}, glr_log *log = nullptr)
+        : ctx_(glr_context_create(log, &params))
+    {
+        if (!ctx_)
+            detail::throw_create_failure("glr_context_create");
+    }
+    ~context() { glr_context_destroy(&ctx_); }
+    context(context &&other) noexcept : ctx_(std::exchange(other.ctx_, nullptr)) {}
+    context &operator=(context &&other) noexcept
+    {
+        std::swap(ctx_, other.ctx_);
+        return *this;
+    }
+
+    void make_current() { detail::check(glr_context_make_current(ctx_), "make_current"); }
+    void release_current() { detail::check(glr_context_release_current(ctx_), "release_current"); }
+    std::string renderer() const { return glr_context_renderer(ctx_); }
+    std::string platform() const { return glr_context_platform_name(ctx_); }
+    bool is_software() const { return glr_context_is_software(ctx_) != 0; }
+    static glr_get_proc_address_fn proc_loader() { return glr_context_get_proc_address; }
+    glr_context *get() const { return ctx_; }
+
+private:
+    glr_context *ctx_;
+};
+
+// A leased frame. Destroying (or reset()) gives the slot back to its ring.
+// Thread-safety: may be moved to and destroyed on any thread.
+// Lifetime: pixels stay valid and unchanged while this object holds the lease.
+class frame {
+public:
+    frame() = default;
+    frame(glr_ring *ring, const glr_frame &f) : ring_(ring), frame_(f) {}
+    ~frame() { reset(); }
+    frame(frame &&other) noexcept
+        : ring_(std::exchange(other.ring_, nullptr)), frame_(std::exchange(other.frame_, {}))
+    {
+    }
+    frame &operator=(frame &&other) noexcept
+    {
+        if (this != &other) {
+            reset();
+            ring_ = std::exchange(other.ring_, nullptr);
+            frame_ = std::exchange(other.frame_, {});
+        }
+        return *this;
+    }
+    frame(const frame &) = delete;
+    frame &operator=(const frame &) = delete;
+
+    explicit operator bool() const { return ring_ != nullptr; }
+    const uint8_t *data() const { return frame_.data; }
+    const uint8_t *row(int y) const { return frame_.data + frame_.stride * y; }
+    ptrdiff_t stride() const { return frame_.stride; }
+    int width() const { return frame_.width; }
+    int height() const { return frame_.height; }
+    glr_format format() const { return frame_.format; }
+    int64_t pts() const { return frame_.pts; }
+    uint64_t sequence() const { return frame_.sequence; }
+    const glr_frame &c_frame() const { return frame_; }
+
+    // Gives the slot back now. Never throws: a failure is logged by the ring.
+    void reset() noexcept
+    {
+        if (ring_)
+            glr_ring_release(ring_, &frame_);
+        ring_ = nullptr;
+        frame_ = {};
+    }
+
+private:
+    glr_ring *ring_ = nullptr;
+    glr_frame frame_{};
+};
+
+// Source helpers.
+inline glr_source framebuffer_source(unsigned fbo, unsigned attachment = 0)
+{
+    glr_source s{};
+    s.kind = GLR_SOURCE_FRAMEBUFFER;
+    s.name = fbo;
+    s.attachment = attachment;
+    return s;
+}
+inline glr_source texture_source(unsigned texture, unsigned target = 0, int level = 0)
+{
+    glr_source s{};
+    s.kind = GLR_SOURCE_TEXTURE;
+    s.name = texture;
+    s.target = target;
+    s.level = level;
+    return s;
+}
+
+// The readback ring (see glreader/ring.h).
+// Thread-safety: all members but stats() on the GL thread; frames go anywhere.
+// Lifetime: destroy before the GL context; frames may outlive it (see ring.h).
+class ring {
+public:
+    explicit ring(const glr_ring_params &params, glr_log *log = nullptr)
+        : ring_(glr_ring_create(log, &params))
+    {
+        if (!ring_)
+            detail::throw_create_failure("glr_ring_create");
+    }
+    ~ring() { glr_ring_destroy(&ring_); }
+    ring(ring &&other) noexcept : ring_(std::exchange(other.ring_, nullptr)) {}
+    ring &operator=(ring &&other) noexcept
+    {
+        std::swap(ring_, other.ring_);
+        return *this;
+    }
+    ring(const ring &) = delete;
+    ring &operator=(const ring &) = delete;
+
+    // Starts a readback. false: the ring is full of frames not acquired yet (-EBUSY).
+    bool try_capture(const glr_source &source, int64_t pts)
+    {
+        int rc = glr_ring_capture(ring_, &source, pts);
+        if (rc == -EBUSY)
+            return false;
+        detail::check(rc, "glr_ring_capture");
+        return true;
+    }
+
+    // The oldest captured frame once ready within timeout_ns; nullopt when not ready yet
+    // or when nothing is in flight.
+    std::optional<frame> acquire(uint64_t timeout_ns = 0)
+    {
+        glr_frame f{};
+        int rc = glr_ring_acquire(ring_, &f, timeout_ns);
+        if (rc == -EAGAIN || rc == -ENODATA)
+            return std::nullopt;
+        detail::check(rc, "glr_ring_acquire");
+        return frame(ring_, f);
+    }
+
+    // The render-loop step: captures source, handing sink(glr::frame&&) every frame that
+    // is ready, and first the oldest ones whenever the ring is full of unacquired frames.
+    template <typename Sink>
+    void capture(const glr_source &source, int64_t pts, Sink &&sink)
+    {
+        while (!try_capture(source, pts))
+            if (auto f = acquire(UINT64_MAX))
+                sink(std::move(*f));
+        while (auto f = acquire(0))
+            sink(std::move(*f));
+    }
+
+    // Waits for every frame still in flight and hands each to sink, in order.
+    template <typename Sink>
+    void drain(Sink &&sink)
+    {
+        while (auto f = acquire(UINT64_MAX))
+            sink(std::move(*f));
+    }
+
+    glr_ring_stats stats() const
+    {
+        glr_ring_stats s{};
+        glr_ring_get_stats(ring_, &s);
+        return s;
+    }
+    glr_ring *get() const { return ring_; }
+
+private:
+    glr_ring *ring_;
+};
+
+} // namespace glr

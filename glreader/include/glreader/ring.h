@@ -1,0 +1,175 @@
+/*
+ * glreader: asynchronous readback of rendered frames through a ring of pixel-buffer
+ * objects (PBOs) guarded by fences.
+ *
+ * Each slot of the ring moves through these states:
+ *
+ *   FREE --capture--> PENDING --fence signalled--> READY --acquire--> LEASED --release--> FREE
+ *
+ * capture() issues glReadPixels into a FREE slot's PBO plus a fence and returns at once.
+ * acquire() hands out the oldest captured frame once its fence has signalled, as a view
+ * straight into the PBO's mapped memory (no copy). The slot is not written again until
+ * the lease is released, from any thread.
+ *
+ * A typical render loop (C++ users get the same loop from glr::ring::capture):
+ *
+ *   render();
+ *   while (glr_ring_capture(ring, &src, pts) == -EBUSY)   // full of unacquired frames
+ *       if (glr_ring_acquire(ring, &f, UINT64_MAX) == 0) hand_off(&f);
+ *   while (glr_ring_acquire(ring, &f, 0) == 0)             // whatever is ready now
+ *       hand_off(&f);                                      // consumer calls glr_ring_release
+ *   ...
+ *   while (glr_ring_acquire(ring, &f, UINT64_MAX) == 0) hand_off(&f);   // at the end
+ */
+#ifndef GLREADER_RING_H
+#define GLREADER_RING_H
+
+#include "glreader/common.h"
+#include "glreader/stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How rows are ordered in an acquired frame. OpenGL stores the bottom row first. */
+enum glr_flip {
+    /* Read rows as GL stores them and return a view that starts at the top row with a
+     * negative stride. Free; libav* and most image code accept negative strides. */
+    GLR_FLIP_STRIDE = 0,
+    /* Blit the source upside down into an internal framebuffer before reading it back:
+     * memory holds the top row first, stride is positive. Costs one GPU blit. */
+    GLR_FLIP_GPU = 1,
+    /* No flip: the frame starts with GL's bottom row, stride is positive. */
+    GLR_FLIP_NONE = 2
+};
+
+enum glr_ring_flags {
+    /* Do not use persistent mapping (ARB_buffer_storage) even when available: map each
+     * slot when acquired and unmap it after release, as drivers without it require. */
+    GLR_RING_NO_PERSISTENT_MAP = 1 << 0,
+    /* Do not use fences (ARB_sync) even when available: acquire waits with glFinish. */
+    GLR_RING_NO_FENCES = 1 << 1
+};
+
+/* Returns the address of a GL function, or NULL (eglGetProcAddress, glfwGetProcAddress,
+ * SDL_GL_GetProcAddress, glr_context_get_proc_address all fit). */
+typedef void (*(*glr_get_proc_address_fn)(const char *name))(void);
+
+struct glr_ring_params {
+    int width, height;     /* frame size in pixels; required, 1..the GL size limit */
+    enum glr_format format; /* 0: GLR_FORMAT_RGBA8 */
+    enum glr_flip flip;     /* 0: GLR_FLIP_STRIDE */
+    int depth;              /* number of slots, 1..64; 0: 3 */
+    unsigned flags;         /* glr_ring_flags */
+    /* How long capture() may block waiting for a leased slot to be released before it
+     * fails with -ETIMEDOUT. 0: 10 seconds; UINT64_MAX: forever. */
+    uint64_t capture_timeout_ns;
+    /* GL function loader. NULL: eglGetProcAddress when an EGL context is current on the
+     * calling thread, else glXGetProcAddressARB. GL functions are kept per ring and never
+     * touch the global symbols of the host's own GL loader. */
+    glr_get_proc_address_fn get_proc_address;
+};
+
+/* What to read back from. */
+enum glr_source_kind {
+    GLR_SOURCE_FRAMEBUFFER = 0, /* a framebuffer object, or 0 for the default framebuffer */
+    GLR_SOURCE_TEXTURE = 1      /* a 2D texture, or a 2D multisample texture */
+};
+
+struct glr_source {
+    enum glr_source_kind kind;
+    unsigned name; /* framebuffer or texture name */
+    /* Framebuffer: colour attachment index (0 for GL_COLOR_ATTACHMENT0, ...); ignored for
+     * the default framebuffer, whose current read buffer is used. */
+    unsigned attachment;
+    /* Texture: 0 or GL_TEXTURE_2D (0x0DE1), or GL_TEXTURE_2D_MULTISAMPLE (0x9100). */
+    unsigned target;
+    /* Texture: mipmap level to read. */
+    int level;
+};
+
+/* A leased frame: a read-only view into a slot's mapped PBO.
+ * Thread-safety: may be passed to and read from any thread.
+ * Lifetime: data stays valid and unchanged until glr_ring_release() of this frame (or
+ * until the GL context is destroyed). Copies of the struct share the one lease. */
+struct glr_frame {
+    const uint8_t *data;  /* first byte of the top row (see glr_flip) */
+    ptrdiff_t stride;     /* bytes from one row to the next, negative for GLR_FLIP_STRIDE */
+    int width, height;
+    enum glr_format format;
+    int64_t pts;          /* the pts given to capture() */
+    uint64_t sequence;    /* capture number on this ring, from 0 */
+    uint64_t lease_id_;   /* private: identifies the lease */
+    int slot_;            /* private */
+};
+
+/* Statistics of a ring. Times in milliseconds. */
+struct glr_ring_stats {
+    uint64_t frames_captured, frames_acquired, frames_released;
+    uint64_t frames_leased_now;   /* acquired and not yet released */
+    int depth;
+    int persistent_map;           /* 1: persistent coherent mapping; 0: map per frame */
+    int fences;                   /* 1: fences; 0: glFinish */
+    const char *path;             /* the two above in words, e.g. "persistent-map+fences" */
+    struct glr_latency stall;     /* whole time the render thread spent in capture() */
+    struct glr_latency slot_wait; /* part of stall spent blocked for a leased slot */
+    struct glr_latency readback;  /* issuing blits, glReadPixels and the fence */
+    struct glr_latency fence_wait;/* time acquire() waited for a fence (or glFinish) */
+    struct glr_latency map;       /* map-per-frame path only: glMapBufferRange */
+    struct glr_latency hold;      /* acquire to release: how long consumers kept leases */
+};
+
+/* The readback ring.
+ * Thread-safety: create, capture, acquire and destroy are GL calls and must be made on a
+ * thread where the GL context the ring was created in is current (the same context or
+ * one sharing its objects). release and get_stats may be called from any thread.
+ * Lifetime: destroy it before its GL context. Leases outstanding at destroy keep their
+ * memory mapped until released (the ring logs a warning); the ring's remaining memory is
+ * freed by the last release. */
+typedef struct glr_ring glr_ring;
+
+/* Creates a ring in the GL context current on the calling thread. Returns NULL on failure
+ * with the reason logged and in glr_last_error(): no current context, bad size
+ * ("0x0", or larger than GL_MAX_RENDERBUFFER_SIZE), unknown format, depth out of range,
+ * GL too old (needs OpenGL 3.0 or framebuffer objects + glMapBufferRange). */
+GLR_API glr_ring *glr_ring_create(glr_log *log, const struct glr_ring_params *params);
+
+/* Destroys the ring's GL objects and sets *ring to NULL (see Lifetime above). NULL and a
+ * pointer to NULL are accepted. */
+GLR_API void glr_ring_destroy(glr_ring **ring);
+
+/* Starts reading back source (width x height from its lower-left corner) into a free slot
+ * and returns without waiting for the copy. A multisampled source is resolved first.
+ * The caller's GL bindings (read/draw framebuffer, pixel-pack buffer, pack alignment)
+ * are restored before return.
+ * Returns 0, or:
+ *  -EBUSY      no free slot and some slot holds a frame not acquired yet: acquire it
+ *              (glr_ring_acquire with a timeout) and call again. Not logged.
+ *  -ETIMEDOUT  every slot stayed leased for capture_timeout_ns.
+ *  -EINVAL     bad source (no such framebuffer or texture, smaller than the ring,
+ *              incomplete framebuffer) or NULL argument.
+ *  GLR_ERROR_NO_CONTEXT  the ring's context is not current on this thread.
+ *  GLR_ERROR_GL          a GL call failed; the message names it. */
+GLR_API int glr_ring_capture(glr_ring *ring, const struct glr_source *source, int64_t pts);
+
+/* Leases the oldest captured frame once its readback is complete, waiting up to
+ * timeout_ns (0: do not wait; UINT64_MAX: wait as long as it takes).
+ * Returns 0 and fills *frame, or:
+ *  -EAGAIN   the oldest frame is not ready within the timeout. Not logged.
+ *  -ENODATA  no captured frame is waiting to be acquired. Not logged.
+ *  GLR_ERROR_NO_CONTEXT, GLR_ERROR_GL as for capture. */
+GLR_API int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_ns);
+
+/* Gives a leased frame's slot back to the ring and clears *frame. Any thread.
+ * Returns 0, or -EINVAL (logged) when the frame was not leased from this ring or was
+ * already released; the ring is left untouched then. */
+GLR_API int glr_ring_release(glr_ring *ring, struct glr_frame *frame);
+
+/* Copies the ring's statistics into *stats. Any thread. */
+GLR_API void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLREADER_RING_H */

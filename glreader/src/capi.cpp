@@ -1,0 +1,239 @@
+// Every extern "C" entry point of glreader: validate arguments, call the C++ object,
+// catch everything, return a code. No exception crosses this file's functions.
+#include "glreader/glreader.h"
+
+#include "error.hpp"
+#include "gl/headless_context.hpp"
+#include "gl/ring.hpp"
+#include "log.hpp"
+
+#include <cerrno>
+#include <new>
+
+struct glr_context {
+    glr::headless_context impl;
+    glr_context(const glr_log *log, const glr_context_params &params) : impl(log, params) {}
+};
+
+namespace {
+
+const glr_log *log_or_default(const glr_log *log) { return log ? log : glr_log::fallback(); }
+
+void report(const glr_log *log, int code, const char *message)
+{
+    if (glr::is_control_flow(code))
+        return;
+    glr::set_last_error(code, message);
+    log_or_default(log)->write(GLR_LOG_ERROR, message);
+}
+
+// Runs body, turning any exception into an error code that is logged and kept.
+template <typename Body>
+int guarded(const glr_log *log, Body &&body) noexcept
+{
+    try {
+        return body();
+    } catch (const glr::failure &e) {
+        report(log, e.code(), e.what());
+        return e.code();
+    } catch (const std::bad_alloc &) {
+        report(log, -ENOMEM, "out of memory");
+        return -ENOMEM;
+    } catch (const std::exception &e) {
+        report(log, GLR_ERROR_INTERNAL, e.what());
+        return GLR_ERROR_INTERNAL;
+    } catch (...) {
+        report(log, GLR_ERROR_INTERNAL, "unknown exception");
+        return GLR_ERROR_INTERNAL;
+    }
+}
+
+int null_argument(const glr_log *log, const char *call, const char *argument)
+{
+    std::string message = glr::format("%s: %s is NULL", call, argument);
+    report(log, -EINVAL, message.c_str());
+    return -EINVAL;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *glr_strerror(int code) { return glr::describe(code); }
+
+const char *glr_last_error(void) { return glr::last_error(); }
+
+int glr_last_error_code(void) { return glr::last_error_code(); }
+
+int glr_format_bytes_per_pixel(enum glr_format format)
+{
+    switch (format) {
+    case GLR_FORMAT_RGBA8:
+    case GLR_FORMAT_BGRA8: return 4;
+    case GLR_FORMAT_RGB8: return 3;
+    }
+    return 0;
+}
+
+const char *glr_format_name(enum glr_format format)
+{
+    switch (format) {
+    case GLR_FORMAT_RGBA8: return "rgba";
+    case GLR_FORMAT_BGRA8: return "bgra";
+    case GLR_FORMAT_RGB8: return "rgb24";
+    }
+    return nullptr;
+}
+
+glr_log *glr_log_create(const struct glr_log_params *params)
+{
+    auto *log = new (std::nothrow) glr_log;
+    if (log && params) {
+        log->callback = params->callback;
+        log->opaque = params->opaque;
+        if (params->level != GLR_LOG_NONE)
+            log->level = params->level;
+    }
+    return log;
+}
+
+void glr_log_destroy(glr_log **log)
+{
+    if (!log)
+        return;
+    delete *log;
+    *log = nullptr;
+}
+
+glr_context *glr_context_create(glr_log *log, const struct glr_context_params *params)
+{
+    glr_context *ctx = nullptr;
+    glr_context_params defaults{};
+    guarded(log, [&] {
+        ctx = new glr_context(log_or_default(log), params ? *params : defaults);
+        return 0;
+    });
+    return ctx;
+}
+
+void glr_context_destroy(glr_context **ctx)
+{
+    if (!ctx || !*ctx)
+        return;
+    delete *ctx;
+    *ctx = nullptr;
+}
+
+int glr_context_make_current(glr_context *ctx)
+{
+    if (!ctx)
+        return null_argument(nullptr, "glr_context_make_current", "ctx");
+    return guarded(nullptr, [&] {
+        ctx->impl.make_current();
+        return 0;
+    });
+}
+
+int glr_context_release_current(glr_context *ctx)
+{
+    if (!ctx)
+        return null_argument(nullptr, "glr_context_release_current", "ctx");
+    return guarded(nullptr, [&] {
+        ctx->impl.release_current();
+        return 0;
+    });
+}
+
+const char *glr_context_renderer(const glr_context *ctx)
+{
+    return ctx ? ctx->impl.renderer().c_str() : "";
+}
+
+const char *glr_context_platform_name(const glr_context *ctx)
+{
+    return ctx ? ctx->impl.platform_name() : "";
+}
+
+int glr_context_is_software(const glr_context *ctx) { return ctx && ctx->impl.is_software(); }
+
+void glr_context_gl_version(const glr_context *ctx, int *major, int *minor)
+{
+    if (major)
+        *major = ctx ? ctx->impl.gl_major() : 0;
+    if (minor)
+        *minor = ctx ? ctx->impl.gl_minor() : 0;
+}
+
+void (*glr_context_get_proc_address(const char *name))(void)
+{
+    const glr::egl::api *egl = glr::egl::if_loaded();
+    return egl && name ? egl->GetProcAddress(name) : nullptr;
+}
+
+glr_ring *glr_ring_create(glr_log *log, const struct glr_ring_params *params)
+{
+    if (!params) {
+        null_argument(log, "glr_ring_create", "params");
+        return nullptr;
+    }
+    glr_ring *ring = nullptr;
+    guarded(log, [&] {
+        ring = new glr_ring(log_or_default(log), *params);
+        return 0;
+    });
+    return ring;
+}
+
+void glr_ring_destroy(glr_ring **ring)
+{
+    if (!ring || !*ring)
+        return;
+    glr_ring *r = *ring;
+    *ring = nullptr;
+    guarded(r->log(), [&] {
+        r->destroy();
+        return 0;
+    });
+}
+
+int glr_ring_capture(glr_ring *ring, const struct glr_source *source, int64_t pts)
+{
+    if (!ring)
+        return null_argument(nullptr, "glr_ring_capture", "ring");
+    if (!source)
+        return null_argument(ring->log(), "glr_ring_capture", "source");
+    return guarded(ring->log(), [&] { return ring->capture(*source, pts); });
+}
+
+int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_ns)
+{
+    if (!ring)
+        return null_argument(nullptr, "glr_ring_acquire", "ring");
+    if (!frame)
+        return null_argument(ring->log(), "glr_ring_acquire", "frame");
+    return guarded(ring->log(), [&] { return ring->acquire(*frame, timeout_ns); });
+}
+
+int glr_ring_release(glr_ring *ring, struct glr_frame *frame)
+{
+    if (!ring)
+        return null_argument(nullptr, "glr_ring_release", "ring");
+    if (!frame)
+        return null_argument(ring->log(), "glr_ring_release", "frame");
+    return guarded(ring->log(), [&] {
+        ring->release(*frame);
+        return 0;
+    });
+}
+
+void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats)
+{
+    if (!ring || !stats)
+        return;
+    guarded(ring->log(), [&] {
+        *stats = ring->stats();
+        return 0;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every system package glreader needs to build, test and run its samples on
+# Debian 12. Idempotent: when everything is present it only checks and returns.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config  # build
+  python3-glad                      # GL/EGL loader generator, run at configure time
+  libegl1 libegl-mesa0 libgl1-mesa-dri libglvnd0  # EGL + Mesa (llvmpipe) for headless GL
+  mesa-utils                        # eglinfo, to diagnose which EGL platforms work
+  libgtest-dev                      # GoogleTest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present" >&2
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >&2
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,97 @@
+// The headless EGL context: which renderer it got, require_hw, threads.
+#include "glreader/glreader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+
+namespace {
+
+TEST(context_test, reports_renderer_platform_and_version)
+{
+    glr::context ctx;
+    EXPECT_FALSE(ctx.renderer().empty());
+    std::string platform = ctx.platform();
+    EXPECT_TRUE(platform == "device" || platform == "surfaceless" || platform == "pbuffer") << platform;
+    int major = 0, minor = 0;
+    glr_context_gl_version(ctx.get(), &major, &minor);
+    EXPECT_GE(major * 10 + minor, 33);
+    // On a machine without a GPU the renderer is llvmpipe, and glreader must say so.
+    if (ctx.renderer().find("llvmpipe") != std::string::npos)
+        EXPECT_TRUE(ctx.is_software());
+}
+
+TEST(context_test, require_hw_names_the_software_renderer_it_refused)
+{
+    glr::context probe;
+    bool software = probe.is_software();
+    std::string renderer = probe.renderer();
+    probe.release_current();
+
+    glr_context_params params{};
+    params.require_hw = 1;
+    glr_context *ctx = glr_context_create(nullptr, &params);
+    if (!software) {
+        ASSERT_NE(ctx, nullptr) << glr_last_error();
+        EXPECT_FALSE(glr_context_is_software(ctx));
+        glr_context_destroy(&ctx);
+        return;
+    }
+    EXPECT_EQ(ctx, nullptr);
+    std::string message = glr_last_error();
+    EXPECT_NE(message.find("require_hw"), std::string::npos) << message;
+    EXPECT_NE(message.find(renderer), std::string::npos) << message;
+    try {
+        glr::context refused(params);
+        ADD_FAILURE() << "require_hw accepted " << renderer;
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), GLR_ERROR_SOFTWARE_RENDERER);
+    }
+}
+
+TEST(context_test, explicit_platform_and_unavailable_version)
+{
+    glr_context_params params{};
+    params.platform = GLR_PLATFORM_SURFACELESS;
+    params.gl_major = 9;
+    params.gl_minor = 9;
+    glr_context *ctx = glr_context_create(nullptr, &params);
+    EXPECT_EQ(ctx, nullptr);
+    std::string message = glr_last_error();
+    EXPECT_NE(message.find("surfaceless: no OpenGL 9.9 core context"), std::string::npos) << message;
+}
+
+TEST(context_test, moves_between_threads)
+{
+    glr::context ctx;
+    ctx.release_current();
+    std::string renderer_on_thread;
+    std::thread worker([&] {
+        ctx.make_current();
+        auto get_string = reinterpret_cast<const unsigned char *(*)(unsigned)>(
+            glr::context::proc_loader()("glGetString"));
+        renderer_on_thread = reinterpret_cast<const char *>(get_string(0x1F01 /* GL_RENDERER */));
+        ctx.release_current();
+    });
+    worker.join();
+    EXPECT_EQ(renderer_on_thread, ctx.renderer());
+    ctx.make_current();
+}
+
+TEST(context_test, two_contexts_live_side_by_side)
+{
+    glr::context a;
+    a.release_current();
+    {
+        glr::context b; // destroying b must not end the EGL display a uses
+    }
+    a.make_current();
+    EXPECT_FALSE(a.renderer().empty());
+    glr_ring_params params{};
+    params.width = 8;
+    params.height = 8;
+    glr::ring ring(params); // GL still works in a
+}
+
+} // namespace

@@ -1,0 +1,273 @@
+// The ring's delivery contract: every captured frame is acquired exactly once, in capture
+// order, pixel-exact, for every depth, flip mode, format and readback path, while a
+// consumer thread holds leases for random times and releases them.
+#include "support/consumer.hpp"
+#include "support/gl_test.hpp"
+#include "support/pattern_scene.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <tuple>
+
+namespace {
+
+using glr_test::delayed_consumer;
+using glr_test::pattern_scene;
+using glr_test::ring_params;
+
+enum class path { persistent, map_per_frame, no_fences };
+
+unsigned flags_of(path p)
+{
+    switch (p) {
+    case path::persistent: return 0;
+    case path::map_per_frame: return GLR_RING_NO_PERSISTENT_MAP;
+    case path::no_fences: return GLR_RING_NO_FENCES;
+    }
+    return 0;
+}
+
+// Frames per case; GLR_TEST_FRAMES overrides (sanitizer builds use fewer).
+int frames_per_case(int fallback)
+{
+    const char *env = std::getenv("GLR_TEST_FRAMES");
+    return env ? std::atoi(env) : fallback;
+}
+
+struct delivery_result {
+    std::vector<uint64_t> sequences;
+    std::vector<int64_t> pts;
+    std::vector<std::string> errors;
+    glr_ring_stats stats{};
+};
+
+// Renders `frames` pattern frames through a ring into a delayed consumer.
+delivery_result deliver(const glr_ring_params &params, int frames, int max_delay_us,
+                        glr_test::scene_options scene_options = {})
+{
+    scene_options.width = params.width;
+    scene_options.height = params.height;
+    pattern_scene scene(scene_options);
+    delivery_result result;
+    delayed_consumer consumer(params.flip, max_delay_us, static_cast<unsigned>(frames));
+    {
+        glr::ring ring(params);
+        auto sink = [&](glr::frame &&f) { consumer.push(std::move(f)); };
+        glr_source source = scene.source();
+        for (int n = 0; n < frames; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ring.capture(source, n, sink);
+        }
+        ring.drain(sink);
+        consumer.finish();
+        result.stats = ring.stats();
+    }
+    result.sequences = consumer.sequences();
+    result.pts = consumer.pts();
+    result.errors = consumer.errors();
+    return result;
+}
+
+void expect_exactly_once_in_order(const delivery_result &r, int frames)
+{
+    ASSERT_EQ(r.sequences.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++) {
+        ASSERT_EQ(r.sequences[static_cast<size_t>(n)], static_cast<uint64_t>(n));
+        ASSERT_EQ(r.pts[static_cast<size_t>(n)], n);
+    }
+    EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+    EXPECT_EQ(r.stats.frames_captured, static_cast<uint64_t>(frames));
+    EXPECT_EQ(r.stats.frames_acquired, static_cast<uint64_t>(frames));
+    EXPECT_EQ(r.stats.frames_released, static_cast<uint64_t>(frames));
+    EXPECT_EQ(r.stats.frames_leased_now, 0u);
+}
+
+using matrix_case = std::tuple<int, glr_flip, glr_format, path>;
+
+class ring_delivery : public glr_test::gl_test,
+                      public ::testing::WithParamInterface<matrix_case> {};
+
+TEST_P(ring_delivery, every_frame_once_in_order_pixel_exact)
+{
+    auto [depth, flip, format, readback_path] = GetParam();
+    // 37 pixels wide: an RGB row is 111 bytes, which a wrong pack alignment would pad.
+    glr_ring_params params = ring_params(37, 23, format, flip, depth, flags_of(readback_path));
+    int frames = frames_per_case(150);
+    delivery_result r = deliver(params, frames, 300);
+    expect_exactly_once_in_order(r, frames);
+    EXPECT_EQ(r.stats.persistent_map, readback_path != path::map_per_frame);
+    EXPECT_EQ(r.stats.fences, readback_path != path::no_fences);
+}
+
+std::string case_name(const ::testing::TestParamInfo<matrix_case> &info)
+{
+    auto [depth, flip, format, readback_path] = info.param;
+    const char *flips[] = {"stride", "gpu", "none"};
+    const char *paths[] = {"persistent", "map_per_frame", "no_fences"};
+    return "depth" + std::to_string(depth) + "_" + flips[flip] + "_" + glr_format_name(format) +
+           "_" + paths[static_cast<int>(readback_path)];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    matrix, ring_delivery,
+    ::testing::Combine(::testing::Range(1, 9),
+                       ::testing::Values(GLR_FLIP_STRIDE, GLR_FLIP_GPU, GLR_FLIP_NONE),
+                       ::testing::Values(GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8, GLR_FORMAT_RGB8),
+                       ::testing::Values(path::persistent, path::map_per_frame, path::no_fences)),
+    case_name);
+
+using ring_test = glr_test::gl_test;
+
+TEST_F(ring_test, thousands_of_frames_with_a_slow_consumer)
+{
+    int frames = frames_per_case(150) * 20;
+    delivery_result r = deliver(ring_params(160, 90, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 3), frames, 400);
+    expect_exactly_once_in_order(r, frames);
+    EXPECT_STREQ(r.stats.path, "persistent-map+fences");
+}
+
+TEST_F(ring_test, thousands_of_frames_map_per_frame_path)
+{
+    int frames = frames_per_case(150) * 10;
+    delivery_result r = deliver(
+        ring_params(160, 90, GLR_FORMAT_BGRA8, GLR_FLIP_GPU, 4, GLR_RING_NO_PERSISTENT_MAP), frames,
+        400);
+    expect_exactly_once_in_order(r, frames);
+    EXPECT_STREQ(r.stats.path, "map-per-frame+fences");
+    EXPECT_EQ(r.stats.map.count, static_cast<uint64_t>(frames));
+}
+
+TEST_F(ring_test, multisampled_renderbuffer_is_resolved)
+{
+    glr_test::scene_options scene;
+    scene.samples = 4;
+    for (glr_flip flip : {GLR_FLIP_STRIDE, GLR_FLIP_GPU}) {
+        delivery_result r = deliver(ring_params(40, 30, GLR_FORMAT_RGBA8, flip, 2), 40, 100, scene);
+        expect_exactly_once_in_order(r, 40);
+    }
+}
+
+TEST_F(ring_test, colour_attachment_other_than_zero)
+{
+    glr_test::scene_options scene;
+    scene.attachment = 2;
+    delivery_result r = deliver(ring_params(40, 30), 30, 0, scene);
+    expect_exactly_once_in_order(r, 30);
+}
+
+TEST_F(ring_test, texture_source_plain_and_multisampled)
+{
+    for (int samples : {0, 4}) {
+        glr_test::scene_options options;
+        options.width = 48;
+        options.height = 20;
+        options.samples = samples;
+        options.multisample_texture = samples > 0;
+        pattern_scene scene(options);
+        glr::ring ring(ring_params(48, 20, GLR_FORMAT_RGBA8, GLR_FLIP_GPU, 2));
+        glr_source source =
+            glr::texture_source(scene.texture(), samples ? 0x9100u /* GL_TEXTURE_2D_MULTISAMPLE */ : 0);
+        std::vector<uint64_t> seen;
+        auto sink = [&](glr::frame &&f) {
+            EXPECT_EQ(glr_test::check_frame(f.c_frame(), static_cast<uint64_t>(f.pts()), GLR_FLIP_GPU), "");
+            seen.push_back(f.sequence());
+        };
+        for (int n = 0; n < 20; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ring.capture(source, n, sink);
+        }
+        ring.drain(sink);
+        ASSERT_EQ(seen.size(), 20u) << "samples " << samples;
+    }
+}
+
+TEST(ring_default_framebuffer, reads_the_context_surface)
+{
+    glr_context_params params{};
+    params.surface_width = 50;
+    params.surface_height = 40;
+    glr::context ctx(params);
+    glr_test::scene_options options;
+    options.width = 50;
+    options.height = 40;
+    pattern_scene scene(options);
+    glr::ring ring(ring_params(50, 40));
+    std::vector<std::string> errors;
+    int seen = 0;
+    auto sink = [&](glr::frame &&f) {
+        errors.push_back(glr_test::check_frame(f.c_frame(), static_cast<uint64_t>(f.pts()), GLR_FLIP_STRIDE));
+        seen++;
+    };
+    for (int n = 0; n < 10; n++) {
+        scene.draw_default_framebuffer(static_cast<uint64_t>(n));
+        ring.capture(glr::framebuffer_source(0), n, sink);
+    }
+    ring.drain(sink);
+    ASSERT_EQ(seen, 10);
+    for (const std::string &e : errors)
+        EXPECT_EQ(e, "");
+}
+
+TEST_F(ring_test, slot_is_not_overwritten_while_leased)
+{
+    pattern_scene scene({40, 30});
+    glr_ring_params params = ring_params(40, 30, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 2);
+    params.capture_timeout_ns = 50'000'000; // 50 ms
+    glr::ring ring(params);
+    glr_source source = scene.source();
+
+    scene.draw(0);
+    ASSERT_TRUE(ring.try_capture(source, 0));
+    auto held = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(held);
+
+    scene.draw(1);
+    ASSERT_TRUE(ring.try_capture(source, 1));
+    scene.draw(2);
+    // Slot 0 is leased and slot 1 holds frame 1 unacquired: no slot may be written.
+    EXPECT_FALSE(ring.try_capture(source, 2));
+    auto second = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(second);
+    // Both slots leased: capture waits for a release, then gives up with a clear error.
+    try {
+        ring.try_capture(source, 2);
+        ADD_FAILURE() << "capture into a fully leased ring succeeded";
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), -ETIMEDOUT);
+        EXPECT_NE(std::string(e.what()).find("stayed leased"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(glr_test::check_frame(held->c_frame(), 0, GLR_FLIP_STRIDE), "");
+    EXPECT_EQ(glr_test::check_frame(second->c_frame(), 1, GLR_FLIP_STRIDE), "");
+
+    // A release on another thread unblocks a waiting capture.
+    std::thread releaser([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        held->reset();
+    });
+    EXPECT_TRUE(ring.try_capture(source, 2));
+    releaser.join();
+    auto third = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(third);
+    EXPECT_EQ(glr_test::check_frame(third->c_frame(), 2, GLR_FLIP_STRIDE), "");
+    EXPECT_EQ(glr_test::check_frame(second->c_frame(), 1, GLR_FLIP_STRIDE), "");
+}
+
+TEST_F(ring_test, stats_count_each_stage)
+{
+    delivery_result r = deliver(ring_params(64, 48), 50, 0);
+    const glr_ring_stats &s = r.stats;
+    EXPECT_EQ(s.depth, 3);
+    EXPECT_EQ(s.stall.count, 50u);
+    EXPECT_EQ(s.readback.count, 50u);
+    EXPECT_EQ(s.fence_wait.count, 50u);
+    EXPECT_EQ(s.hold.count, 50u);
+    EXPECT_EQ(s.map.count, 0u);
+    EXPECT_GT(s.stall.p50_ms, 0.0);
+    EXPECT_LE(s.stall.p50_ms, s.stall.p95_ms);
+    EXPECT_LE(s.stall.p95_ms, s.stall.p99_ms);
+    EXPECT_LE(s.stall.p99_ms, s.stall.max_ms);
+    EXPECT_GE(s.stall.total_ms, s.readback.total_ms);
+}
+
+} // namespace

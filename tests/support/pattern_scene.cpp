@@ -1,0 +1,175 @@
+#include "pattern_scene.hpp"
+
+#include "glreader/context.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace glr_test {
+
+namespace {
+
+const char *vertex_source = R"(#version 330 core
+void main() {
+    // One triangle that covers the whole viewport.
+    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+})";
+
+const char *fragment_source = R"(#version 330 core
+uniform uint frame;
+uniform int height;
+out vec4 colour;
+void main() {
+    uint x = uint(gl_FragCoord.x);
+    uint y = uint(height - 1 - int(gl_FragCoord.y)); // counted from the top row
+    uvec4 v = uvec4(frame & 255u, (frame >> 8) & 255u, (x * 3u + y * 7u + frame) & 255u,
+                    (x * 5u + y) & 255u);
+    colour = vec4(v) / 255.0;
+})";
+
+unsigned compile(const GladGLContext &gl, GLenum type, const char *source)
+{
+    unsigned shader = gl.CreateShader(type);
+    gl.ShaderSource(shader, 1, &source, nullptr);
+    gl.CompileShader(shader);
+    GLint ok = 0;
+    gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        gl.GetShaderInfoLog(shader, sizeof log, nullptr, log);
+        throw std::runtime_error(std::string("test shader: ") + log);
+    }
+    return shader;
+}
+
+} // namespace
+
+pattern_scene::pattern_scene(const scene_options &options) : options_(options)
+{
+    if (!gladLoadGLContextUserPtr(
+            &gl_,
+            [](void *, const char *name) {
+                return reinterpret_cast<GLADapiproc>(glr_context_get_proc_address(name));
+            },
+            nullptr))
+        throw std::runtime_error("test scene: no current GL context");
+
+    unsigned vs = compile(gl_, GL_VERTEX_SHADER, vertex_source);
+    unsigned fs = compile(gl_, GL_FRAGMENT_SHADER, fragment_source);
+    program_ = gl_.CreateProgram();
+    gl_.AttachShader(program_, vs);
+    gl_.AttachShader(program_, fs);
+    gl_.LinkProgram(program_);
+    gl_.DeleteShader(vs);
+    gl_.DeleteShader(fs);
+    frame_location_ = gl_.GetUniformLocation(program_, "frame");
+    height_location_ = gl_.GetUniformLocation(program_, "height");
+    gl_.GenVertexArrays(1, &vao_);
+
+    const int w = options_.width, h = options_.height;
+    gl_.GenFramebuffers(1, &fbo_);
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    for (unsigned i = 0; i <= options_.attachment; i++) {
+        GLenum attachment = GL_COLOR_ATTACHMENT0 + i;
+        if (options_.samples > 0 && options_.multisample_texture) {
+            gl_.GenTextures(1, &colour_[i]);
+            gl_.BindTexture(GL_TEXTURE_2D_MULTISAMPLE, colour_[i]);
+            gl_.TexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, options_.samples, GL_RGBA8, w, h,
+                                      GL_TRUE);
+            gl_.FramebufferTexture2D(GL_FRAMEBUFFER, attachment, GL_TEXTURE_2D_MULTISAMPLE,
+                                     colour_[i], 0);
+        } else if (options_.samples > 0) {
+            gl_.GenRenderbuffers(1, &colour_[i]);
+            gl_.BindRenderbuffer(GL_RENDERBUFFER, colour_[i]);
+            gl_.RenderbufferStorageMultisample(GL_RENDERBUFFER, options_.samples, GL_RGBA8, w, h);
+            gl_.FramebufferRenderbuffer(GL_FRAMEBUFFER, attachment, GL_RENDERBUFFER, colour_[i]);
+        } else {
+            gl_.GenTextures(1, &colour_[i]);
+            gl_.BindTexture(GL_TEXTURE_2D, colour_[i]);
+            gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+            gl_.FramebufferTexture2D(GL_FRAMEBUFFER, attachment, GL_TEXTURE_2D, colour_[i], 0);
+        }
+    }
+    // Every attachment but the pattern's stays black, so reading the wrong one shows.
+    for (unsigned i = 0; i < options_.attachment; i++) {
+        GLenum only = GL_COLOR_ATTACHMENT0 + i;
+        gl_.DrawBuffers(1, &only);
+        gl_.ClearColor(0, 0, 0, 0);
+        gl_.Clear(GL_COLOR_BUFFER_BIT);
+    }
+    GLenum target = GL_COLOR_ATTACHMENT0 + options_.attachment;
+    gl_.DrawBuffers(1, &target);
+    if (gl_.CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw std::runtime_error("test scene: framebuffer incomplete");
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+pattern_scene::~pattern_scene()
+{
+    gl_.DeleteFramebuffers(1, &fbo_);
+    for (unsigned name : colour_) {
+        if (!name)
+            continue;
+        if (options_.samples > 0 && !options_.multisample_texture)
+            gl_.DeleteRenderbuffers(1, &name);
+        else
+            gl_.DeleteTextures(1, &name);
+    }
+    gl_.DeleteVertexArrays(1, &vao_);
+    gl_.DeleteProgram(program_);
+}
+
+void pattern_scene::draw_into(unsigned fbo, uint64_t n)
+{
+    gl_.BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+    gl_.Viewport(0, 0, options_.width, options_.height);
+    gl_.UseProgram(program_);
+    gl_.Uniform1ui(frame_location_, static_cast<GLuint>(n));
+    gl_.Uniform1i(height_location_, options_.height);
+    gl_.BindVertexArray(vao_);
+    gl_.DrawArrays(GL_TRIANGLES, 0, 3);
+    gl_.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+}
+
+void pattern_scene::draw(uint64_t n) { draw_into(fbo_, n); }
+
+void pattern_scene::draw_default_framebuffer(uint64_t n) { draw_into(0, n); }
+
+glr_source pattern_scene::source() const
+{
+    glr_source s{};
+    s.kind = GLR_SOURCE_FRAMEBUFFER;
+    s.name = fbo_;
+    s.attachment = options_.attachment;
+    return s;
+}
+
+std::string check_frame(const glr_frame &frame, uint64_t n, glr_flip flip)
+{
+    int bpp = glr_format_bytes_per_pixel(frame.format);
+    for (int row = 0; row < frame.height; row++) {
+        // GLR_FLIP_NONE keeps GL's order: the frame's first row is the image's bottom row.
+        int y = flip == GLR_FLIP_NONE ? frame.height - 1 - row : row;
+        const uint8_t *p = frame.data + frame.stride * row;
+        for (int x = 0; x < frame.width; x++, p += bpp) {
+            auto want = pattern(n, x, y);
+            uint8_t got[4] = {p[0], p[1], p[2], bpp == 4 ? p[3] : want[3]};
+            if (frame.format == GLR_FORMAT_BGRA8)
+                std::swap(got[0], got[2]);
+            for (int c = 0; c < 4; c++) {
+                if (got[c] != want[static_cast<size_t>(c)]) {
+                    char text[160];
+                    std::snprintf(text, sizeof text,
+                                  "frame %llu: pixel (%d,%d) channel %d is %d, expected %d",
+                                  static_cast<unsigned long long>(n), x, y, c, got[c],
+                                  want[static_cast<size_t>(c)]);
+                    return text;
+                }
+            }
+        }
+    }
+    return "";
+}
+
+} // namespace glr_test

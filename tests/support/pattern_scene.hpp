@@ -1,0 +1,64 @@
+// A GL scene for tests: every frame n draws a pattern in which each pixel encodes n and
+// its own position, so a read-back frame proves which frame it is, its orientation and
+// that every byte arrived.
+#pragma once
+
+#include "glreader/ring.h"
+
+#include <glad/gl.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace glr_test {
+
+// RGBA bytes of pixel (x, y) of frame n, y counted from the top row of the image.
+inline std::array<uint8_t, 4> pattern(uint64_t n, int x, int y)
+{
+    auto ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+    auto un = static_cast<uint32_t>(n);
+    return {static_cast<uint8_t>(un & 255u), static_cast<uint8_t>((un >> 8) & 255u),
+            static_cast<uint8_t>((ux * 3u + uy * 7u + un) & 255u),
+            static_cast<uint8_t>((ux * 5u + uy) & 255u)};
+}
+
+struct scene_options {
+    int width = 64, height = 48;
+    int samples = 0;           // > 0: draw into a multisampled renderbuffer
+    unsigned attachment = 0;   // colour attachment the pattern goes to
+    bool multisample_texture = false; // samples > 0: use a 2D multisample texture instead
+};
+
+// Draws the pattern into its own framebuffer object in the current context.
+class pattern_scene {
+public:
+    explicit pattern_scene(const scene_options &options = {});
+    ~pattern_scene();
+    pattern_scene(const pattern_scene &) = delete;
+    pattern_scene &operator=(const pattern_scene &) = delete;
+
+    void draw(uint64_t n);
+    // Draws frame n into the default framebuffer (the context needs a surface).
+    void draw_default_framebuffer(uint64_t n);
+
+    unsigned fbo() const { return fbo_; }
+    unsigned texture() const { return colour_[options_.attachment]; }
+    glr_source source() const;
+    const GladGLContext &gl() const { return gl_; }
+
+private:
+    void draw_into(unsigned fbo, uint64_t n);
+
+    scene_options options_;
+    GladGLContext gl_{};
+    unsigned program_ = 0, vao_ = 0, fbo_ = 0;
+    unsigned colour_[4] = {};
+    int frame_location_ = -1, height_location_ = -1;
+};
+
+// "" when frame holds frame n of the pattern in the row order flip promises, else a
+// description of the first wrong byte.
+std::string check_frame(const glr_frame &frame, uint64_t n, glr_flip flip);
+
+} // namespace glr_test
