@@ -30,6 +30,11 @@ static GLADapiproc load(void *userptr, const char *name)
 int main(void)
 {
     enum { W = 24, H = 10, FRAMES = 40 };
+    /* Kept to the end of the process, as in the C++ suites (support/test_main.cpp): the
+     * last eglTerminate would unload Mesa's driver under the sanitizers' feet. */
+    static glr_context *pinned;
+    pinned = glr_context_create(NULL, NULL);
+    CHECK(pinned != NULL && glr_context_release_current(pinned) == 0);
     glr_context *ctx = glr_context_create(NULL, NULL);
     CHECK(ctx != NULL);
     if (!ctx)

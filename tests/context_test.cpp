@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -60,6 +62,16 @@ TEST(context_test, explicit_platform_and_unavailable_version)
     EXPECT_EQ(ctx, nullptr);
     std::string message = glr_last_error();
     EXPECT_NE(message.find("surfaceless: no OpenGL 9.9 core context"), std::string::npos) << message;
+}
+
+TEST(context_test, unknown_platform_is_refused)
+{
+    glr_context_params params{};
+    int bad = 17;
+    std::memcpy(&params.platform, &bad, sizeof bad); // as a C caller could
+    EXPECT_EQ(glr_context_create(nullptr, &params), nullptr);
+    EXPECT_EQ(glr_last_error_code(), -EINVAL);
+    EXPECT_STREQ(glr_last_error(), "glr_context_create: unknown platform 17");
 }
 
 TEST(context_test, moves_between_threads)

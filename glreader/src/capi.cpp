@@ -2,6 +2,7 @@
 // catch everything, return a code. No exception crosses this file's functions.
 #include "glreader/glreader.h"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "gl/headless_context.hpp"
 #include "gl/ring.hpp"
@@ -67,7 +68,7 @@ int glr_last_error_code(void) { return glr::last_error_code(); }
 
 int glr_format_bytes_per_pixel(enum glr_format format)
 {
-    switch (format) {
+    switch (glr::enum_value(format)) {
     case GLR_FORMAT_RGBA8:
     case GLR_FORMAT_BGRA8: return 4;
     case GLR_FORMAT_RGB8: return 3;
@@ -77,7 +78,7 @@ int glr_format_bytes_per_pixel(enum glr_format format)
 
 const char *glr_format_name(enum glr_format format)
 {
-    switch (format) {
+    switch (glr::enum_value(format)) {
     case GLR_FORMAT_RGBA8: return "rgba";
     case GLR_FORMAT_BGRA8: return "bgra";
     case GLR_FORMAT_RGB8: return "rgb24";
@@ -91,8 +92,9 @@ glr_log *glr_log_create(const struct glr_log_params *params)
     if (log && params) {
         log->callback = params->callback;
         log->opaque = params->opaque;
-        if (params->level != GLR_LOG_NONE)
-            log->level = params->level;
+        int level = glr::enum_value(params->level);
+        if (level > GLR_LOG_NONE)
+            log->level = level > GLR_LOG_DEBUG ? GLR_LOG_DEBUG : params->level;
     }
     return log;
 }

@@ -1,5 +1,6 @@
 #include "gl/headless_context.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "log.hpp"
 
@@ -63,6 +64,9 @@ struct headless_context::attempt {
 headless_context::headless_context(const glr_log *log, const glr_context_params &params)
     : log_(log)
 {
+    int platform = enum_value(params.platform);
+    if (platform < GLR_PLATFORM_AUTO || platform > GLR_PLATFORM_PBUFFER)
+        fail(-EINVAL, "glr_context_create: unknown platform %d", platform);
     std::string why;
     egl_ = egl::load(&why);
     if (!egl_)

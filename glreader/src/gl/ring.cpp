@@ -1,5 +1,6 @@
 #include "gl/ring.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "log.hpp"
 
@@ -89,42 +90,43 @@ GLenum pack_format_of(glr_format format)
     return 0;
 }
 
-glr_ring_params with_defaults(glr_ring_params p)
-{
-    if (p.format == 0)
-        p.format = GLR_FORMAT_RGBA8;
-    if (p.depth == 0)
-        p.depth = 3;
-    if (p.capture_timeout_ns == 0)
-        p.capture_timeout_ns = default_capture_timeout_ns;
-    return p;
-}
-
-void validate(const glr_ring_params &p)
+// Checks the caller's values (enums read as ints, see enum_value.hpp), then fills in the
+// defaults for zeros.
+glr_ring_params validated(const glr_ring_params &p)
 {
     if (p.width <= 0 || p.height <= 0)
         fail(-EINVAL, "glr_ring_create: invalid size %dx%d: width and height must be at least 1",
              p.width, p.height);
-    if (pack_format_of(p.format) == 0)
+    int format = glr::enum_value(p.format);
+    if (format < 0 || format > GLR_FORMAT_RGB8)
         fail(-EINVAL,
              "glr_ring_create: unknown format %d (use GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 or "
              "GLR_FORMAT_RGB8)",
-             static_cast<int>(p.format));
-    if (p.depth < 1 || p.depth > max_depth)
+             format);
+    int flip = glr::enum_value(p.flip);
+    if (flip < GLR_FLIP_STRIDE || flip > GLR_FLIP_NONE)
+        fail(-EINVAL, "glr_ring_create: unknown flip mode %d", flip);
+    if (p.depth < 0 || p.depth > max_depth)
         fail(-EINVAL, "glr_ring_create: depth %d is out of range 1..%d", p.depth, max_depth);
-    if (p.flip != GLR_FLIP_STRIDE && p.flip != GLR_FLIP_GPU && p.flip != GLR_FLIP_NONE)
-        fail(-EINVAL, "glr_ring_create: unknown flip mode %d", static_cast<int>(p.flip));
     unsigned known = GLR_RING_NO_PERSISTENT_MAP | GLR_RING_NO_FENCES;
     if (p.flags & ~known)
         fail(-EINVAL, "glr_ring_create: unknown flags 0x%x", p.flags & ~known);
+
+    glr_ring_params out = p;
+    if (format == 0)
+        out.format = GLR_FORMAT_RGBA8;
+    if (out.depth == 0)
+        out.depth = 3;
+    if (out.capture_timeout_ns == 0)
+        out.capture_timeout_ns = default_capture_timeout_ns;
+    return out;
 }
 
 } // namespace
 
 glr_ring::glr_ring(const glr_log *log, const glr_ring_params &params)
-    : log_(log), params_(with_defaults(params)), gl_(fns_.gl)
+    : log_(log), params_(validated(params)), gl_(fns_.gl)
 {
-    validate(params_);
     glr::gl::load(fns_, params_.get_proc_address);
     if (!gl_.BindFramebuffer || !gl_.BlitFramebuffer || !gl_.MapBufferRange || !gl_.GenBuffers ||
         !gl_.RenderbufferStorage)
@@ -302,6 +304,9 @@ GLuint glr_ring::internal_framebuffer(GLuint &fbo, GLuint &renderbuffer)
 
 GLuint glr_ring::bind_source(const glr_source &source, GLint &saved_read_buffer)
 {
+    int kind = glr::enum_value(source.kind);
+    if (kind != GLR_SOURCE_FRAMEBUFFER && kind != GLR_SOURCE_TEXTURE)
+        fail(-EINVAL, "glr_ring_capture: unknown source kind %d", kind);
     if (source.kind == GLR_SOURCE_TEXTURE) {
         GLenum target = source.target ? source.target : GL_TEXTURE_2D;
         if (target != GL_TEXTURE_2D && target != GL_TEXTURE_2D_MULTISAMPLE)
@@ -322,8 +327,6 @@ GLuint glr_ring::bind_source(const glr_source &source, GLint &saved_read_buffer)
                                        .c_str());
         return texture_fbo_;
     }
-    if (source.kind != GLR_SOURCE_FRAMEBUFFER)
-        fail(-EINVAL, "glr_ring_capture: unknown source kind %d", static_cast<int>(source.kind));
     if (source.name != 0 && !gl_.IsFramebuffer(source.name))
         fail(-EINVAL, "glr_ring_capture: %u is not a framebuffer name in this context",
              source.name);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs what is missing, builds, runs every test,
+# then builds the ring tests again under AddressSanitizer+UBSan and ThreadSanitizer and
+# runs them there. Usage: scripts/test.sh [--no-sanitizers]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+sanitizers=1
+[ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
+
+"$root/scripts/setup.sh"
+
+configure_and_build() { # DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$root/$dir"
+}
+
+echo "== build and run all tests" >&2
+configure_and_build build
+ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)"
+
+if [ "$sanitizers" = 1 ]; then
+  echo "== ring tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
+  configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_BUILD_SAMPLES=OFF
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$root/build-asan" -L ring --output-on-failure -j "$(nproc)"
+
+  echo "== ring tests under ThreadSanitizer" >&2
+  configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
+  # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
+  TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1" \
+    GLR_TEST_FRAMES=60 ctest --test-dir "$root/build-tsan" -L ring --output-on-failure -j "$(nproc)"
+fi
+echo "== all tests passed" >&2
