@@ -1,0 +1,364 @@
+// glreader-bench: side-by-side measurements, interleaved in one run so that every ratio
+// compares numbers taken under the same machine conditions.
+//
+//   glreader-bench ring [--sizes 720p,1080p,2160p] [--runs 5] [--frames 60] [--json FILE]
+//
+// ring: per frame, at each size, (1) a memcpy of one frame between two warm buffers (the
+// floor for a software rasterizer), (2) a synchronous glReadPixels into client memory,
+// (3) the ring: capture + acquire + release. Every cell is measured `runs` times, the
+// methods interleaved; each cell reports min / median / max of its per-run means. Then
+// the render-thread stall (time inside capture) while a consumer thread reads every frame.
+// Each run also records the machine's load: CPU time spent by other processes.
+#include "scene.hpp"
+
+#include "glreader/glreader.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+// CPU time used by every process but this one since the last call, in seconds: the
+// benchmark's measure of how loaded the machine was while it ran.
+class load_meter {
+public:
+    load_meter() { sample(); }
+    double other_cpu_seconds()
+    {
+        double total = total_, self = self_;
+        sample();
+        return std::max(0.0, (total_ - total) - (self_ - self));
+    }
+
+private:
+    void sample()
+    {
+        double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+        std::ifstream stat("/proc/stat");
+        std::string cpu;
+        unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                           steal = 0;
+        stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+        total_ = static_cast<double>(user + nice + system + irq + softirq + steal) / ticks;
+        std::ifstream self_stat("/proc/self/stat");
+        std::string line;
+        std::getline(self_stat, line);
+        // Fields after the command name (which may contain spaces) start after ')'.
+        std::istringstream fields(line.substr(line.rfind(')') + 2));
+        std::string skip;
+        for (int i = 3; i < 14; i++)
+            fields >> skip;
+        unsigned long long utime = 0, stime = 0;
+        fields >> utime >> stime;
+        self_ = static_cast<double>(utime + stime) / ticks;
+    }
+    double total_ = 0, self_ = 0;
+};
+
+struct size_spec {
+    std::string name;
+    int width, height;
+};
+
+struct summary {
+    double min, median, max;
+};
+
+summary summarize(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return {v.front(), v[v.size() / 2], v.back()};
+}
+
+struct ring_results {
+    size_spec size;
+    std::vector<double> memcpy_ms, sync_ms, ring_ms;
+    std::vector<double> stall_p50, stall_p99, load;
+};
+
+// Reads every byte of each frame on its own thread, as an encoder would, then releases it.
+class reading_consumer {
+public:
+    reading_consumer() : thread_([this] { run(); }) {}
+    ~reading_consumer()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        thread_.join();
+    }
+    void push(glr::frame &&f)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            queue_.push_back(std::move(f));
+        }
+        cv_.notify_one();
+    }
+
+private:
+    void run()
+    {
+        for (;;) {
+            glr::frame f;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                cv_.wait(lock, [&] { return done_ || !queue_.empty(); });
+                if (queue_.empty())
+                    return;
+                f = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
+            for (int y = 0; y < f.height(); y++)
+                std::memcpy(scratch_.data(), f.row(y), std::min(row_bytes, scratch_.size()));
+        }
+    }
+    std::vector<uint8_t> scratch_ = std::vector<uint8_t>(4 * 4096);
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<glr::frame> queue_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+// One measurement of each method at one size: per-frame means in milliseconds.
+void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, ring_results &r, int frames,
+                  std::vector<uint8_t> &a, std::vector<uint8_t> &b, std::vector<uint8_t> &client,
+                  load_meter &load)
+{
+    const GladGLContext &gl = scene.gl();
+    const int w = r.size.width, h = r.size.height;
+    load.other_cpu_seconds();
+
+    auto start = clock_type::now();
+    for (int i = 0; i < frames; i++) {
+        // Alternate the direction so neither buffer stays hot in cache for the next copy.
+        if (i & 1)
+            std::memcpy(b.data(), a.data(), a.size());
+        else
+            std::memcpy(a.data(), b.data(), a.size());
+    }
+    r.memcpy_ms.push_back(ms_since(start) / frames);
+
+    // Rendering is not what is measured: each frame is drawn and finished first.
+    double sync_total = 0;
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
+    gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i / 60.0);
+        gl.Finish();
+        auto t = clock_type::now();
+        gl.ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, client.data());
+        sync_total += ms_since(t);
+    }
+    r.sync_ms.push_back(sync_total / frames);
+
+    double ring_total = 0;
+    glr_source source = glr::framebuffer_source(scene.fbo());
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i / 60.0);
+        gl.Finish();
+        auto t = clock_type::now();
+        ring.try_capture(source, i);
+        ring.acquire(UINT64_MAX); // the frame is released as the optional goes away
+        ring_total += ms_since(t);
+    }
+    r.ring_ms.push_back(ring_total / frames);
+
+    // Stall: the render thread's time blocked in capture while a consumer thread reads
+    // every frame. Timed here per call, so each run has its own percentiles.
+    {
+        reading_consumer consumer;
+        auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
+        std::vector<double> stalls;
+        for (int i = 0; i < frames; i++) {
+            scene.draw(i / 60.0);
+            gl.Finish();
+            for (;;) {
+                auto t = clock_type::now();
+                bool captured = stall_ring.try_capture(source, i);
+                stalls.push_back(ms_since(t));
+                if (captured)
+                    break;
+                if (auto f = stall_ring.acquire(UINT64_MAX))
+                    hand_off(std::move(*f));
+            }
+            while (auto f = stall_ring.acquire(0))
+                hand_off(std::move(*f));
+        }
+        stall_ring.drain(hand_off);
+        std::sort(stalls.begin(), stalls.end());
+        r.stall_p50.push_back(stalls[stalls.size() / 2]);
+        r.stall_p99.push_back(stalls[std::min(stalls.size() - 1, stalls.size() * 99 / 100)]);
+    }
+    r.load.push_back(load.other_cpu_seconds());
+}
+
+std::vector<size_spec> parse_sizes(const std::string &list)
+{
+    std::vector<size_spec> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item == "720p") out.push_back({item, 1280, 720});
+        else if (item == "1080p") out.push_back({item, 1920, 1080});
+        else if (item == "2160p") out.push_back({item, 3840, 2160});
+        else {
+            int w = 0, h = 0;
+            if (std::sscanf(item.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
+                throw std::runtime_error("unknown size " + item + " (use 720p, 1080p, 2160p or WxH)");
+            out.push_back({item, w, h});
+        }
+    }
+    return out;
+}
+
+std::string json_array(const std::vector<double> &v)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); i++)
+        out += (i ? ", " : "") + std::to_string(v[i]);
+    return out + "]";
+}
+
+std::string json_summary(const std::vector<double> &v)
+{
+    summary s = summarize(v);
+    char text[256];
+    std::snprintf(text, sizeof text, "{\"min\": %.4f, \"median\": %.4f, \"max\": %.4f, \"runs\": %s}",
+                  s.min, s.median, s.max, json_array(v).c_str());
+    return text;
+}
+
+int bench_ring(int argc, char **argv)
+{
+    std::string sizes = "720p,1080p,2160p", json;
+    int runs = 5, frames = 60;
+    for (int i = 0; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc)
+            throw std::runtime_error("unknown option or missing value: " + a);
+        if (a == "--sizes") sizes = argv[++i];
+        else if (a == "--runs") runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--frames") frames = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--json") json = argv[++i];
+        else throw std::runtime_error("unknown option " + a);
+    }
+
+    glr::context ctx;
+    std::vector<ring_results> results;
+    for (const size_spec &s : parse_sizes(sizes))
+        results.push_back({s, {}, {}, {}, {}, {}, {}});
+    std::fprintf(stderr, "glreader-bench ring on %s: %d runs x %d frames per cell, interleaved\n",
+                 ctx.renderer().c_str(), runs, frames);
+
+    load_meter load;
+    struct per_size {
+        std::unique_ptr<sample::scene> scene;
+        std::unique_ptr<glr::ring> ring, stall_ring;
+        std::vector<uint8_t> a, b, client;
+    };
+    std::vector<per_size> state;
+    for (const ring_results &r : results) {
+        per_size p;
+        size_t bytes = static_cast<size_t>(r.size.width) * static_cast<size_t>(r.size.height) * 4;
+        p.scene = std::make_unique<sample::scene>(r.size.width, r.size.height);
+        glr_ring_params params{};
+        params.width = r.size.width;
+        params.height = r.size.height;
+        p.ring = std::make_unique<glr::ring>(params);
+        p.stall_ring = std::make_unique<glr::ring>(params);
+        // Filled once so every page is mapped before anything is timed.
+        p.a.assign(bytes, 1);
+        p.b.assign(bytes, 2);
+        p.client.assign(bytes, 3);
+        state.push_back(std::move(p));
+    }
+    for (int run = 0; run < runs; run++) {
+        for (size_t i = 0; i < results.size(); i++) {
+            per_size &p = state[i];
+            measure_once(*p.scene, *p.ring, *p.stall_ring, results[i], frames, p.a, p.b, p.client, load);
+        }
+        std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
+    }
+
+    std::printf("\nglreader-bench ring: %s, RGBA8, %d runs x %d frames, interleaved\n",
+                ctx.renderer().c_str(), runs, frames);
+    std::printf("ms per frame as min / median / max of the runs; load = CPU seconds used by other "
+                "processes during a run\n\n");
+    std::printf("| size | memcpy | glReadPixels (sync) | ring (capture+acquire+release) | ring / sync "
+                "(median) | stall p50 | stall p99 | load (max) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+    for (const ring_results &r : results) {
+        summary m = summarize(r.memcpy_ms), s = summarize(r.sync_ms), g = summarize(r.ring_ms);
+        summary p50 = summarize(r.stall_p50), p99 = summarize(r.stall_p99), l = summarize(r.load);
+        std::printf("| %s | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.2fx | "
+                    "%.3f | %.3f | %.2f s |\n",
+                    r.size.name.c_str(), m.min, m.median, m.max, s.min, s.median, s.max, g.min,
+                    g.median, g.max, g.median / s.median, p50.median, p99.median, l.max);
+    }
+
+    if (!json.empty()) {
+        std::ofstream out(json);
+        if (!out)
+            throw std::runtime_error("cannot write " + json);
+        out << "{\n  \"bench\": \"ring\",\n  \"renderer\": \"" << ctx.renderer() << "\",\n"
+            << "  \"cpus\": " << std::thread::hardware_concurrency() << ",\n  \"runs\": " << runs
+            << ",\n  \"frames_per_run\": " << frames << ",\n  \"unit\": \"ms per frame\",\n"
+            << "  \"results\": [\n";
+        for (size_t i = 0; i < results.size(); i++) {
+            const ring_results &r = results[i];
+            out << "    {\"size\": \"" << r.size.name << "\", \"width\": " << r.size.width
+                << ", \"height\": " << r.size.height << ",\n     \"memcpy\": " << json_summary(r.memcpy_ms)
+                << ",\n     \"sync_readpixels\": " << json_summary(r.sync_ms)
+                << ",\n     \"ring\": " << json_summary(r.ring_ms)
+                << ",\n     \"stall_p50\": " << json_summary(r.stall_p50)
+                << ",\n     \"stall_p99\": " << json_summary(r.stall_p99)
+                << ",\n     \"other_cpu_seconds\": " << json_summary(r.load) << "}"
+                << (i + 1 < results.size() ? "," : "") << "\n";
+        }
+        out << "  ]\n}\n";
+        std::printf("\nwrote %s\n", json.c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string mode = argc > 1 ? argv[1] : "";
+    try {
+        if (mode == "ring")
+            return bench_ring(argc - 2, argv + 2);
+        std::fprintf(stderr, "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] "
+                             "[--frames N] [--json FILE]\n");
+        return 2;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "glreader-bench: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,263 @@
+// glreader-capture: renders an animated scene headless and reads every frame back
+// through the ring, handing each leased frame to a consumer thread (which checksums it, as
+// an encoder would read it), then prints the ring's statistics.
+//
+//   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24]
+//                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
+//                    [--ppm last.ppm] [--require-hw]
+#include "scene.hpp"
+
+#include "glreader/glreader.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace {
+
+struct options {
+    int width = 1280, height = 720;
+    int frames = 600;
+    double fps = 60;
+    int depth = 3;
+    glr_format format = GLR_FORMAT_RGBA8;
+    glr_flip flip = GLR_FLIP_STRIDE;
+    unsigned flags = 0;
+    bool require_hw = false;
+    std::string ppm;
+};
+
+[[noreturn]] void usage(const char *why)
+{
+    std::fprintf(stderr,
+                 "glreader-capture: %s\n"
+                 "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
+                 "         [--format rgba|bgra|rgb24] [--flip stride|gpu|none]\n"
+                 "         [--map-per-frame] [--no-fences] [--ppm FILE] [--require-hw]\n",
+                 why);
+    std::exit(2);
+}
+
+options parse(int argc, char **argv)
+{
+    options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                usage((a + " needs a value").c_str());
+            return argv[++i];
+        };
+        if (a == "-s") {
+            std::string v = value();
+            if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2)
+                usage(("size must look like 1280x720, not " + v).c_str());
+        } else if (a == "-n") {
+            o.frames = std::atoi(value().c_str());
+        } else if (a == "-r") {
+            o.fps = std::atof(value().c_str());
+        } else if (a == "--depth") {
+            o.depth = std::atoi(value().c_str());
+        } else if (a == "--format") {
+            std::string v = value();
+            if (v == "rgba") o.format = GLR_FORMAT_RGBA8;
+            else if (v == "bgra") o.format = GLR_FORMAT_BGRA8;
+            else if (v == "rgb24") o.format = GLR_FORMAT_RGB8;
+            else usage(("unknown format " + v).c_str());
+        } else if (a == "--flip") {
+            std::string v = value();
+            if (v == "stride") o.flip = GLR_FLIP_STRIDE;
+            else if (v == "gpu") o.flip = GLR_FLIP_GPU;
+            else if (v == "none") o.flip = GLR_FLIP_NONE;
+            else usage(("unknown flip mode " + v).c_str());
+        } else if (a == "--map-per-frame") {
+            o.flags |= GLR_RING_NO_PERSISTENT_MAP;
+        } else if (a == "--no-fences") {
+            o.flags |= GLR_RING_NO_FENCES;
+        } else if (a == "--ppm") {
+            o.ppm = value();
+        } else if (a == "--require-hw") {
+            o.require_hw = true;
+        } else {
+            usage(("unknown option " + a).c_str());
+        }
+    }
+    if (o.frames <= 0 || o.fps <= 0)
+        usage("-n and -r must be positive");
+    return o;
+}
+
+std::atomic<bool> interrupted{false};
+
+// Reads every byte of each frame (as an encoder would) on its own thread, then releases
+// the lease there. Writes the last frame to a PPM file if asked.
+class consumer {
+public:
+    consumer(std::string ppm, int last) : ppm_(std::move(ppm)), last_(last), thread_([this] { run(); }) {}
+
+    void push(glr::frame &&f)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            queue_.push_back(std::move(f));
+        }
+        cv_.notify_one();
+    }
+
+    uint64_t finish()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        thread_.join();
+        return checksum_;
+    }
+
+private:
+    void run()
+    {
+        for (;;) {
+            glr::frame f;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                cv_.wait(lock, [&] { return done_ || !queue_.empty(); });
+                if (queue_.empty())
+                    return;
+                f = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
+            for (int y = 0; y < f.height(); y++) {
+                const uint8_t *row = f.row(y);
+                for (size_t x = 0; x < row_bytes; x += 8)
+                    checksum_ = checksum_ * 31 + row[x];
+            }
+            if (!ppm_.empty() && static_cast<int>(f.sequence()) == last_)
+                write_ppm(f);
+        } // f's destructor gives the slot back to the ring, on this thread
+    }
+
+    void write_ppm(const glr::frame &f)
+    {
+        FILE *out = std::fopen(ppm_.c_str(), "wb");
+        if (!out) {
+            std::fprintf(stderr, "glreader-capture: cannot write %s: %s\n", ppm_.c_str(),
+                         std::strerror(errno));
+            return;
+        }
+        std::fprintf(out, "P6\n%d %d\n255\n", f.width(), f.height());
+        int bpp = glr_format_bytes_per_pixel(f.format());
+        bool bgr = f.format() == GLR_FORMAT_BGRA8;
+        for (int y = 0; y < f.height(); y++) {
+            const uint8_t *p = f.row(y);
+            for (int x = 0; x < f.width(); x++, p += bpp) {
+                uint8_t rgb[3] = {p[bgr ? 2 : 0], p[1], p[bgr ? 0 : 2]};
+                std::fwrite(rgb, 1, 3, out);
+            }
+        }
+        std::fclose(out);
+        std::printf("wrote the last frame to %s\n", ppm_.c_str());
+    }
+
+    std::string ppm_;
+    int last_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<glr::frame> queue_;
+    bool done_ = false;
+    uint64_t checksum_ = 0;
+    std::thread thread_;
+};
+
+void print_latency(const char *name, const glr_latency &l)
+{
+    if (l.count == 0)
+        return;
+    std::printf("  %-10s %8.3f %8.3f %8.3f %8.3f %8.3f\n", name, l.mean_ms, l.p50_ms, l.p95_ms,
+                l.p99_ms, l.max_ms);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    options o = parse(argc, argv);
+    std::signal(SIGINT, [](int) { interrupted = true; });
+    std::signal(SIGTERM, [](int) { interrupted = true; });
+    bool tty = isatty(STDOUT_FILENO);
+    try {
+        glr_context_params context_params{};
+        context_params.require_hw = o.require_hw;
+        glr::context ctx(context_params);
+        std::printf("OpenGL renderer: %s (EGL %s)%s\n", ctx.renderer().c_str(),
+                    ctx.platform().c_str(), ctx.is_software() ? ", software" : "");
+
+        sample::scene scene(o.width, o.height);
+        glr_ring_params params{};
+        params.width = o.width;
+        params.height = o.height;
+        params.format = o.format;
+        params.flip = o.flip;
+        params.depth = o.depth;
+        params.flags = o.flags;
+        glr::ring ring(params);
+        consumer sink(o.ppm, o.frames - 1);
+        auto hand_off = [&](glr::frame &&f) { sink.push(std::move(f)); };
+
+        auto start = std::chrono::steady_clock::now();
+        auto last_report = start;
+        int rendered = 0;
+        for (; rendered < o.frames && !interrupted; rendered++) {
+            scene.draw(rendered / o.fps);
+            ring.capture(glr::framebuffer_source(scene.fbo()), rendered, hand_off);
+            auto now = std::chrono::steady_clock::now();
+            if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
+                double elapsed = std::chrono::duration<double>(now - start).count();
+                std::printf(tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n",
+                            rendered + 1, o.frames, (rendered + 1) / elapsed);
+                std::fflush(stdout);
+                last_report = now;
+            }
+        }
+        ring.drain(hand_off);
+        uint64_t checksum = sink.finish();
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (tty)
+            std::printf("\n");
+
+        glr_ring_stats s = ring.stats();
+        std::printf("%s%d frames %dx%d %s in %.2f s: %.1f fps (render + readback), depth %d, "
+                    "path %s, checksum %016llx\n",
+                    interrupted ? "interrupted: " : "", rendered, o.width, o.height,
+                    glr_format_name(o.format), elapsed, rendered / elapsed, s.depth, s.path,
+                    static_cast<unsigned long long>(checksum));
+        std::printf("  %-10s %8s %8s %8s %8s %8s   (ms per frame)\n", "stage", "mean", "p50",
+                    "p95", "p99", "max");
+        print_latency("stall", s.stall);
+        print_latency("slot wait", s.slot_wait);
+        print_latency("readback", s.readback);
+        print_latency("fence", s.fence_wait);
+        print_latency("map", s.map);
+        print_latency("hold", s.hold);
+        std::printf("frames captured %llu, acquired %llu, released %llu\n",
+                    static_cast<unsigned long long>(s.frames_captured),
+                    static_cast<unsigned long long>(s.frames_acquired),
+                    static_cast<unsigned long long>(s.frames_released));
+        return s.frames_released == static_cast<uint64_t>(rendered) ? 0 : 1;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "glreader-capture: %s\n", e.what());
+        return 1;
+    }
+}
