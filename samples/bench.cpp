@@ -9,6 +9,7 @@
 // methods interleaved; each cell reports min / median / max of its per-run means. Then
 // the render-thread stall (time inside capture) while a consumer thread reads every frame.
 // Each run also records the machine's load: CPU time spent by other processes.
+#include "frame_worker.hpp"
 #include "scene.hpp"
 
 #include "glreader/glreader.hpp"
@@ -17,13 +18,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -96,54 +94,6 @@ struct ring_results {
     std::vector<double> stall_p50, stall_p99, load;
 };
 
-// Reads every byte of each frame on its own thread, as an encoder would, then releases it.
-class reading_consumer {
-public:
-    reading_consumer() : thread_([this] { run(); }) {}
-    ~reading_consumer()
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = true;
-        }
-        cv_.notify_one();
-        thread_.join();
-    }
-    void push(glr::frame &&f)
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            queue_.push_back(std::move(f));
-        }
-        cv_.notify_one();
-    }
-
-private:
-    void run()
-    {
-        for (;;) {
-            glr::frame f;
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                cv_.wait(lock, [&] { return done_ || !queue_.empty(); });
-                if (queue_.empty())
-                    return;
-                f = std::move(queue_.front());
-                queue_.pop_front();
-            }
-            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
-            for (int y = 0; y < f.height(); y++)
-                std::memcpy(scratch_.data(), f.row(y), std::min(row_bytes, scratch_.size()));
-        }
-    }
-    std::vector<uint8_t> scratch_ = std::vector<uint8_t>(4 * 4096);
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    std::deque<glr::frame> queue_;
-    bool done_ = false;
-    std::thread thread_;
-};
-
 // One measurement of each method at one size: per-frame means in milliseconds.
 void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, ring_results &r, int frames,
                   std::vector<uint8_t> &a, std::vector<uint8_t> &b, std::vector<uint8_t> &client,
@@ -191,7 +141,12 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
     // Stall: the render thread's time blocked in capture while a consumer thread reads
     // every frame. Timed here per call, so each run has its own percentiles.
     {
-        reading_consumer consumer;
+        // Reads every byte of each frame, as an encoder would, then releases it.
+        std::vector<uint8_t> scratch(static_cast<size_t>(w) * 4);
+        sample::frame_worker consumer([&](const glr::frame &f) {
+            for (int y = 0; y < f.height(); y++)
+                std::memcpy(scratch.data(), f.row(y), scratch.size());
+        });
         auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
         std::vector<double> stalls;
         for (int i = 0; i < frames; i++) {
@@ -210,6 +165,7 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
                 hand_off(std::move(*f));
         }
         stall_ring.drain(hand_off);
+        consumer.finish();
         std::sort(stalls.begin(), stalls.end());
         r.stall_p50.push_back(stalls[stalls.size() / 2]);
         r.stall_p99.push_back(stalls[std::min(stalls.size() - 1, stalls.size() * 99 / 100)]);

@@ -5,6 +5,7 @@
 //   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
 //                    [--ppm last.ppm] [--require-hw]
+#include "frame_worker.hpp"
 #include "scene.hpp"
 
 #include "glreader/glreader.hpp"
@@ -13,15 +14,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace {
 
@@ -99,87 +96,28 @@ options parse(int argc, char **argv)
 
 std::atomic<bool> interrupted{false};
 
-// Reads every byte of each frame (as an encoder would) on its own thread, then releases
-// the lease there. Writes the last frame to a PPM file if asked.
-class consumer {
-public:
-    consumer(std::string ppm, int last) : ppm_(std::move(ppm)), last_(last), thread_([this] { run(); }) {}
-
-    void push(glr::frame &&f)
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            queue_.push_back(std::move(f));
-        }
-        cv_.notify_one();
+// Writes a frame as a binary PPM; the top row first, whatever the ring's flip mode.
+void write_ppm(const glr::frame &f, const std::string &path)
+{
+    FILE *out = std::fopen(path.c_str(), "wb");
+    if (!out) {
+        std::fprintf(stderr, "glreader-capture: cannot write %s: %s\n", path.c_str(),
+                     std::strerror(errno));
+        return;
     }
-
-    uint64_t finish()
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = true;
+    std::fprintf(out, "P6\n%d %d\n255\n", f.width(), f.height());
+    int bpp = glr_format_bytes_per_pixel(f.format());
+    bool bgr = f.format() == GLR_FORMAT_BGRA8;
+    for (int y = 0; y < f.height(); y++) {
+        const uint8_t *p = f.row(y);
+        for (int x = 0; x < f.width(); x++, p += bpp) {
+            uint8_t rgb[3] = {p[bgr ? 2 : 0], p[1], p[bgr ? 0 : 2]};
+            std::fwrite(rgb, 1, 3, out);
         }
-        cv_.notify_one();
-        thread_.join();
-        return checksum_;
     }
-
-private:
-    void run()
-    {
-        for (;;) {
-            glr::frame f;
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                cv_.wait(lock, [&] { return done_ || !queue_.empty(); });
-                if (queue_.empty())
-                    return;
-                f = std::move(queue_.front());
-                queue_.pop_front();
-            }
-            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
-            for (int y = 0; y < f.height(); y++) {
-                const uint8_t *row = f.row(y);
-                for (size_t x = 0; x < row_bytes; x += 8)
-                    checksum_ = checksum_ * 31 + row[x];
-            }
-            if (!ppm_.empty() && static_cast<int>(f.sequence()) == last_)
-                write_ppm(f);
-        } // f's destructor gives the slot back to the ring, on this thread
-    }
-
-    void write_ppm(const glr::frame &f)
-    {
-        FILE *out = std::fopen(ppm_.c_str(), "wb");
-        if (!out) {
-            std::fprintf(stderr, "glreader-capture: cannot write %s: %s\n", ppm_.c_str(),
-                         std::strerror(errno));
-            return;
-        }
-        std::fprintf(out, "P6\n%d %d\n255\n", f.width(), f.height());
-        int bpp = glr_format_bytes_per_pixel(f.format());
-        bool bgr = f.format() == GLR_FORMAT_BGRA8;
-        for (int y = 0; y < f.height(); y++) {
-            const uint8_t *p = f.row(y);
-            for (int x = 0; x < f.width(); x++, p += bpp) {
-                uint8_t rgb[3] = {p[bgr ? 2 : 0], p[1], p[bgr ? 0 : 2]};
-                std::fwrite(rgb, 1, 3, out);
-            }
-        }
-        std::fclose(out);
-        std::printf("wrote the last frame to %s\n", ppm_.c_str());
-    }
-
-    std::string ppm_;
-    int last_;
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    std::deque<glr::frame> queue_;
-    bool done_ = false;
-    uint64_t checksum_ = 0;
-    std::thread thread_;
-};
+    std::fclose(out);
+    std::printf("wrote the last frame to %s\n", path.c_str());
+}
 
 void print_latency(const char *name, const glr_latency &l)
 {
@@ -213,8 +151,20 @@ int main(int argc, char **argv)
         params.depth = o.depth;
         params.flags = o.flags;
         glr::ring ring(params);
-        consumer sink(o.ppm, o.frames - 1);
-        auto hand_off = [&](glr::frame &&f) { sink.push(std::move(f)); };
+        // The consumer reads every byte of each frame on its own thread, as an encoder
+        // would, and releases the lease there.
+        uint64_t checksum = 0;
+        sample::frame_worker consumer([&](const glr::frame &f) {
+            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
+            for (int y = 0; y < f.height(); y++) {
+                const uint8_t *row = f.row(y);
+                for (size_t x = 0; x < row_bytes; x += 8)
+                    checksum = checksum * 31 + row[x];
+            }
+            if (!o.ppm.empty() && static_cast<int>(f.sequence()) == o.frames - 1)
+                write_ppm(f, o.ppm);
+        });
+        auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
 
         auto start = std::chrono::steady_clock::now();
         auto last_report = start;
@@ -232,7 +182,7 @@ int main(int argc, char **argv)
             }
         }
         ring.drain(hand_off);
-        uint64_t checksum = sink.finish();
+        consumer.finish();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (tty)
             std::printf("\n");

@@ -1,19 +1,12 @@
 #include "scene.hpp"
 
-#include "glreader/context.h"
+#include "gl_program.hpp"
 
 #include <stdexcept>
-#include <string>
 
 namespace sample {
 
 namespace {
-
-const char *vertex_source = R"(#version 330 core
-void main() {
-    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-})";
 
 const char *fragment_source = R"(#version 330 core
 uniform float time;
@@ -33,38 +26,12 @@ void main() {
     colour = vec4(c, 1.0);
 })";
 
-unsigned compile(const GladGLContext &gl, unsigned type, const char *source)
-{
-    unsigned shader = gl.CreateShader(type);
-    gl.ShaderSource(shader, 1, &source, nullptr);
-    gl.CompileShader(shader);
-    int ok = 0;
-    gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        gl.GetShaderInfoLog(shader, sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("scene shader: ") + log);
-    }
-    return shader;
-}
-
 } // namespace
 
 scene::scene(int width, int height) : width_(width), height_(height)
 {
-    auto load = [](void *, const char *name) {
-        return reinterpret_cast<GLADapiproc>(glr_context_get_proc_address(name));
-    };
-    if (!gladLoadGLContextUserPtr(&gl_, load, nullptr))
-        throw std::runtime_error("scene: no current OpenGL context");
-    unsigned vs = compile(gl_, GL_VERTEX_SHADER, vertex_source);
-    unsigned fs = compile(gl_, GL_FRAGMENT_SHADER, fragment_source);
-    program_ = gl_.CreateProgram();
-    gl_.AttachShader(program_, vs);
-    gl_.AttachShader(program_, fs);
-    gl_.LinkProgram(program_);
-    gl_.DeleteShader(vs);
-    gl_.DeleteShader(fs);
+    load_gl(gl_);
+    program_ = make_fullscreen_program(gl_, fragment_source);
     time_location_ = gl_.GetUniformLocation(program_, "time");
     resolution_location_ = gl_.GetUniformLocation(program_, "resolution");
     gl_.GenVertexArrays(1, &vao_);

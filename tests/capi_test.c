@@ -10,6 +10,11 @@
 
 static int passed, failed;
 
+/* Kept to the end of the process, as in the C++ suites (support/test_main.cpp): the last
+ * eglTerminate would unload Mesa's driver before LeakSanitizer looks. External linkage
+ * so the compiler keeps the pointer that makes the context reachable. */
+glr_context *capi_test_pinned_context;
+
 #define CHECK(cond)                                                                    \
     do {                                                                               \
         if (cond) {                                                                    \
@@ -30,11 +35,9 @@ static GLADapiproc load(void *userptr, const char *name)
 int main(void)
 {
     enum { W = 24, H = 10, FRAMES = 40 };
-    /* Kept to the end of the process, as in the C++ suites (support/test_main.cpp): the
-     * last eglTerminate would unload Mesa's driver under the sanitizers' feet. */
-    static glr_context *pinned;
-    pinned = glr_context_create(NULL, NULL);
-    CHECK(pinned != NULL && glr_context_release_current(pinned) == 0);
+    capi_test_pinned_context = glr_context_create(NULL, NULL);
+    CHECK(capi_test_pinned_context != NULL &&
+          glr_context_release_current(capi_test_pinned_context) == 0);
     glr_context *ctx = glr_context_create(NULL, NULL);
     CHECK(ctx != NULL);
     if (!ctx)

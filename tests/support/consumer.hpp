@@ -1,18 +1,13 @@
-// A consumer thread for ring tests: takes leased frames, holds each for a random time,
-// checks its pixels just before releasing it (so a slot overwritten while leased shows),
-// then releases it from its own thread.
+// A consumer for ring tests: a worker thread that holds each leased frame for a random
+// time, checks its pixels just before releasing it (so a slot overwritten while leased
+// shows), and releases it from its own thread.
 #pragma once
 
+#include "frame_worker.hpp"
 #include "pattern_scene.hpp"
 
-#include "glreader/glreader.hpp"
-
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace glr_test {
@@ -20,30 +15,26 @@ namespace glr_test {
 class delayed_consumer {
 public:
     delayed_consumer(glr_flip flip, int max_delay_us, unsigned seed);
-    ~delayed_consumer();
 
-    void push(glr::frame &&frame);
-    // Waits until every pushed frame was checked and released; returns what was seen.
-    void finish();
+    void push(glr::frame &&frame) { worker_.push(std::move(frame)); }
+    // Waits until every pushed frame was checked and released.
+    void finish() { worker_.finish(); }
 
+    // Valid after finish().
     const std::vector<uint64_t> &sequences() const { return sequences_; }
     const std::vector<int64_t> &pts() const { return pts_; }
     const std::vector<std::string> &errors() const { return errors_; }
 
 private:
-    void run();
+    void check(const glr::frame &frame);
 
     glr_flip flip_;
-    int max_delay_us_;
     std::mt19937 random_;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<glr::frame> queue_;
-    bool done_ = false;
+    std::uniform_int_distribution<int> delay_us_;
     std::vector<uint64_t> sequences_;
     std::vector<int64_t> pts_;
     std::vector<std::string> errors_;
-    std::thread thread_;
+    sample::frame_worker worker_; // last: its thread uses the members above
 };
 
 } // namespace glr_test

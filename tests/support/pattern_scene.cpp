@@ -1,6 +1,6 @@
 #include "pattern_scene.hpp"
 
-#include "glreader/context.h"
+#include "gl_program.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -8,13 +8,6 @@
 namespace glr_test {
 
 namespace {
-
-const char *vertex_source = R"(#version 330 core
-void main() {
-    // One triangle that covers the whole viewport.
-    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-})";
 
 const char *fragment_source = R"(#version 330 core
 uniform uint frame;
@@ -28,41 +21,12 @@ void main() {
     colour = vec4(v) / 255.0;
 })";
 
-unsigned compile(const GladGLContext &gl, GLenum type, const char *source)
-{
-    unsigned shader = gl.CreateShader(type);
-    gl.ShaderSource(shader, 1, &source, nullptr);
-    gl.CompileShader(shader);
-    GLint ok = 0;
-    gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        gl.GetShaderInfoLog(shader, sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("test shader: ") + log);
-    }
-    return shader;
-}
-
 } // namespace
 
 pattern_scene::pattern_scene(const scene_options &options) : options_(options)
 {
-    if (!gladLoadGLContextUserPtr(
-            &gl_,
-            [](void *, const char *name) {
-                return reinterpret_cast<GLADapiproc>(glr_context_get_proc_address(name));
-            },
-            nullptr))
-        throw std::runtime_error("test scene: no current GL context");
-
-    unsigned vs = compile(gl_, GL_VERTEX_SHADER, vertex_source);
-    unsigned fs = compile(gl_, GL_FRAGMENT_SHADER, fragment_source);
-    program_ = gl_.CreateProgram();
-    gl_.AttachShader(program_, vs);
-    gl_.AttachShader(program_, fs);
-    gl_.LinkProgram(program_);
-    gl_.DeleteShader(vs);
-    gl_.DeleteShader(fs);
+    sample::load_gl(gl_);
+    program_ = sample::make_fullscreen_program(gl_, fragment_source);
     frame_location_ = gl_.GetUniformLocation(program_, "frame");
     height_location_ = gl_.GetUniformLocation(program_, "height");
     gl_.GenVertexArrays(1, &vao_);
