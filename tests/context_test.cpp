@@ -64,6 +64,23 @@ TEST(context_test, explicit_platform_and_unavailable_version)
     EXPECT_NE(message.find("surfaceless: no OpenGL 9.9 core context"), std::string::npos) << message;
 }
 
+TEST(context_test, every_platform_that_egl_offers_here)
+{
+    // Mesa offers its software rasterizer as an EGL device too, so the device platform
+    // (the NVIDIA path) is exercised even on a machine without a GPU.
+    for (glr_platform platform : {GLR_PLATFORM_SURFACELESS, GLR_PLATFORM_DEVICE}) {
+        glr_context_params params{};
+        params.platform = platform;
+        glr::context ctx(params);
+        EXPECT_EQ(ctx.platform(), platform == GLR_PLATFORM_DEVICE ? "device" : "surfaceless");
+        glr_ring_params ring_params{};
+        ring_params.width = 4;
+        ring_params.height = 4;
+        glr::ring ring(ring_params);
+        EXPECT_STREQ(ring.stats().path, "persistent-map+fences");
+    }
+}
+
 TEST(context_test, unknown_platform_is_refused)
 {
     glr_context_params params{};
