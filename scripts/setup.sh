@@ -9,6 +9,7 @@ packages=(
   libegl1 libegl-mesa0 libgl1-mesa-dri libglvnd0  # EGL + Mesa (llvmpipe) for headless GL
   mesa-utils                        # eglinfo, to diagnose which EGL platforms work
   libgtest-dev                      # GoogleTest
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev  # glreader-av (FFmpeg 5.1)
 )
 
 missing=()

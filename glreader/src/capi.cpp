@@ -4,12 +4,13 @@
 
 #include "enum_value.hpp"
 #include "error.hpp"
+#include "guarded.hpp"
+#include "internal_abi.h"
 #include "gl/headless_context.hpp"
 #include "gl/ring.hpp"
 #include "log.hpp"
 
 #include <cerrno>
-#include <new>
 
 struct glr_context {
     glr::headless_context impl;
@@ -20,33 +21,28 @@ namespace {
 
 const glr_log *log_or_default(const glr_log *log) { return log ? log : glr_log::fallback(); }
 
+thread_local std::string last_error_message;
+thread_local int last_error_code = 0;
+
+void set_last_error(int code, const char *message)
+{
+    last_error_code = code;
+    last_error_message = message;
+}
+
 void report(const glr_log *log, int code, const char *message)
 {
     if (glr::is_control_flow(code))
         return;
-    glr::set_last_error(code, message);
+    set_last_error(code, message);
     log_or_default(log)->write(GLR_LOG_ERROR, message);
 }
 
-// Runs body, turning any exception into an error code that is logged and kept.
+// Runs body; an exception becomes an error code that is logged and kept.
 template <typename Body>
 int guarded(const glr_log *log, Body &&body) noexcept
 {
-    try {
-        return body();
-    } catch (const glr::failure &e) {
-        report(log, e.code(), e.what());
-        return e.code();
-    } catch (const std::bad_alloc &) {
-        report(log, -ENOMEM, "out of memory");
-        return -ENOMEM;
-    } catch (const std::exception &e) {
-        report(log, GLR_ERROR_INTERNAL, e.what());
-        return GLR_ERROR_INTERNAL;
-    } catch (...) {
-        report(log, GLR_ERROR_INTERNAL, "unknown exception");
-        return GLR_ERROR_INTERNAL;
-    }
+    return glr::guarded([&](int code, const char *message) { report(log, code, message); }, body);
 }
 
 int null_argument(const glr_log *log, const char *call, const char *argument)
@@ -62,9 +58,21 @@ extern "C" {
 
 const char *glr_strerror(int code) { return glr::describe(code); }
 
-const char *glr_last_error(void) { return glr::last_error(); }
+const char *glr_last_error(void) { return last_error_message.c_str(); }
 
-int glr_last_error_code(void) { return glr::last_error_code(); }
+int glr_last_error_code(void) { return last_error_code; }
+
+void glr_internal_report(const glr_log *log, int code, const char *message)
+{
+    report(log, code, message);
+}
+
+void glr_internal_set_last_error(int code, const char *message) { set_last_error(code, message); }
+
+void glr_internal_log(const glr_log *log, enum glr_log_level level, const char *message)
+{
+    log_or_default(log)->write(level, message);
+}
 
 int glr_format_bytes_per_pixel(enum glr_format format)
 {

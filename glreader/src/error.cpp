@@ -24,9 +24,6 @@ std::string vformat(const char *fmt, va_list args)
     return out;
 }
 
-thread_local std::string thread_last_error;
-thread_local int thread_last_error_code = 0;
-
 } // namespace
 
 std::string format(const char *fmt, ...)
@@ -47,16 +44,6 @@ void fail(int code, const char *fmt, ...)
     throw failure(code, std::move(message));
 }
 
-void set_last_error(int code, const std::string &message)
-{
-    thread_last_error_code = code;
-    thread_last_error = message;
-}
-
-const char *last_error() { return thread_last_error.c_str(); }
-
-int last_error_code() { return thread_last_error_code; }
-
 bool is_control_flow(int code) { return code == -EAGAIN || code == -EBUSY || code == -ENODATA; }
 
 const char *describe(int code)
@@ -69,6 +56,7 @@ const char *describe(int code)
     case GLR_ERROR_EGL: return "EGL could not provide a headless context";
     case GLR_ERROR_SOFTWARE_RENDERER: return "only a software renderer is available";
     case GLR_ERROR_INTERNAL: return "internal error in glreader";
+    case GLR_ERROR_CODEC: return "FFmpeg encoder or muxer error";
     case -EAGAIN: return "not ready yet";
     case -EBUSY: return "ring full of frames not acquired yet";
     case -ENODATA: return "no frame in flight";

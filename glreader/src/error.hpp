@@ -1,6 +1,9 @@
-// Errors inside glreader: C++ code throws glr::failure; capi.cpp turns it into a return
-// code, logs it and keeps its text as the thread's last error.
+// Errors inside glreader: C++ code throws glr::failure; the C entry points (capi.cpp,
+// av/capi_av.cpp) turn it into a return code, log it and keep it as the thread's last
+// error (see internal_abi.h). Shared by both libraries.
 #pragma once
+
+#include "glreader/common.h"
 
 #include <exception>
 #include <string>
@@ -22,11 +25,6 @@ private:
 std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 [[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-// The text returned by glr_last_error() on this thread.
-void set_last_error(int code, const std::string &message);
-const char *last_error();
-int last_error_code();
 
 // A few words naming an error code (glr_strerror).
 const char *describe(int code);

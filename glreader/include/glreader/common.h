@@ -39,7 +39,8 @@ enum glr_error {
     GLR_ERROR_UNSUPPORTED = -1003,       /* the driver lacks something glreader needs */
     GLR_ERROR_EGL = -1004,               /* EGL could not give a headless context */
     GLR_ERROR_SOFTWARE_RENDERER = -1005, /* require_hw was set and only a software renderer exists */
-    GLR_ERROR_INTERNAL = -1006           /* a bug in glreader; please report the message */
+    GLR_ERROR_INTERNAL = -1006,          /* a bug in glreader; please report the message */
+    GLR_ERROR_CODEC = -1007              /* FFmpeg (encoder or muxer) failed; the message says how */
 };
 
 /* Describes an error code in a few words (never NULL; unknown codes get a generic text).

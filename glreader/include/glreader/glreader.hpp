@@ -109,6 +109,17 @@ public:
     uint64_t sequence() const { return frame_.sequence; }
     const glr_frame &c_frame() const { return frame_; }
 
+    // The ring the lease belongs to (NULL when empty).
+    glr_ring *ring() const { return ring_; }
+
+    // Hands the lease over to C code (e.g. glr_encoder_submit), which must release it;
+    // this object is empty afterwards.
+    glr_frame detach() noexcept
+    {
+        ring_ = nullptr;
+        return std::exchange(frame_, {});
+    }
+
     // Gives the slot back now. Never throws: a failure is logged by the ring.
     void reset() noexcept
     {

@@ -1,0 +1,94 @@
+/*
+ * glreader-av: encodes leased frames in-process with libavcodec and muxes them with
+ * libavformat, on an encoder thread of its own. Link glreader-av (pkg-config
+ * glreader-av); the core library never depends on FFmpeg.
+ *
+ * Frames are handed over as ring leases. Where the encoder takes the ring's pixel format,
+ * the lease is wrapped in an AVFrame without a copy and goes back to the ring when
+ * libavcodec drops its last reference; otherwise libswscale converts it and the lease is
+ * released right after the conversion.
+ */
+#ifndef GLREADER_ENCODER_H
+#define GLREADER_ENCODER_H
+
+#include "glreader/common.h"
+#include "glreader/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct glr_encoder_params {
+    int width, height;       /* of the submitted frames; required */
+    enum glr_format format;  /* of the submitted frames; 0: GLR_FORMAT_RGBA8 */
+    int fps_num, fps_den;    /* constant frame rate; 0: 30/1 */
+    /* libavcodec encoder name ("libx264", "ffv1", "rawvideo", ...). NULL: libx264 when
+     * this FFmpeg has it, else ffv1. */
+    const char *codec;
+    /* Pixel format to encode, by FFmpeg name ("yuv420p", "bgra"). NULL: the frames' own
+     * format if the encoder takes it (no conversion), else yuv420p if it takes that, else
+     * its closest format. YUV output is tagged BT.709, limited range. */
+    const char *pix_fmt;
+    /* Encoder AVOptions as "key=value:key=value", e.g. "preset=ultrafast:crf=20:g=60".
+     * An option the encoder does not know is an error. NULL: none. */
+    const char *codec_options;
+    const char *output;      /* file to write; required */
+    /* Muxer name ("matroska", "mp4", "nut"). NULL: guessed from output's extension. */
+    const char *container;
+    /* Size of each write to the output file. 0: 1 MiB. */
+    size_t chunk_size;
+    /* Frames that may wait between submit and the encoder thread. 0: 2. */
+    int queue_depth;
+    /* Non-zero: use each frame's pts (in units of fps_den/fps_num seconds), which must
+     * increase. 0: number frames 0, 1, 2... in submission order. */
+    int use_frame_pts;
+};
+
+/* Statistics of an encoder. Times in milliseconds per frame. */
+struct glr_encoder_stats {
+    uint64_t frames_submitted, frames_encoded, packets_written;
+    uint64_t bytes_written;
+    uint64_t zero_copy_frames; /* wrapped without a copy */
+    uint64_t converted_frames; /* converted by libswscale */
+    uint64_t copied_frames;    /* copied because the encoder held too many slots */
+    struct glr_latency submit_wait; /* caller blocked in submit (queue full) */
+    struct glr_latency convert;     /* libswscale */
+    struct glr_latency encode;      /* avcodec_send_frame + receive */
+    struct glr_latency write;       /* muxing and writing */
+};
+
+/* In-process encoder and muxer.
+ * Thread-safety: submit, finish and destroy from one thread at a time (usually the render
+ * thread); the work happens on the encoder's own thread. get_stats from any thread.
+ * Lifetime: rings whose frames were submitted must outlive finish(). */
+typedef struct glr_encoder glr_encoder;
+
+/* Opens the encoder, the muxer and the output file and writes the header. Returns NULL
+ * on failure with the reason logged and in glr_last_error(): unknown encoder or muxer
+ * (the message lists what this FFmpeg has), unknown option, pixel format the encoder
+ * refuses, odd size for a 4:2:0 format, output that cannot be opened. */
+GLR_API glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params);
+
+/* Hands a leased frame to the encoder, which releases it to ring when done with it (also
+ * when this call fails: the lease is never lost). Blocks while queue_depth frames are
+ * waiting; never drops. *frame is cleared.
+ * Returns 0, or the first error the encoder met (sticky: every later call returns it),
+ * or -EINVAL for a frame whose size or format differs from the params, or a pts that does
+ * not increase (use_frame_pts). */
+GLR_API int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame);
+
+/* Encodes what is queued, flushes the encoder, writes the trailer and closes the file.
+ * Also after an error, so that what was encoded stays playable where the container
+ * allows. Returns 0 or the first error met during the whole encode. Call once. */
+GLR_API int glr_encoder_finish(glr_encoder *enc);
+
+/* Finishes if finish() was not called, frees everything and sets *enc to NULL. */
+GLR_API void glr_encoder_destroy(glr_encoder **enc);
+
+GLR_API void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLREADER_ENCODER_H */

@@ -1,0 +1,53 @@
+// glreader-av: C++ layer over glreader/encoder.h.
+#pragma once
+
+#include "glreader/encoder.h"
+#include "glreader/glreader.hpp"
+
+namespace glr {
+
+// In-process encoder (see glreader/encoder.h).
+// Thread-safety: submit and finish from one thread; stats from any.
+// Lifetime: rings whose frames were submitted must outlive finish().
+class encoder {
+public:
+    explicit encoder(const glr_encoder_params &params, glr_log *log = nullptr)
+        : enc_(glr_encoder_create(log, &params))
+    {
+        if (!enc_)
+            detail::throw_create_failure("glr_encoder_create");
+    }
+    ~encoder() { glr_encoder_destroy(&enc_); }
+    encoder(encoder &&other) noexcept : enc_(std::exchange(other.enc_, nullptr)) {}
+    encoder &operator=(encoder &&other) noexcept
+    {
+        std::swap(enc_, other.enc_);
+        return *this;
+    }
+    encoder(const encoder &) = delete;
+    encoder &operator=(const encoder &) = delete;
+
+    // Takes the lease; blocks while the hand-off queue is full. Throws glr::error.
+    void submit(frame &&f)
+    {
+        glr_ring *ring = f.ring();
+        glr_frame c = f.detach();
+        detail::check(glr_encoder_submit(enc_, ring, &c), "glr_encoder_submit");
+    }
+
+    // Flushes and closes the file; throws the first error met during the encode.
+    void finish() { detail::check(glr_encoder_finish(enc_), "glr_encoder_finish"); }
+
+    glr_encoder_stats stats() const
+    {
+        glr_encoder_stats s{};
+        glr_encoder_get_stats(enc_, &s);
+        return s;
+    }
+    glr_encoder *get() const { return enc_; }
+
+private:
+    glr_encoder *enc_;
+};
+
+} // namespace glr

@@ -1,0 +1,74 @@
+// Every extern "C" entry point of glreader-av: validate, call, catch, return a code.
+#include "glreader/encoder.h"
+
+#include "av/encoder.hpp"
+#include "guarded.hpp"
+#include "internal_abi.h"
+
+namespace {
+
+template <typename Body>
+int guarded(const glr_log *log, Body &&body) noexcept
+{
+    return glr::guarded([&](int code, const char *message) { glr_internal_report(log, code, message); },
+                        body);
+}
+
+} // namespace
+
+extern "C" {
+
+glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params)
+{
+    glr_encoder *enc = nullptr;
+    guarded(log, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_encoder_create: params is NULL");
+        enc = new glr_encoder(log, *params);
+        return 0;
+    });
+    return enc;
+}
+
+int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame)
+{
+    if (!enc || !ring || !frame) {
+        if (ring && frame)
+            glr_ring_release(ring, frame); // the lease is never lost
+        glr_internal_report(enc ? enc->log() : nullptr, -EINVAL, "glr_encoder_submit: NULL argument");
+        return -EINVAL;
+    }
+    int rc = guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
+    if (rc < 0 && rc != -EINVAL)
+        // The encoder thread's sticky error: tell this thread what it was.
+        glr_internal_set_last_error(rc, enc->error_message().c_str());
+    return rc;
+}
+
+int glr_encoder_finish(glr_encoder *enc)
+{
+    if (!enc) {
+        glr_internal_report(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL");
+        return -EINVAL;
+    }
+    int rc = guarded(enc->log(), [&] { return enc->finish(); });
+    if (rc < 0)
+        glr_internal_set_last_error(rc, enc->error_message().c_str());
+    return rc;
+}
+
+void glr_encoder_destroy(glr_encoder **enc)
+{
+    if (!enc || !*enc)
+        return;
+    delete *enc;
+    *enc = nullptr;
+}
+
+void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)
+{
+    if (enc && stats)
+        *stats = enc->stats();
+}
+
+} // extern "C"

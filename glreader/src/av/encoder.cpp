@@ -1,0 +1,546 @@
+#include "av/encoder.hpp"
+
+#include "av/av_error.hpp"
+#include "enum_value.hpp"
+#include "error.hpp"
+#include "internal_abi.h"
+
+extern "C" {
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+}
+
+#include <algorithm>
+#include <cerrno>
+
+using glr::fail;
+using glr::format;
+
+namespace {
+
+constexpr size_t default_chunk_size = 1 << 20;
+constexpr int default_queue_depth = 2;
+constexpr int max_queue_depth = 64;
+
+AVPixelFormat pix_fmt_of(glr_format f)
+{
+    switch (f) {
+    case GLR_FORMAT_RGBA8: return AV_PIX_FMT_RGBA;
+    case GLR_FORMAT_BGRA8: return AV_PIX_FMT_BGRA;
+    case GLR_FORMAT_RGB8: return AV_PIX_FMT_RGB24;
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+// The pixel formats an encoder takes (NULL: any), across the API change of FFmpeg 7.1.
+const AVPixelFormat *supported_pix_fmts(const AVCodec *codec)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+    const void *list = nullptr;
+    int count = 0;
+    if (avcodec_get_supported_config(nullptr, codec, AV_CODEC_CONFIG_PIX_FORMAT, 0, &list, &count) < 0)
+        return nullptr;
+    return static_cast<const AVPixelFormat *>(list);
+#else
+    return codec->pix_fmts;
+#endif
+}
+
+std::string pix_fmt_list(const AVPixelFormat *fmts)
+{
+    std::string out;
+    for (; fmts && *fmts != AV_PIX_FMT_NONE; fmts++)
+        out += (out.empty() ? "" : ", ") + std::string(av_get_pix_fmt_name(*fmts));
+    return out;
+}
+
+bool contains(const AVPixelFormat *fmts, AVPixelFormat f)
+{
+    for (; fmts && *fmts != AV_PIX_FMT_NONE; fmts++)
+        if (*fmts == f)
+            return true;
+    return false;
+}
+
+std::string video_encoder_names()
+{
+    std::string out;
+    void *it = nullptr;
+    while (const AVCodec *c = av_codec_iterate(&it))
+        if (av_codec_is_encoder(c) && c->type == AVMEDIA_TYPE_VIDEO)
+            out += (out.empty() ? "" : ", ") + std::string(c->name);
+    return out;
+}
+
+std::string video_muxer_names()
+{
+    std::string out;
+    void *it = nullptr;
+    while (const AVOutputFormat *f = av_muxer_iterate(&it))
+        if (f->video_codec != AV_CODEC_ID_NONE)
+            out += (out.empty() ? "" : ", ") + std::string(f->name);
+    return out;
+}
+
+// A ring lease inside an AVBuffer: freeing the buffer gives the slot back.
+struct lease_ref {
+    glr_ring *ring;
+    glr_frame frame;
+    std::atomic<int> *held;
+};
+
+void release_lease_ref(void *opaque, uint8_t *)
+{
+    auto *ref = static_cast<lease_ref *>(opaque);
+    glr_ring_release(ref->ring, &ref->frame);
+    ref->held->fetch_sub(1);
+    delete ref;
+}
+
+} // namespace
+
+glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
+    : log_(log), width_(p.width), height_(p.height)
+{
+    if (p.width <= 0 || p.height <= 0)
+        fail(-EINVAL, "glr_encoder_create: invalid size %dx%d", p.width, p.height);
+    int f = glr::enum_value(p.format);
+    if (f < 0 || f > GLR_FORMAT_RGB8)
+        fail(-EINVAL, "glr_encoder_create: unknown format %d", f);
+    format_ = f == 0 ? GLR_FORMAT_RGBA8 : p.format;
+    input_pix_fmt_ = pix_fmt_of(format_);
+    if (p.fps_num < 0 || p.fps_den < 0 || (p.fps_num == 0) != (p.fps_den == 0))
+        fail(-EINVAL, "glr_encoder_create: invalid frame rate %d/%d", p.fps_num, p.fps_den);
+    if (!p.output || !*p.output)
+        fail(-EINVAL, "glr_encoder_create: no output file given");
+    if (p.queue_depth < 0 || p.queue_depth > max_queue_depth)
+        fail(-EINVAL, "glr_encoder_create: queue depth %d is out of range 1..%d", p.queue_depth,
+             max_queue_depth);
+    queue_depth_ = static_cast<size_t>(p.queue_depth ? p.queue_depth : default_queue_depth);
+    use_frame_pts_ = p.use_frame_pts != 0;
+
+    try {
+        open_codec(p);
+        open_muxer(p);
+        packet_ = av_packet_alloc();
+        if (!packet_)
+            fail(-ENOMEM, "out of memory");
+    } catch (...) {
+        close_output();
+        throw;
+    }
+    thread_ = std::thread([this] { run(); });
+}
+
+void glr_encoder::open_codec(const glr_encoder_params &p)
+{
+    const char *name = p.codec;
+    if (!name)
+        name = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
+    codec_ = avcodec_find_encoder_by_name(name);
+    if (!codec_ || codec_->type != AVMEDIA_TYPE_VIDEO)
+        fail(-EINVAL, "glr_encoder_create: '%s' is not a video encoder in this FFmpeg build; it has: %s",
+             name, video_encoder_names().c_str());
+
+    const AVPixelFormat *fmts = supported_pix_fmts(codec_);
+    AVPixelFormat out_fmt;
+    if (p.pix_fmt) {
+        out_fmt = av_get_pix_fmt(p.pix_fmt);
+        if (out_fmt == AV_PIX_FMT_NONE)
+            fail(-EINVAL, "glr_encoder_create: unknown pixel format '%s'", p.pix_fmt);
+        if (fmts && !contains(fmts, out_fmt))
+            fail(-EINVAL, "glr_encoder_create: %s cannot encode %s; it takes: %s", name, p.pix_fmt,
+                 pix_fmt_list(fmts).c_str());
+    } else if (!fmts || contains(fmts, input_pix_fmt_)) {
+        out_fmt = input_pix_fmt_;
+    } else if (contains(fmts, AV_PIX_FMT_YUV420P)) {
+        out_fmt = AV_PIX_FMT_YUV420P;
+    } else {
+        out_fmt = avcodec_find_best_pix_fmt_of_list(fmts, input_pix_fmt_, 0, nullptr);
+    }
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
+    int step_w = 1 << desc->log2_chroma_w, step_h = 1 << desc->log2_chroma_h;
+    if (width_ % step_w || height_ % step_h)
+        fail(-EINVAL,
+             "glr_encoder_create: %dx%d cannot be encoded as %s, whose chroma planes need a width "
+             "that is a multiple of %d and a height that is a multiple of %d",
+             width_, height_, desc->name, step_w, step_h);
+
+    codec_ctx_ = avcodec_alloc_context3(codec_);
+    if (!codec_ctx_)
+        fail(-ENOMEM, "out of memory");
+    AVRational fps = p.fps_num ? AVRational{p.fps_num, p.fps_den} : AVRational{30, 1};
+    codec_ctx_->width = width_;
+    codec_ctx_->height = height_;
+    codec_ctx_->pix_fmt = out_fmt;
+    codec_ctx_->time_base = av_inv_q(fps);
+    codec_ctx_->framerate = fps;
+    if (desc->flags & AV_PIX_FMT_FLAG_RGB) {
+        codec_ctx_->colorspace = AVCOL_SPC_RGB;
+    } else {
+        // What a renderer's sRGB output means for video players: BT.709, limited range.
+        codec_ctx_->colorspace = AVCOL_SPC_BT709;
+        codec_ctx_->color_primaries = AVCOL_PRI_BT709;
+        codec_ctx_->color_trc = AVCOL_TRC_BT709;
+        codec_ctx_->color_range = AVCOL_RANGE_MPEG;
+    }
+    if (out_fmt != input_pix_fmt_) {
+        sws_ = sws_alloc_context();
+        if (!sws_)
+            fail(-ENOMEM, "out of memory");
+        av_opt_set_int(sws_, "srcw", width_, 0);
+        av_opt_set_int(sws_, "srch", height_, 0);
+        av_opt_set_int(sws_, "src_format", input_pix_fmt_, 0);
+        av_opt_set_int(sws_, "dstw", width_, 0);
+        av_opt_set_int(sws_, "dsth", height_, 0);
+        av_opt_set_int(sws_, "dst_format", out_fmt, 0);
+        av_opt_set_int(sws_, "sws_flags", SWS_BICUBIC, 0);
+        av_opt_set_int(sws_, "threads", 0, 0); // 0: one per core, used by sws_scale_frame
+        int rc = sws_init_context(sws_, nullptr, nullptr);
+        if (rc < 0)
+            fail(GLR_ERROR_CODEC, "glr_encoder_create: libswscale cannot convert %s to %s: %s",
+                 av_get_pix_fmt_name(input_pix_fmt_), desc->name, glr::av_error_text(rc).c_str());
+        if (!(desc->flags & AV_PIX_FMT_FLAG_RGB))
+            sws_setColorspaceDetails(sws_, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+    }
+    pool_ = std::make_unique<glr::frame_pool>(width_, height_, out_fmt);
+}
+
+bool glr_encoder::should_copy(glr_ring *ring)
+{
+    if (!codec_may_hold_frames_)
+        return false;
+    if (ring != last_ring_) {
+        glr_ring_stats stats{};
+        glr_ring_get_stats(ring, &stats);
+        last_ring_ = ring;
+        last_ring_depth_ = stats.depth;
+    }
+    // Keep at least one slot out of the encoder's hands so that capture can go on.
+    return frames_held_.load() >= last_ring_depth_ - 1;
+}
+
+void glr_encoder::open_muxer(const glr_encoder_params &p)
+{
+    const AVOutputFormat *muxer = av_guess_format(p.container, p.container ? nullptr : p.output, nullptr);
+    if (!muxer && p.container)
+        fail(-EINVAL, "glr_encoder_create: '%s' is not a muxer in this FFmpeg build; muxers for video: %s",
+             p.container, video_muxer_names().c_str());
+    if (!muxer)
+        fail(-EINVAL,
+             "glr_encoder_create: cannot tell the container from the name '%s'; give a known "
+             "extension (.mkv, .mp4, .nut, ...) or a container name",
+             p.output);
+    if (muxer->flags & AVFMT_GLOBALHEADER)
+        codec_ctx_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+
+    AVDictionary *options = nullptr;
+    if (p.codec_options && av_dict_parse_string(&options, p.codec_options, "=", ":", 0) < 0) {
+        av_dict_free(&options);
+        fail(-EINVAL, "glr_encoder_create: cannot read codec options \"%s\" (want key=value:key=value)",
+             p.codec_options);
+    }
+    int rc = avcodec_open2(codec_ctx_, codec_, &options);
+    const AVDictionaryEntry *unknown = av_dict_get(options, "", nullptr, AV_DICT_IGNORE_SUFFIX);
+    std::string unknown_key = unknown ? unknown->key : "";
+    av_dict_free(&options);
+    if (rc < 0)
+        fail(glr::code_of_av_error(rc), "glr_encoder_create: cannot open encoder %s: %s", codec_->name,
+             glr::av_error_text(rc).c_str());
+    if (!unknown_key.empty())
+        fail(-EINVAL, "glr_encoder_create: encoder %s has no option '%s' (ffmpeg -h encoder=%s lists them)",
+             codec_->name, unknown_key.c_str(), codec_->name);
+
+    rc = avformat_alloc_output_context2(&format_ctx_, muxer, nullptr, p.output);
+    if (rc < 0)
+        fail(glr::code_of_av_error(rc), "glr_encoder_create: %s", glr::av_error_text(rc).c_str());
+    stream_ = avformat_new_stream(format_ctx_, nullptr);
+    if (!stream_)
+        fail(-ENOMEM, "out of memory");
+    avcodec_parameters_from_context(stream_->codecpar, codec_ctx_);
+    stream_->time_base = codec_ctx_->time_base;
+    stream_->avg_frame_rate = codec_ctx_->framerate;
+
+    output_ = std::make_unique<glr::output_file>(p.output, p.chunk_size ? p.chunk_size : default_chunk_size);
+    format_ctx_->pb = output_->avio();
+    format_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
+    rc = avformat_write_header(format_ctx_, nullptr);
+    if (rc < 0)
+        fail(output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc),
+             "glr_encoder_create: %s cannot start a %s file with %s: %s", p.output, muxer->name,
+             codec_->name, glr::av_error_text(rc).c_str());
+    header_written_ = true;
+    // Encoders with delay or frame threads may keep input frames after returning packets.
+    codec_may_hold_frames_ = (codec_->capabilities & AV_CODEC_CAP_DELAY) ||
+                             codec_ctx_->active_thread_type == FF_THREAD_FRAME;
+}
+
+glr_encoder::~glr_encoder()
+{
+    if (!finished_)
+        finish();
+    close_output();
+}
+
+void glr_encoder::close_output()
+{
+    if (output_) {
+        int rc = output_->close();
+        if (rc < 0)
+            set_error(rc, format("writing the output failed: %s", glr::describe(rc)));
+        output_.reset();
+    }
+    sws_freeContext(sws_);
+    sws_ = nullptr;
+    av_packet_free(&packet_);
+    avcodec_free_context(&codec_ctx_);
+    avformat_free_context(format_ctx_);
+    format_ctx_ = nullptr;
+    pool_.reset(); // after the codec: its pooled frames are all back
+}
+
+void glr_encoder::set_error(int code, const std::string &message)
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (error_ != 0)
+            return;
+        error_ = code;
+        error_message_ = message;
+    }
+    changed_.notify_all();
+    glr_internal_log(log_, GLR_LOG_ERROR, message.c_str());
+}
+
+int glr_encoder::first_error() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_;
+}
+
+std::string glr_encoder::error_message() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_message_;
+}
+
+int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
+{
+    // The lease is the encoder's now, whatever happens below.
+    queued_frame item{ring, frame, 0};
+    frame = glr_frame{};
+    auto give_back = [&] { glr_ring_release(item.ring, &item.frame); };
+
+    if (item.frame.width != width_ || item.frame.height != height_ || item.frame.format != format_) {
+        std::string message = format(
+            "glr_encoder_submit: the frame is %dx%d %s, the encoder was opened for %dx%d %s",
+            item.frame.width, item.frame.height, glr_format_name(item.frame.format), width_, height_,
+            glr_format_name(format_));
+        give_back();
+        throw glr::failure(-EINVAL, message);
+    }
+    uint64_t start = glr::now_ns();
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (finished_ || closing_) {
+        lock.unlock();
+        give_back();
+        fail(-EINVAL, "glr_encoder_submit: the encoder is already finished");
+    }
+    if (use_frame_pts_) {
+        if (item.frame.pts <= last_pts_) {
+            int64_t last = last_pts_;
+            lock.unlock();
+            give_back();
+            fail(-EINVAL, "glr_encoder_submit: pts %lld does not increase (the last was %lld)",
+                 static_cast<long long>(item.frame.pts), static_cast<long long>(last));
+        }
+        item.pts = last_pts_ = item.frame.pts;
+    } else {
+        item.pts = next_pts_++;
+    }
+    // Back-pressure: wait while the queue is full, never drop.
+    changed_.wait(lock, [&] { return queue_.size() < queue_depth_ || error_ != 0; });
+    if (error_ != 0) {
+        int code = error_;
+        lock.unlock();
+        give_back();
+        return code;
+    }
+    queue_.push_back(item);
+    counters_.frames_submitted++;
+    submit_wait_.record_ns(glr::now_ns() - start);
+    lock.unlock();
+    changed_.notify_all();
+    return 0;
+}
+
+AVFrame *glr_encoder::prepare(queued_frame &item)
+{
+    const glr_frame &src = item.frame;
+    AVFrame *out;
+    if (sws_) {
+        AVFrame *view = av_frame_alloc();
+        if (!view)
+            fail(-ENOMEM, "out of memory");
+        view->width = width_;
+        view->height = height_;
+        view->format = input_pix_fmt_;
+        view->data[0] = const_cast<uint8_t *>(src.data);
+        view->linesize[0] = static_cast<int>(src.stride);
+        out = pool_->get();
+        uint64_t start = glr::now_ns();
+        int rc = sws_scale_frame(sws_, out, view);
+        av_frame_free(&view);
+        glr_ring_release(item.ring, &item.frame); // converted: the slot is free again
+        if (rc < 0) {
+            av_frame_free(&out);
+            fail(GLR_ERROR_CODEC, "converting a frame with libswscale failed: %s",
+                 glr::av_error_text(rc).c_str());
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        convert_.record_ns(glr::now_ns() - start);
+        counters_.converted_frames++;
+    } else if (should_copy(item.ring)) {
+        out = pool_->get();
+        av_image_copy_plane(out->data[0], out->linesize[0], src.data, static_cast<int>(src.stride),
+                            width_ * glr_format_bytes_per_pixel(format_), height_);
+        glr_ring_release(item.ring, &item.frame);
+        std::lock_guard<std::mutex> lock(mutex_);
+        counters_.copied_frames++;
+    } else {
+        out = av_frame_alloc();
+        if (!out)
+            fail(-ENOMEM, "out of memory");
+        out->width = width_;
+        out->height = height_;
+        out->format = input_pix_fmt_;
+        out->data[0] = const_cast<uint8_t *>(src.data);
+        out->linesize[0] = static_cast<int>(src.stride);
+        const uint8_t *base = src.stride < 0 ? src.data + src.stride * (height_ - 1) : src.data;
+        size_t size = static_cast<size_t>(std::abs(src.stride)) * static_cast<size_t>(height_);
+        auto *ref = new lease_ref{item.ring, item.frame, &frames_held_};
+        out->buf[0] = av_buffer_create(const_cast<uint8_t *>(base), size, release_lease_ref, ref,
+                                       AV_BUFFER_FLAG_READONLY);
+        if (!out->buf[0]) {
+            delete ref;
+            glr_ring_release(item.ring, &item.frame);
+            av_frame_free(&out);
+            fail(-ENOMEM, "out of memory");
+        }
+        frames_held_.fetch_add(1);
+        std::lock_guard<std::mutex> lock(mutex_);
+        counters_.zero_copy_frames++;
+    }
+    out->pts = item.pts;
+    return out;
+}
+
+void glr_encoder::encode(const AVFrame *frame)
+{
+    uint64_t start = glr::now_ns(), writing = 0;
+    int rc = avcodec_send_frame(codec_ctx_, frame);
+    if (rc < 0)
+        fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
+    for (;;) {
+        rc = avcodec_receive_packet(codec_ctx_, packet_);
+        if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
+            break;
+        if (rc < 0)
+            fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
+        av_packet_rescale_ts(packet_, codec_ctx_->time_base, stream_->time_base);
+        packet_->stream_index = stream_->index;
+        uint64_t write_start = glr::now_ns();
+        rc = av_interleaved_write_frame(format_ctx_, packet_); // takes the packet's reference
+        uint64_t write_ns = glr::now_ns() - write_start;
+        writing += write_ns;
+        if (rc < 0 || output_->write_error()) {
+            int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
+            fail(code, "writing the output failed: %s", glr::describe(code));
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        write_.record_ns(write_ns);
+        counters_.packets_written++;
+        counters_.bytes_written = output_->bytes_written();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    encode_.record_ns(glr::now_ns() - start - writing);
+    if (frame)
+        counters_.frames_encoded++;
+}
+
+void glr_encoder::run()
+{
+    for (;;) {
+        queued_frame item;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            changed_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+            if (queue_.empty())
+                break;
+            item = queue_.front();
+            queue_.pop_front();
+        }
+        changed_.notify_all();
+        if (first_error() != 0) {
+            glr_ring_release(item.ring, &item.frame); // after an error: drain, never leak
+            continue;
+        }
+        try {
+            AVFrame *frame = prepare(item);
+            try {
+                encode(frame);
+            } catch (...) {
+                av_frame_free(&frame);
+                throw;
+            }
+            av_frame_free(&frame);
+        } catch (const glr::failure &e) {
+            set_error(e.code(), e.what());
+        }
+    }
+    // End of stream: flush what the encoder holds (unless it failed), then finalize the
+    // file in every case, so what was written stays playable.
+    try {
+        if (first_error() == 0)
+            encode(nullptr);
+    } catch (const glr::failure &e) {
+        set_error(e.code(), e.what());
+    }
+    if (header_written_) {
+        int rc = av_write_trailer(format_ctx_);
+        if (rc < 0 || output_->write_error()) {
+            int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
+            set_error(code, format("finishing the output failed: %s", glr::describe(code)));
+        }
+    }
+}
+
+int glr_encoder::finish()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (finished_)
+            return error_;
+        closing_ = true;
+    }
+    changed_.notify_all();
+    if (thread_.joinable())
+        thread_.join();
+    close_output();
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+    return error_;
+}
+
+glr_encoder_stats glr_encoder::stats() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    glr_encoder_stats out = counters_;
+    out.submit_wait = submit_wait_.summary();
+    out.convert = convert_.summary();
+    out.encode = encode_.summary();
+    out.write = write_.summary();
+    return out;
+}

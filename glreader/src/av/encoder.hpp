@@ -1,0 +1,92 @@
+// The in-process encoder behind glr_encoder (see glreader/encoder.h for the contract).
+#pragma once
+
+#include "glreader/encoder.h"
+#include "av/frame_pool.hpp"
+#include "av/output_file.hpp"
+#include "latency.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+}
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+struct glr_encoder {
+public:
+    // Opens everything and writes the header; throws glr::failure on any problem.
+    glr_encoder(const glr_log *log, const glr_encoder_params &params);
+    ~glr_encoder();
+    glr_encoder(const glr_encoder &) = delete;
+    glr_encoder &operator=(const glr_encoder &) = delete;
+
+    // Takes the lease in every case; returns 0 or a negative code (see encoder.h).
+    int submit(glr_ring *ring, glr_frame &frame);
+    int finish();
+    glr_encoder_stats stats() const;
+    const glr_log *log() const { return log_; }
+    // The message that goes with the sticky error, for the thread that is told of it.
+    std::string error_message() const;
+
+private:
+    struct queued_frame {
+        glr_ring *ring;
+        glr_frame frame;
+        int64_t pts;
+    };
+
+    void open_codec(const glr_encoder_params &params);
+    void open_muxer(const glr_encoder_params &params);
+    void run();
+    AVFrame *prepare(queued_frame &item);
+    bool should_copy(glr_ring *ring);
+    void encode(const AVFrame *frame);
+    void set_error(int code, const std::string &message);
+    int first_error() const;
+    void close_output();
+
+    const glr_log *log_;
+    int width_, height_;
+    glr_format format_;
+    AVPixelFormat input_pix_fmt_;
+    bool use_frame_pts_;
+    size_t queue_depth_;
+
+    const AVCodec *codec_ = nullptr;
+    AVCodecContext *codec_ctx_ = nullptr;
+    AVFormatContext *format_ctx_ = nullptr;
+    AVStream *stream_ = nullptr;
+    std::unique_ptr<glr::output_file> output_;
+    bool header_written_ = false;
+    SwsContext *sws_ = nullptr;
+    std::unique_ptr<glr::frame_pool> pool_; // conversion targets and starvation copies
+    AVPacket *packet_ = nullptr;
+
+    // Hand-off between the submitting thread and the encoder thread.
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<queued_frame> queue_;
+    bool closing_ = false;
+    bool finished_ = false;
+    int64_t next_pts_ = 0;
+    int64_t last_pts_ = INT64_MIN;
+    int error_ = 0;
+    std::string error_message_;
+    glr_encoder_stats counters_{};
+    glr::latency_histogram submit_wait_, convert_, encode_, write_;
+    bool codec_may_hold_frames_ = false;
+    glr_ring *last_ring_ = nullptr;
+    int last_ring_depth_ = 0;
+    // Zero-copy frames libavcodec still holds: past a limit frames are copied instead, so
+    // an encoder that keeps references cannot starve the ring.
+    std::atomic<int> frames_held_{0};
+    std::thread thread_;
+};

@@ -1,0 +1,47 @@
+#include "av/frame_pool.hpp"
+
+#include "error.hpp"
+
+extern "C" {
+#include <libavutil/imgutils.h>
+}
+
+#include <cerrno>
+
+namespace glr {
+
+namespace {
+constexpr int plane_alignment = 64; // what libav's SIMD code is happiest with
+}
+
+frame_pool::frame_pool(int width, int height, AVPixelFormat format)
+    : width_(width), height_(height), format_(format)
+{
+    int size = av_image_get_buffer_size(format, width, height, plane_alignment);
+    if (size < 0)
+        fail(GLR_ERROR_CODEC, "cannot size %dx%d frames of pixel format %d", width, height, format);
+    pool_ = av_buffer_pool_init(static_cast<size_t>(size), nullptr);
+    if (!pool_)
+        fail(-ENOMEM, "out of memory for a frame pool");
+}
+
+frame_pool::~frame_pool() { av_buffer_pool_uninit(&pool_); }
+
+AVFrame *frame_pool::get()
+{
+    AVFrame *frame = av_frame_alloc();
+    if (frame)
+        frame->buf[0] = av_buffer_pool_get(pool_);
+    if (!frame || !frame->buf[0]) {
+        av_frame_free(&frame);
+        fail(-ENOMEM, "out of memory for a frame");
+    }
+    frame->width = width_;
+    frame->height = height_;
+    frame->format = format_;
+    av_image_fill_arrays(frame->data, frame->linesize, frame->buf[0]->data, format_, width_,
+                         height_, plane_alignment);
+    return frame;
+}
+
+} // namespace glr

@@ -1,0 +1,272 @@
+// glreader-av: frames from the ring encoded in-process, decoded back and compared with
+// what was rendered; and every bad input's error.
+#include "support/decoder.hpp"
+#include "support/gl_test.hpp"
+#include "support/pattern_scene.hpp"
+
+#include "glreader/encoder.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <tuple>
+
+namespace {
+
+using glr_test::pattern_scene;
+using glr_test::ring_params;
+
+std::string scratch_path(const std::string &name)
+{
+    return ::testing::TempDir() + "glr_" + std::to_string(getpid()) + "_" + name;
+}
+
+// output must outlive the params (they keep the pointer).
+glr_encoder_params encoder_params(int width, int height, glr_format format, const char *codec,
+                                  const char *output)
+{
+    glr_encoder_params p{};
+    p.width = width;
+    p.height = height;
+    p.format = format;
+    p.fps_num = 25;
+    p.fps_den = 1;
+    p.codec = codec;
+    p.output = output;
+    return p;
+}
+
+// Renders `frames` pattern frames through a ring into an encoder; returns the stats.
+glr_encoder_stats encode_pattern(const glr_ring_params &rp, glr_encoder_params ep, int frames)
+{
+    pattern_scene scene({rp.width, rp.height});
+    glr::ring ring(rp);
+    glr::encoder enc(ep);
+    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    for (int n = 0; n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ring.capture(scene.source(), n, submit);
+    }
+    ring.drain(submit);
+    enc.finish();
+    return enc.stats();
+}
+
+// "" when the decoded frame is frame n of the pattern, byte for byte (RGBA).
+std::string compare_with_pattern(const glr_test::decoded_frame &d, uint64_t n, int width, int height)
+{
+    for (int y = 0; y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            auto want = glr_test::pattern(n, x, y);
+            const uint8_t *got = &d.rgba[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
+            for (int c = 0; c < 4; c++)
+                if (got[c] != want[static_cast<size_t>(c)])
+                    return "frame " + std::to_string(n) + " pixel (" + std::to_string(x) + "," +
+                           std::to_string(y) + ") channel " + std::to_string(c) + " is " +
+                           std::to_string(got[c]) + ", expected " + std::to_string(want[static_cast<size_t>(c)]);
+        }
+    }
+    return "";
+}
+
+using lossless_case = std::tuple<int, int, const char *>;
+
+class encoder_lossless : public glr_test::gl_test,
+                         public ::testing::WithParamInterface<lossless_case> {};
+
+TEST_P(encoder_lossless, every_frame_once_in_order_pixel_exact_with_pts)
+{
+    auto [ring_depth, queue_depth, container] = GetParam();
+    bool ffv1 = std::string(container) == "mkv";
+    std::string path = scratch_path(std::string("lossless.") + container);
+    const int w = 48, h = 32, frames = 40;
+    glr_encoder_params ep = encoder_params(w, h, ffv1 ? GLR_FORMAT_BGRA8 : GLR_FORMAT_RGBA8,
+                                           ffv1 ? "ffv1" : "rawvideo", path.c_str());
+    ep.queue_depth = queue_depth;
+    glr_encoder_stats stats = encode_pattern(
+        ring_params(w, h, ep.format, GLR_FLIP_STRIDE, ring_depth), ep, frames);
+    EXPECT_EQ(stats.frames_submitted, static_cast<uint64_t>(frames));
+    EXPECT_EQ(stats.frames_encoded, static_cast<uint64_t>(frames));
+    EXPECT_EQ(stats.converted_frames, 0u); // the encoder takes the ring's format as it is
+    EXPECT_EQ(stats.zero_copy_frames + stats.copied_frames, static_cast<uint64_t>(frames));
+
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    EXPECT_EQ(v.codec, ffv1 ? "ffv1" : "rawvideo");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++) {
+        const auto &d = v.frames[static_cast<size_t>(n)];
+        // pts counts frames at 25 fps, whatever the container's time base.
+        ASSERT_EQ(d.pts * v.time_base_num * 25, static_cast<int64_t>(n) * v.time_base_den) << "frame " << n;
+        ASSERT_EQ(compare_with_pattern(d, static_cast<uint64_t>(n), w, h), "");
+    }
+    std::remove(path.c_str());
+}
+
+std::string lossless_name(const ::testing::TestParamInfo<lossless_case> &info)
+{
+    auto [ring_depth, queue_depth, container] = info.param;
+    return "ring" + std::to_string(ring_depth) + "_queue" + std::to_string(queue_depth) + "_" +
+           (std::string(container) == "mkv" ? "ffv1_mkv" : "rawvideo_nut");
+}
+
+INSTANTIATE_TEST_SUITE_P(matrix, encoder_lossless,
+                         ::testing::Combine(::testing::Range(1, 5), ::testing::Range(1, 4),
+                                            ::testing::Values("mkv", "nut")),
+                         lossless_name);
+
+using encoder_test = glr_test::gl_test;
+
+TEST_F(encoder_test, h264_yuv420p_decodes_with_high_psnr)
+{
+    std::string path = scratch_path("h264.mp4");
+    const int w = 64, h = 48, frames = 30;
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_RGBA8, "libx264", path.c_str());
+    ep.codec_options = "preset=ultrafast:crf=12";
+    glr_encoder_stats stats = encode_pattern(ring_params(w, h), ep, frames);
+    EXPECT_EQ(stats.converted_frames, static_cast<uint64_t>(frames)); // RGBA -> yuv420p
+    EXPECT_GT(stats.bytes_written, 0u);
+
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    EXPECT_EQ(v.codec, "h264");
+    EXPECT_EQ(v.pix_fmt, "yuv420p");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    auto rendered = [&](uint64_t n, bool upside_down) {
+        std::vector<uint8_t> image(static_cast<size_t>(w * h * 4));
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                auto p = glr_test::pattern(n, x, upside_down ? h - 1 - y : y);
+                std::copy(p.begin(), p.end(), image.begin() + (y * w + x) * 4);
+            }
+        return image;
+    };
+    for (int n = 0; n < frames; n += 7) {
+        const auto &got = v.frames[static_cast<size_t>(n)].rgba;
+        // The pattern changes colour at every pixel, the worst case for 4:2:0: above 24 dB
+        // the picture is right and upright (upside down it scores below 20 dB).
+        EXPECT_GT(glr_test::psnr_rgb(rendered(static_cast<uint64_t>(n), false), got), 24.0) << "frame " << n;
+        EXPECT_LT(glr_test::psnr_rgb(rendered(static_cast<uint64_t>(n), true), got), 20.0) << "frame " << n;
+    }
+    std::remove(path.c_str());
+}
+
+// Creating an encoder with p fails with NULL and a message; returns the message.
+std::string create_fails(const glr_encoder_params &p, int expected_code = -EINVAL)
+{
+    glr_encoder *enc = glr_encoder_create(nullptr, &p);
+    EXPECT_EQ(enc, nullptr);
+    glr_encoder_destroy(&enc);
+    EXPECT_EQ(glr_last_error_code(), expected_code) << glr_last_error();
+    return glr_last_error();
+}
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+TEST(encoder_errors, bad_parameters_name_the_cause)
+{
+    std::string path = scratch_path("errors.mkv");
+    glr_encoder_params p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "no_such_encoder", path.c_str());
+    std::string m = create_fails(p);
+    EXPECT_TRUE(contains(m, "'no_such_encoder' is not a video encoder")) << m;
+    EXPECT_TRUE(contains(m, "ffv1")) << m; // lists what this FFmpeg has
+
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", path.c_str());
+    p.container = "no_such_muxer";
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "'no_such_muxer' is not a muxer")) << m;
+    EXPECT_TRUE(contains(m, "matroska")) << m;
+
+    std::string bad_extension = scratch_path("out.unknown_ext");
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", bad_extension.c_str());
+    EXPECT_TRUE(contains(create_fails(p), "cannot tell the container"));
+
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "libx264", path.c_str());
+    p.codec_options = "preset=ultrafast:no_such_option=3";
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "encoder libx264 has no option 'no_such_option'")) << m;
+
+    p = encoder_params(65, 48, GLR_FORMAT_RGBA8, "libx264", path.c_str());
+    p.pix_fmt = "yuv420p";
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "65x48 cannot be encoded as yuv420p")) << m;
+
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "libx264", path.c_str());
+    p.pix_fmt = "pal8";
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "libx264 cannot encode pal8; it takes:")) << m;
+
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", "/nonexistent-dir/out.mkv");
+    m = create_fails(p, -ENOENT);
+    EXPECT_TRUE(contains(m, "cannot open /nonexistent-dir/out.mkv for writing: No such file or directory")) << m;
+
+    p = encoder_params(0, 48, GLR_FORMAT_RGBA8, "ffv1", path.c_str());
+    EXPECT_TRUE(contains(create_fails(p), "invalid size 0x48"));
+    EXPECT_EQ(glr_encoder_create(nullptr, nullptr), nullptr);
+    EXPECT_TRUE(contains(glr_last_error(), "params is NULL"));
+    std::remove(path.c_str());
+}
+
+TEST_F(encoder_test, disk_full_is_reported_and_no_lease_is_lost)
+{
+    const int w = 64, h = 48;
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_RGBA8, "rawvideo", "/dev/full");
+    ep.container = "nut";
+    ep.chunk_size = 4096;
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h));
+    // The header may already fail to be written: either way the error names ENOSPC.
+    glr_encoder *enc = glr_encoder_create(nullptr, &ep);
+    if (!enc) {
+        EXPECT_EQ(glr_last_error_code(), -ENOSPC) << glr_last_error();
+        return;
+    }
+    int first_error = 0;
+    for (int n = 0; n < 50 && first_error == 0; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        while (!ring.try_capture(scene.source(), n))
+            if (auto g = ring.acquire(UINT64_MAX)) {
+                glr_frame c = g->detach();
+                first_error = glr_encoder_submit(enc, ring.get(), &c);
+            }
+        while (auto g = ring.acquire(0)) {
+            glr_frame c = g->detach();
+            int rc = glr_encoder_submit(enc, ring.get(), &c);
+            if (first_error == 0)
+                first_error = rc;
+        }
+    }
+    ring.drain([&](glr::frame &&g) {
+        glr_frame c = g.detach();
+        glr_encoder_submit(enc, ring.get(), &c);
+    });
+    int rc = glr_encoder_finish(enc);
+    EXPECT_EQ(rc, -ENOSPC);
+    EXPECT_TRUE(contains(glr_last_error(), "No space left on device")) << glr_last_error();
+    glr_encoder_destroy(&enc);
+    EXPECT_EQ(ring.stats().frames_leased_now, 0u); // every lease came back
+}
+
+TEST_F(encoder_test, frame_of_the_wrong_size_is_refused_and_released)
+{
+    std::string path = scratch_path("mismatch.nut");
+    pattern_scene scene({32, 32});
+    glr::ring ring(ring_params(32, 32));
+    glr::encoder enc(encoder_params(64, 48, GLR_FORMAT_RGBA8, "rawvideo", path.c_str()));
+    ASSERT_TRUE(ring.try_capture(scene.source(), 0));
+    auto f = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(f);
+    try {
+        enc.submit(std::move(*f));
+        ADD_FAILURE() << "a 32x32 frame was accepted by a 64x48 encoder";
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), -EINVAL);
+        EXPECT_TRUE(contains(e.what(), "the frame is 32x32 rgba, the encoder was opened for 64x48 rgba")) << e.what();
+    }
+    EXPECT_EQ(ring.stats().frames_leased_now, 0u);
+    enc.finish();
+    std::remove(path.c_str());
+}
+
+} // namespace

@@ -1,0 +1,30 @@
+// Decodes a video file with libavformat/libavcodec back into RGBA frames, top row first,
+// so tests can compare what was written with what was rendered.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glr_test {
+
+struct decoded_frame {
+    int64_t pts;               // in the stream's time base
+    std::vector<uint8_t> rgba; // width * height * 4 bytes
+};
+
+struct decoded_video {
+    std::string error;         // empty on success
+    std::string codec;
+    std::string pix_fmt;
+    int width = 0, height = 0;
+    int time_base_num = 0, time_base_den = 1;
+    std::vector<decoded_frame> frames;
+};
+
+decoded_video decode_file(const std::string &path);
+
+// PSNR in dB of b against a over all RGB bytes (alpha ignored); 100 when identical.
+double psnr_rgb(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b);
+
+} // namespace glr_test
