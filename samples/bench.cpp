@@ -118,7 +118,7 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
     gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
     gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
     for (int i = 0; i < frames; i++) {
-        scene.draw(i / 60.0);
+        scene.draw(i, i / 60.0, 1 / 60.0);
         gl.Finish();
         auto t = clock_type::now();
         gl.ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, client.data());
@@ -129,7 +129,7 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
     double ring_total = 0;
     glr_source source = glr::framebuffer_source(scene.fbo());
     for (int i = 0; i < frames; i++) {
-        scene.draw(i / 60.0);
+        scene.draw(i, i / 60.0, 1 / 60.0);
         gl.Finish();
         auto t = clock_type::now();
         ring.try_capture(source, i);
@@ -150,7 +150,7 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
         auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
         std::vector<double> stalls;
         for (int i = 0; i < frames; i++) {
-            scene.draw(i / 60.0);
+            scene.draw(i, i / 60.0, 1 / 60.0);
             gl.Finish();
             for (;;) {
                 auto t = clock_type::now();

@@ -170,7 +170,7 @@ int main(int argc, char **argv)
         auto last_report = start;
         int rendered = 0;
         for (; rendered < o.frames && !interrupted; rendered++) {
-            scene.draw(rendered / o.fps);
+            scene.draw(rendered, rendered / o.fps, 1 / o.fps);
             ring.capture(glr::framebuffer_source(scene.fbo()), rendered, hand_off);
             auto now = std::chrono::steady_clock::now();
             if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {

@@ -1,24 +1,32 @@
-// The animated scene the samples render: a GLSL plasma with moving rings and a clock
-// hand, drawn into a framebuffer object of the samples' own. Shared by the samples so
-// each sample file stays about the glreader API.
+// The scene the samples render: a Shadertoy-style fragment shader (mainImage(out vec4,
+// in vec2), uniforms iResolution, iTime, iTimeDelta, iFrame; fragCoord's origin at the
+// bottom left) drawn into a framebuffer object of the samples' own. Built in: an animated
+// plasma with moving rings and a clock hand.
 #pragma once
 
 #include <glad/gl.h>
 
+#include <string>
+
 namespace sample {
+
+// The built-in scene's mainImage source.
+const char *builtin_scene_source();
 
 class scene {
 public:
     // Loads GL through glr_context_get_proc_address (an EGL context must be current),
-    // compiles the shader and creates a width x height RGBA8 framebuffer.
-    // Throws std::runtime_error with the compiler's log on failure.
-    scene(int width, int height);
+    // compiles main_image_source and creates a width x height RGBA8 framebuffer.
+    // Throws std::runtime_error on failure; a compile error's line numbers are those of
+    // main_image_source, prefixed with source_name.
+    scene(int width, int height, const std::string &main_image_source = builtin_scene_source(),
+          const std::string &source_name = "built-in scene");
     ~scene();
     scene(const scene &) = delete;
     scene &operator=(const scene &) = delete;
 
-    // Draws the scene at `seconds` into fbo().
-    void draw(double seconds);
+    // Draws frame `frame` at `seconds` (delta: time since the previous frame) into fbo().
+    void draw(int frame, double seconds, double delta);
     unsigned fbo() const { return fbo_; }
     const GladGLContext &gl() const { return gl_; }
 
@@ -26,7 +34,7 @@ private:
     GladGLContext gl_{};
     int width_, height_;
     unsigned program_ = 0, vao_ = 0, fbo_ = 0, texture_ = 0;
-    int time_location_ = -1, resolution_location_ = -1;
+    int resolution_location_ = -1, time_location_ = -1, delta_location_ = -1, frame_location_ = -1;
 };
 
 } // namespace sample

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The main job, for now: installs what is missing, builds glreader, then renders an
-# animated scene headless through the readback ring and prints the ring's statistics.
-# Arguments go to glreader-capture (e.g. -s 1920x1080 -n 300 --format bgra).
+# The main job: installs what is missing, builds glreader, then renders the built-in
+# animated scene headless and encodes it in-process (H.264 when this FFmpeg has libx264,
+# else FFV1) into glreader-export.mp4 (or .mkv) in the current directory, and prints the
+# file's full path. Arguments go to glreader-export (e.g. -s 1920x1080 -t 10,
+# --shader my.frag, -c ffv1 -o lossless.mkv).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$root/build" -G Ninja >/dev/null
 cmake --build "$root/build" >&2
-mkdir -p "$root/out"
-exec "$root/build/samples/glreader-capture" --ppm "$root/out/last-frame.ppm" "$@"
+exec "$root/build/samples/glreader-export" "$@"

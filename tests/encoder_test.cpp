@@ -54,13 +54,14 @@ glr_encoder_stats encode_pattern(const glr_ring_params &rp, glr_encoder_params e
 }
 
 // "" when the decoded frame is frame n of the pattern, byte for byte (RGBA).
-std::string compare_with_pattern(const glr_test::decoded_frame &d, uint64_t n, int width, int height)
+std::string compare_with_pattern(const glr_test::decoded_frame &d, uint64_t n, int width, int height,
+                                 bool with_alpha)
 {
     for (int y = 0; y < height; y++) {
         for (int x = 0; x < width; x++) {
             auto want = glr_test::pattern(n, x, y);
             const uint8_t *got = &d.rgba[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < (with_alpha ? 4 : 3); c++)
                 if (got[c] != want[static_cast<size_t>(c)])
                     return "frame " + std::to_string(n) + " pixel (" + std::to_string(x) + "," +
                            std::to_string(y) + ") channel " + std::to_string(c) + " is " +
@@ -77,43 +78,51 @@ class encoder_lossless : public glr_test::gl_test,
 
 TEST_P(encoder_lossless, every_frame_once_in_order_pixel_exact_with_pts)
 {
-    auto [ring_depth, queue_depth, container] = GetParam();
-    bool ffv1 = std::string(container) == "mkv";
-    std::string path = scratch_path(std::string("lossless.") + container);
+    auto [ring_depth, queue_depth, kind] = GetParam();
+    // ffv1: fast, takes BGRA as is (zero-copy). rawvideo: takes RGBA as is. libx264rgb at
+    // qp 0 is lossless too but slow (veryslow preset, lookahead): the slow consumer, fed
+    // through a conversion to bgr0 that drops alpha.
+    std::string k = kind;
+    bool slow = k == "x264rgb";
+    std::string path = scratch_path("lossless_" + k + (k == "rawvideo" ? ".nut" : ".mkv"));
     const int w = 48, h = 32, frames = 40;
-    glr_encoder_params ep = encoder_params(w, h, ffv1 ? GLR_FORMAT_BGRA8 : GLR_FORMAT_RGBA8,
-                                           ffv1 ? "ffv1" : "rawvideo", path.c_str());
+    glr_encoder_params ep = encoder_params(w, h, k == "rawvideo" ? GLR_FORMAT_RGBA8 : GLR_FORMAT_BGRA8,
+                                           slow ? "libx264rgb" : k.c_str(), path.c_str());
+    ep.codec_options = slow ? "qp=0:preset=veryslow" : nullptr;
     ep.queue_depth = queue_depth;
     glr_encoder_stats stats = encode_pattern(
         ring_params(w, h, ep.format, GLR_FLIP_STRIDE, ring_depth), ep, frames);
     EXPECT_EQ(stats.frames_submitted, static_cast<uint64_t>(frames));
     EXPECT_EQ(stats.frames_encoded, static_cast<uint64_t>(frames));
-    EXPECT_EQ(stats.converted_frames, 0u); // the encoder takes the ring's format as it is
-    EXPECT_EQ(stats.zero_copy_frames + stats.copied_frames, static_cast<uint64_t>(frames));
+    if (slow) {
+        EXPECT_EQ(stats.converted_frames, static_cast<uint64_t>(frames));
+    } else {
+        EXPECT_EQ(stats.converted_frames, 0u); // the encoder takes the ring's format as it is
+        EXPECT_EQ(stats.zero_copy_frames + stats.copied_frames, static_cast<uint64_t>(frames));
+    }
 
     glr_test::decoded_video v = glr_test::decode_file(path);
     ASSERT_EQ(v.error, "");
-    EXPECT_EQ(v.codec, ffv1 ? "ffv1" : "rawvideo");
+    EXPECT_EQ(v.codec, slow ? "h264" : k);
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
     for (int n = 0; n < frames; n++) {
         const auto &d = v.frames[static_cast<size_t>(n)];
         // pts counts frames at 25 fps, whatever the container's time base.
         ASSERT_EQ(d.pts * v.time_base_num * 25, static_cast<int64_t>(n) * v.time_base_den) << "frame " << n;
-        ASSERT_EQ(compare_with_pattern(d, static_cast<uint64_t>(n), w, h), "");
+        ASSERT_EQ(compare_with_pattern(d, static_cast<uint64_t>(n), w, h, !slow), "");
     }
     std::remove(path.c_str());
 }
 
 std::string lossless_name(const ::testing::TestParamInfo<lossless_case> &info)
 {
-    auto [ring_depth, queue_depth, container] = info.param;
-    return "ring" + std::to_string(ring_depth) + "_queue" + std::to_string(queue_depth) + "_" +
-           (std::string(container) == "mkv" ? "ffv1_mkv" : "rawvideo_nut");
+    auto [ring_depth, queue_depth, kind] = info.param;
+    return "ring" + std::to_string(ring_depth) + "_queue" + std::to_string(queue_depth) + "_" + kind;
 }
 
 INSTANTIATE_TEST_SUITE_P(matrix, encoder_lossless,
                          ::testing::Combine(::testing::Range(1, 5), ::testing::Range(1, 4),
-                                            ::testing::Values("mkv", "nut")),
+                                            ::testing::Values("ffv1", "rawvideo", "x264rgb")),
                          lossless_name);
 
 using encoder_test = glr_test::gl_test;
