@@ -1,7 +1,5 @@
 #include "gl_program.hpp"
 
-#include "glreader/context.h"
-
 #include <stdexcept>
 #include <string>
 
@@ -34,12 +32,12 @@ unsigned compile(const GladGLContext &gl, GLenum type, const char *source)
 
 } // namespace
 
-void load_gl(GladGLContext &gl)
+void load_gl(GladGLContext &gl, glr_get_proc_address_fn loader)
 {
-    auto load = [](void *, const char *name) {
-        return reinterpret_cast<GLADapiproc>(glr_context_get_proc_address(name));
+    auto load = [](void *userptr, const char *name) {
+        return reinterpret_cast<GLADapiproc>(reinterpret_cast<glr_get_proc_address_fn>(userptr)(name));
     };
-    if (!gladLoadGLContextUserPtr(&gl, load, nullptr))
+    if (!gladLoadGLContextUserPtr(&gl, load, reinterpret_cast<void *>(loader)))
         throw std::runtime_error("no OpenGL context is current on this thread");
 }
 

@@ -47,10 +47,11 @@ std::string wrap_shadertoy(const std::string &main_image)
 
 const char *builtin_scene_source() { return builtin_source; }
 
-scene::scene(int width, int height, const std::string &main_image_source, const std::string &source_name)
+scene::scene(int width, int height, const std::string &main_image_source, const std::string &source_name,
+             glr_get_proc_address_fn loader)
     : width_(width), height_(height)
 {
-    load_gl(gl_);
+    load_gl(gl_, loader);
     try {
         program_ = make_fullscreen_program(gl_, wrap_shadertoy(main_image_source).c_str());
     } catch (const std::exception &e) {

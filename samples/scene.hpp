@@ -4,6 +4,9 @@
 // plasma with moving rings and a clock hand.
 #pragma once
 
+#include "glreader/context.h"
+#include "glreader/ring.h"
+
 #include <glad/gl.h>
 
 #include <string>
@@ -15,12 +18,13 @@ const char *builtin_scene_source();
 
 class scene {
 public:
-    // Loads GL through glr_context_get_proc_address (an EGL context must be current),
+    // Loads GL through loader (by default glreader's EGL context must be current),
     // compiles main_image_source and creates a width x height RGBA8 framebuffer.
     // Throws std::runtime_error on failure; a compile error's line numbers are those of
     // main_image_source, prefixed with source_name.
     scene(int width, int height, const std::string &main_image_source = builtin_scene_source(),
-          const std::string &source_name = "built-in scene");
+          const std::string &source_name = "built-in scene",
+          glr_get_proc_address_fn loader = glr_context_get_proc_address);
     ~scene();
     scene(const scene &) = delete;
     scene &operator=(const scene &) = delete;

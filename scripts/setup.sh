@@ -10,6 +10,8 @@ packages=(
   mesa-utils                        # eglinfo, to diagnose which EGL platforms work
   libgtest-dev                      # GoogleTest
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev  # glreader-av (FFmpeg 5.1)
+  libglfw3-dev                      # the recording viewer sample
+  xvfb xauth                        # a display for the viewer's tests (xvfb-run)
 )
 
 missing=()

@@ -46,10 +46,10 @@ std::string write_shader()
     return path;
 }
 
-pid_t spawn_export(const std::vector<std::string> &args, const std::string &log)
+// Runs program with args, stdout and stderr into log.
+pid_t spawn(std::string program, const std::vector<std::string> &args, const std::string &log)
 {
     std::vector<char *> argv;
-    std::string program = GLREADER_EXPORT_PATH;
     argv.push_back(program.data());
     std::vector<std::string> copy = args;
     for (std::string &a : copy)
@@ -73,9 +73,14 @@ pid_t spawn_export(const std::vector<std::string> &args, const std::string &log)
         env.push_back(e.data());
     env.push_back(nullptr);
     pid_t pid = -1;
-    EXPECT_EQ(posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), env.data()), 0);
+    EXPECT_EQ(posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), env.data()), 0);
     posix_spawn_file_actions_destroy(&actions);
     return pid;
+}
+
+pid_t spawn_export(const std::vector<std::string> &args, const std::string &log)
+{
+    return spawn(GLREADER_EXPORT_PATH, args, log);
 }
 
 int wait_exit(pid_t pid)
@@ -100,17 +105,10 @@ long long json_number(const std::string &json, const std::string &key)
     return at == std::string::npos ? -1 : std::atoll(json.c_str() + at + key.size() + 3);
 }
 
-TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
+// The file holds frames 0..frames-1 of the counter shader, upright and pixel-exact.
+void expect_counter_video(const std::string &path, int w, int h, int frames)
 {
-    std::string shader = write_shader(), out = scratch("counter.mkv"), log = scratch("log.txt");
-    const int w = 40, h = 24, frames = 30;
-    pid_t pid = spawn_export({"-s", "40x24", "-r", "25", "-n", std::to_string(frames), "-c", "ffv1",
-                              "--shader", shader, "-o", out},
-                             log);
-    ASSERT_EQ(wait_exit(pid), 0) << slurp(log);
-    EXPECT_NE(slurp(log).find("wrote 30 frames"), std::string::npos) << slurp(log);
-
-    glr_test::decoded_video v = glr_test::decode_file(out);
+    glr_test::decoded_video v = glr_test::decode_file(path);
     ASSERT_EQ(v.error, "");
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
     for (int n = 0; n < frames; n++) {
@@ -123,6 +121,19 @@ TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
                     << "frame " << n << " pixel (" << x << "," << y << ")";
             }
     }
+}
+
+TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
+{
+    std::string shader = write_shader(), out = scratch("counter.mkv"), log = scratch("log.txt");
+    const int w = 40, h = 24, frames = 30;
+    pid_t pid = spawn_export({"-s", "40x24", "-r", "25", "-n", std::to_string(frames), "-c", "ffv1",
+                              "--shader", shader, "-o", out},
+                             log);
+    ASSERT_EQ(wait_exit(pid), 0) << slurp(log);
+    EXPECT_NE(slurp(log).find("wrote 30 frames"), std::string::npos) << slurp(log);
+
+    expect_counter_video(out, w, h, frames);
     std::remove(out.c_str());
 }
 
@@ -160,5 +171,23 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
     EXPECT_EQ(static_cast<long long>(v.frames.size()), written);
     std::remove(out.c_str());
 }
+
+#ifdef GLREADER_VIEWER_PATH
+// The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
+// glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
+TEST(viewer_test, records_exactly_what_the_window_shows)
+{
+    std::string shader = write_shader(), out = scratch("viewer.mkv"), log = scratch("viewer.txt");
+    const int w = 40, h = 24, frames = 20;
+    pid_t pid = spawn("xvfb-run", {"-a", "-s", "-screen 0 320x240x24", GLREADER_VIEWER_PATH, "-s", "40x24",
+                                   "-r", "25", "-n", std::to_string(frames), "-c", "ffv1", "--shader", shader,
+                                   "-o", out},
+                      log);
+    ASSERT_EQ(wait_exit(pid), 0) << slurp(log);
+    EXPECT_NE(slurp(log).find("recorded 20 frames"), std::string::npos) << slurp(log);
+    expect_counter_video(out, w, h, frames);
+    std::remove(out.c_str());
+}
+#endif
 
 } // namespace

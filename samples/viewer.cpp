@@ -1,0 +1,175 @@
+// glreader-viewer: shows a scene in a GLFW window and records what the window shows while
+// it runs. The host owns the GL context (GLFW, GLX or EGL underneath); glreader only gets
+// glfwGetProcAddress and reads the window's back buffer through the ring before each swap.
+//
+//   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE]
+//
+// Esc or Q (or closing the window) stops; the recording is then finalized. -n stops by
+// itself after that many frames. Frames are timed by their index (1/FPS apart), so the
+// recording is smooth whatever the display's pace.
+#include "scene.hpp"
+
+#include "glreader/encoder.hpp"
+#include "glreader/glreader.hpp"
+
+#include <GLFW/glfw3.h>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+}
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+struct options {
+    int width = 1280, height = 720, fps = 60;
+    int frames = 0; // 0: until the window closes
+    std::string codec, shader, output;
+};
+
+[[noreturn]] void usage(const std::string &why)
+{
+    std::fprintf(stderr,
+                 "glreader-viewer: %s\nusage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] "
+                 "[--shader FILE] [-o FILE]\n",
+                 why.c_str());
+    std::exit(2);
+}
+
+options parse(int argc, char **argv)
+{
+    options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc)
+            usage(a == "-h" || a == "--help" ? "help" : "unknown option or missing value: " + a);
+        std::string v = argv[++i];
+        if (a == "-s") {
+            if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width <= 0 || o.height <= 0)
+                usage("size must look like 1280x720, not " + v);
+        } else if (a == "-r") {
+            o.fps = std::atoi(v.c_str());
+        } else if (a == "-n") {
+            o.frames = std::atoi(v.c_str());
+        } else if (a == "-c") {
+            o.codec = v;
+        } else if (a == "--shader") {
+            o.shader = v;
+        } else if (a == "-o") {
+            o.output = v;
+        } else {
+            usage("unknown option " + a);
+        }
+    }
+    if (o.fps <= 0 || o.frames < 0)
+        usage("-r must be positive and -n not negative");
+    if (o.codec.empty())
+        o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
+    if (o.output.empty())
+        o.output = o.codec == "libx264" ? "glreader-viewer.mp4" : "glreader-viewer.mkv";
+    return o;
+}
+
+std::string read_file(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot read shader " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// GLFW's window and context, released in the right order.
+struct glfw_window {
+    GLFWwindow *window = nullptr;
+    glfw_window(int width, int height, const std::string &title)
+    {
+        glfwSetErrorCallback([](int, const char *text) { std::fprintf(stderr, "GLFW: %s\n", text); });
+        if (!glfwInit())
+            throw std::runtime_error("GLFW could not start (is there a display? try xvfb-run)");
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+        window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+        if (!window) {
+            glfwTerminate();
+            throw std::runtime_error("GLFW could not open a window with an OpenGL 3.3 core context");
+        }
+        glfwMakeContextCurrent(window);
+    }
+    ~glfw_window()
+    {
+        glfwDestroyWindow(window);
+        glfwTerminate();
+    }
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    options o = parse(argc, argv);
+    av_log_set_level(AV_LOG_WARNING);
+    try {
+        glfw_window w(o.width, o.height, "glreader viewer: recording to " + o.output);
+        auto loader = reinterpret_cast<glr_get_proc_address_fn>(glfwGetProcAddress);
+        int fb_width = 0, fb_height = 0;
+        glfwGetFramebufferSize(w.window, &fb_width, &fb_height); // differs on HiDPI screens
+
+        std::string source = o.shader.empty() ? sample::builtin_scene_source() : read_file(o.shader);
+        sample::scene scene(fb_width, fb_height, source, o.shader.empty() ? "built-in scene" : o.shader, loader);
+        const GladGLContext &gl = scene.gl();
+
+        glr_ring_params rp{};
+        rp.width = fb_width;
+        rp.height = fb_height;
+        rp.format = GLR_FORMAT_BGRA8;
+        rp.get_proc_address = loader; // the host's loader: glreader keeps its own table
+        glr::ring ring(rp);
+        glr_encoder_params ep{};
+        ep.width = fb_width;
+        ep.height = fb_height;
+        ep.format = rp.format;
+        ep.fps_num = o.fps;
+        ep.fps_den = 1;
+        ep.codec = o.codec.c_str();
+        ep.output = o.output.c_str();
+        glr::encoder enc(ep);
+        auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+
+        int frame = 0;
+        while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames)) {
+            scene.draw(frame, static_cast<double>(frame) / o.fps, 1.0 / o.fps);
+            // Show it: copy the scene into the window's back buffer...
+            gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
+            gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+            gl.BlitFramebuffer(0, 0, fb_width, fb_height, 0, 0, fb_width, fb_height,
+                               GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            // ...record exactly what the window will show, then show it.
+            ring.capture(glr::framebuffer_source(0), frame, record);
+            glfwSwapBuffers(w.window);
+            glfwPollEvents();
+            if (glfwGetKey(w.window, GLFW_KEY_ESCAPE) == GLFW_PRESS || glfwGetKey(w.window, GLFW_KEY_Q) == GLFW_PRESS)
+                glfwSetWindowShouldClose(w.window, GLFW_TRUE);
+            frame++;
+        }
+        ring.drain(record);
+        enc.finish();
+        std::printf("recorded %llu frames (%dx%d, %d fps, %s) to %s\n",
+                    static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height,
+                    o.fps, o.codec.c_str(), o.output.c_str());
+        return 0;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "glreader-viewer: %s\n", e.what());
+        return 1;
+    }
+}
