@@ -12,7 +12,14 @@
 #include "frame_worker.hpp"
 #include "scene.hpp"
 
+#include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+#include <libswscale/swscale.h>
+}
 
 #include <unistd.h>
 
@@ -36,8 +43,8 @@ double ms_since(clock_type::time_point start)
     return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
 }
 
-// CPU time used by every process but this one since the last call, in seconds: the
-// benchmark's measure of how loaded the machine was while it ran.
+// CPU time used by every process but this one (and its children) since the last call, in
+// seconds: the benchmark's measure of how loaded the machine was while it ran.
 class load_meter {
 public:
     load_meter() { sample(); }
@@ -66,9 +73,10 @@ private:
         std::string skip;
         for (int i = 3; i < 14; i++)
             fields >> skip;
-        unsigned long long utime = 0, stime = 0;
-        fields >> utime >> stime;
-        self_ = static_cast<double>(utime + stime) / ticks;
+        // Our own time and that of children we waited for (the ffmpeg child of the pipe runs).
+        unsigned long long utime = 0, stime = 0, cutime = 0, cstime = 0;
+        fields >> utime >> stime >> cutime >> cstime;
+        self_ = static_cast<double>(utime + stime + cutime + cstime) / ticks;
     }
     double total_ = 0, self_ = 0;
 };
@@ -302,6 +310,235 @@ int bench_ring(int argc, char **argv)
     return 0;
 }
 
+
+// ---- encode: in-process encoding against the same frames piped to an ffmpeg child ----
+
+// A cheap scene, so that rendering (the same on both sides) weighs little next to encoding.
+const char *bench_scene_source = R"(void mainImage(out vec4 c, in vec2 p) {
+    vec2 uv = p / iResolution.xy;
+    c = vec4(uv, 0.5 + 0.5 * sin(iTime * 3.0 + uv.x * 10.0), 1.0);
+}
+)";
+
+struct encode_case {
+    size_spec size;
+    std::string preset;
+    std::vector<double> in_process_fps, pipe_fps, encoder_only_fps, load;
+};
+
+// Frames rendered through a ring into glr_encoder (libx264 -> yuv420p, null muxer).
+double run_in_process(sample::scene &scene, const encode_case &c, int frames)
+{
+    glr_ring_params rp{};
+    rp.width = c.size.width;
+    rp.height = c.size.height;
+    rp.format = GLR_FORMAT_BGRA8;
+    glr::ring ring(rp);
+    glr_encoder_params ep{};
+    ep.width = rp.width;
+    ep.height = rp.height;
+    ep.format = rp.format;
+    ep.codec = "libx264";
+    ep.pix_fmt = "yuv420p";
+    std::string options = "preset=" + c.preset;
+    ep.codec_options = options.c_str();
+    ep.container = "null";
+    ep.output = "/dev/null";
+    auto start = clock_type::now();
+    glr::encoder enc(ep);
+    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 30.0, 1 / 30.0);
+        ring.capture(glr::framebuffer_source(scene.fbo()), i, submit);
+    }
+    ring.drain(submit);
+    enc.finish();
+    return frames / (ms_since(start) / 1000);
+}
+
+// The same frames written to `ffmpeg -f rawvideo -i -` with the same encoder settings.
+double run_pipe(sample::scene &scene, const encode_case &c, int frames)
+{
+    std::string size = std::to_string(c.size.width) + "x" + std::to_string(c.size.height);
+    std::string command = "exec ffmpeg -hide_banner -loglevel error -f rawvideo -pix_fmt bgra -s " + size +
+                          " -r 30 -i - -c:v libx264 -preset " + c.preset + " -pix_fmt yuv420p -f null -";
+    glr_ring_params rp{};
+    rp.width = c.size.width;
+    rp.height = c.size.height;
+    rp.format = GLR_FORMAT_BGRA8;
+    rp.flip = GLR_FLIP_GPU; // top row first in memory: one contiguous write per frame
+    glr::ring ring(rp);
+    auto start = clock_type::now();
+    FILE *child = popen(command.c_str(), "w");
+    if (!child)
+        throw std::runtime_error("cannot start ffmpeg: " + std::string(std::strerror(errno)));
+    bool ok = true;
+    auto write_frame = [&](glr::frame &&f) {
+        size_t bytes = static_cast<size_t>(f.stride()) * static_cast<size_t>(f.height());
+        ok = ok && std::fwrite(f.data(), 1, bytes, child) == bytes;
+    };
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 30.0, 1 / 30.0);
+        ring.capture(glr::framebuffer_source(scene.fbo()), i, write_frame);
+    }
+    ring.drain(write_frame);
+    int status = pclose(child);
+    if (!ok || status != 0)
+        throw std::runtime_error("the ffmpeg child failed (exit status " + std::to_string(status) + ")");
+    return frames / (ms_since(start) / 1000);
+}
+
+// The ceiling: libx264 alone, fed frames already in yuv420p.
+double run_encoder_only(const std::vector<AVFrame *> &yuv, const encode_case &c)
+{
+    const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
+    AVCodecContext *ctx = avcodec_alloc_context3(codec);
+    ctx->width = c.size.width;
+    ctx->height = c.size.height;
+    ctx->pix_fmt = AV_PIX_FMT_YUV420P;
+    ctx->time_base = {1, 30};
+    ctx->framerate = {30, 1};
+    AVDictionary *options = nullptr;
+    av_dict_set(&options, "preset", c.preset.c_str(), 0);
+    auto start = clock_type::now();
+    int rc = avcodec_open2(ctx, codec, &options);
+    av_dict_free(&options);
+    if (rc < 0)
+        throw std::runtime_error("cannot open libx264");
+    AVPacket *packet = av_packet_alloc();
+    auto drain = [&] {
+        while (avcodec_receive_packet(ctx, packet) == 0)
+            av_packet_unref(packet);
+    };
+    for (size_t i = 0; i < yuv.size(); i++) {
+        yuv[i]->pts = static_cast<int64_t>(i);
+        avcodec_send_frame(ctx, yuv[i]);
+        drain();
+    }
+    avcodec_send_frame(ctx, nullptr);
+    drain();
+    double fps = static_cast<double>(yuv.size()) / (ms_since(start) / 1000);
+    av_packet_free(&packet);
+    avcodec_free_context(&ctx);
+    return fps;
+}
+
+// yuv420p copies of the frames the scene renders, converted once, untimed.
+std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &size, int frames)
+{
+    glr_ring_params rp{};
+    rp.width = size.width;
+    rp.height = size.height;
+    rp.format = GLR_FORMAT_BGRA8;
+    glr::ring ring(rp);
+    SwsContext *sws = sws_getContext(size.width, size.height, AV_PIX_FMT_BGRA, size.width, size.height,
+                                     AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+    std::vector<AVFrame *> out;
+    auto convert = [&](glr::frame &&f) {
+        AVFrame *yuv = av_frame_alloc();
+        yuv->width = size.width;
+        yuv->height = size.height;
+        yuv->format = AV_PIX_FMT_YUV420P;
+        av_frame_get_buffer(yuv, 0);
+        const uint8_t *src[4] = {f.data()};
+        int src_stride[4] = {static_cast<int>(f.stride())};
+        sws_scale(sws, src, src_stride, 0, size.height, yuv->data, yuv->linesize);
+        out.push_back(yuv);
+    };
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 30.0, 1 / 30.0);
+        ring.capture(glr::framebuffer_source(scene.fbo()), i, convert);
+    }
+    ring.drain(convert);
+    sws_freeContext(sws);
+    return out;
+}
+
+int bench_encode(int argc, char **argv)
+{
+    std::string sizes = "720p,1080p", presets = "ultrafast,slow", json;
+    int runs = 3, frames = 60;
+    for (int i = 0; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc)
+            throw std::runtime_error("unknown option or missing value: " + a);
+        if (a == "--sizes") sizes = argv[++i];
+        else if (a == "--presets") presets = argv[++i];
+        else if (a == "--runs") runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--frames") frames = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--json") json = argv[++i];
+        else throw std::runtime_error("unknown option " + a);
+    }
+    if (std::system("ffmpeg -version >/dev/null 2>&1") != 0)
+        throw std::runtime_error("no ffmpeg on PATH to compare with (Debian: apt-get install ffmpeg)");
+    av_log_set_level(AV_LOG_ERROR);
+
+    glr::context ctx;
+    std::vector<encode_case> cases;
+    std::vector<std::string> preset_list;
+    {
+        std::stringstream in(presets);
+        std::string p;
+        while (std::getline(in, p, ','))
+            preset_list.push_back(p);
+    }
+    for (const size_spec &s : parse_sizes(sizes))
+        for (const std::string &p : preset_list)
+            cases.push_back({s, p, {}, {}, {}, {}});
+    std::fprintf(stderr, "glreader-bench encode on %s: %d runs x %d frames, interleaved\n",
+                 ctx.renderer().c_str(), runs, frames);
+
+    load_meter load;
+    for (int run = 0; run < runs; run++) {
+        for (encode_case &c : cases) {
+            sample::scene scene(c.size.width, c.size.height, bench_scene_source, "bench scene");
+            std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
+            load.other_cpu_seconds();
+            c.in_process_fps.push_back(run_in_process(scene, c, frames));
+            c.pipe_fps.push_back(run_pipe(scene, c, frames));
+            c.encoder_only_fps.push_back(run_encoder_only(yuv, c));
+            c.load.push_back(load.other_cpu_seconds());
+            for (AVFrame *f : yuv)
+                av_frame_free(&f);
+        }
+        std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
+    }
+
+    std::printf("\nglreader-bench encode: libx264 -> yuv420p from BGRA frames, %s, %d runs x %d frames\n",
+                ctx.renderer().c_str(), runs, frames);
+    std::printf("fps as min / median / max of the runs; in-process and pipe both include rendering a "
+                "cheap scene and reading it back; other CPU s = CPU time of processes other than this "
+                "one and its ffmpeg children\n\n");
+    std::printf("| size | preset | in-process | pipe to ffmpeg child | in-process / pipe (median) | "
+                "encoder only (ceiling) | other CPU s (max) |\n|---|---|---|---|---|---|---|\n");
+    for (const encode_case &c : cases) {
+        summary a = summarize(c.in_process_fps), b = summarize(c.pipe_fps), e = summarize(c.encoder_only_fps),
+                l = summarize(c.load);
+        std::printf("| %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %.2fx | %.1f / %.1f / %.1f | %.2f |\n",
+                    c.size.name.c_str(), c.preset.c_str(), a.min, a.median, a.max, b.min, b.median, b.max,
+                    a.median / b.median, e.min, e.median, e.max, l.max);
+    }
+    if (!json.empty()) {
+        std::ofstream out(json);
+        out << "{\n  \"bench\": \"encode\",\n  \"renderer\": \"" << ctx.renderer() << "\",\n  \"runs\": " << runs
+            << ",\n  \"frames_per_run\": " << frames << ",\n  \"unit\": \"fps\",\n  \"results\": [\n";
+        for (size_t i = 0; i < cases.size(); i++) {
+            const encode_case &c = cases[i];
+            out << "    {\"size\": \"" << c.size.name << "\", \"preset\": \"" << c.preset
+                << "\",\n     \"in_process\": " << json_summary(c.in_process_fps)
+                << ",\n     \"pipe\": " << json_summary(c.pipe_fps)
+                << ",\n     \"encoder_only\": " << json_summary(c.encoder_only_fps)
+                << ",\n     \"other_cpu_seconds\": " << json_summary(c.load) << "}"
+                << (i + 1 < cases.size() ? "," : "") << "\n";
+        }
+        out << "  ]\n}\n";
+        if (!out)
+            throw std::runtime_error("cannot write " + json);
+        std::printf("\nwrote %s\n", json.c_str());
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -310,8 +547,12 @@ int main(int argc, char **argv)
     try {
         if (mode == "ring")
             return bench_ring(argc - 2, argv + 2);
-        std::fprintf(stderr, "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] "
-                             "[--frames N] [--json FILE]\n");
+        if (mode == "encode")
+            return bench_encode(argc - 2, argv + 2);
+        std::fprintf(stderr, "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] "
+                             "[--json FILE]\n"
+                             "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] "
+                             "[--runs N] [--frames N] [--json FILE]\n");
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-bench: %s\n", e.what());

@@ -12,6 +12,7 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev  # glreader-av (FFmpeg 5.1)
   libglfw3-dev                      # the recording viewer sample
   xvfb xauth                        # a display for the viewer's tests (xvfb-run)
+  ffmpeg                            # the ffmpeg child that glreader-bench encode compares with
 )
 
 missing=()
