@@ -57,7 +57,7 @@ options parse(int argc, char **argv)
         };
         if (a == "-s") {
             std::string v = value();
-            if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2)
+            if (!sample::parse_size(v, o.width, o.height))
                 usage(("size must look like 1280x720, not " + v).c_str());
         } else if (a == "-n") {
             o.frames = std::atoi(value().c_str());

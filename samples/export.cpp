@@ -73,7 +73,7 @@ options parse(int argc, char **argv)
         };
         if (a == "-s") {
             std::string v = value();
-            if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width <= 0 || o.height <= 0)
+            if (!sample::parse_size(v, o.width, o.height))
                 usage("size must look like 1280x720, not " + v);
         } else if (a == "-r") {
             std::string v = value();
@@ -116,16 +116,6 @@ options parse(int argc, char **argv)
     if (o.output.empty())
         o.output = o.codec == "libx264" ? "glreader-export.mp4" : "glreader-export.mkv";
     return o;
-}
-
-std::string read_file(const std::string &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error("cannot read shader " + path + ": " + std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::atomic<bool> interrupted{false};
@@ -230,8 +220,8 @@ int main(int argc, char **argv)
     try {
         glr::context ctx({}, log);
         std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
-        std::string source = o.shader.empty() ? sample::builtin_scene_source() : read_file(o.shader);
-        sample::scene scene(o.width, o.height, source, o.shader.empty() ? "built-in scene" : o.shader);
+        sample::scene_source source = sample::load_scene_source(o.shader);
+        sample::scene scene(o.width, o.height, source.text, source.name);
 
         glr_ring_params rp{};
         rp.width = o.width;

@@ -2,7 +2,12 @@
 
 #include "gl_program.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace sample {
@@ -46,6 +51,23 @@ std::string wrap_shadertoy(const std::string &main_image)
 } // namespace
 
 const char *builtin_scene_source() { return builtin_source; }
+
+scene_source load_scene_source(const std::string &path)
+{
+    if (path.empty())
+        return {builtin_source, "built-in scene"};
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot read shader " + path + ": " + std::strerror(errno));
+    std::stringstream text;
+    text << in.rdbuf();
+    return {text.str(), path};
+}
+
+bool parse_size(const std::string &text, int &width, int &height)
+{
+    return std::sscanf(text.c_str(), "%dx%d", &width, &height) == 2 && width > 0 && height > 0;
+}
 
 scene::scene(int width, int height, const std::string &main_image_source, const std::string &source_name,
              glr_get_proc_address_fn loader)

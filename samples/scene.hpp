@@ -16,6 +16,16 @@ namespace sample {
 // The built-in scene's mainImage source.
 const char *builtin_scene_source();
 
+// What to render: a shader file's text and its name, or the built-in scene when path is
+// empty. Throws std::runtime_error naming the file when it cannot be read.
+struct scene_source {
+    std::string text, name;
+};
+scene_source load_scene_source(const std::string &path);
+
+// Parses "1280x720"; false unless both numbers are positive.
+bool parse_size(const std::string &text, int &width, int &height);
+
 class scene {
 public:
     // Loads GL through loader (by default glreader's EGL context must be current),

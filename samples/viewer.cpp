@@ -52,7 +52,7 @@ options parse(int argc, char **argv)
             usage(a == "-h" || a == "--help" ? "help" : "unknown option or missing value: " + a);
         std::string v = argv[++i];
         if (a == "-s") {
-            if (std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width <= 0 || o.height <= 0)
+            if (!sample::parse_size(v, o.width, o.height))
                 usage("size must look like 1280x720, not " + v);
         } else if (a == "-r") {
             o.fps = std::atoi(v.c_str());
@@ -75,16 +75,6 @@ options parse(int argc, char **argv)
     if (o.output.empty())
         o.output = o.codec == "libx264" ? "glreader-viewer.mp4" : "glreader-viewer.mkv";
     return o;
-}
-
-std::string read_file(const std::string &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error("cannot read shader " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 // GLFW's window and context, released in the right order.
@@ -125,8 +115,8 @@ int main(int argc, char **argv)
         int fb_width = 0, fb_height = 0;
         glfwGetFramebufferSize(w.window, &fb_width, &fb_height); // differs on HiDPI screens
 
-        std::string source = o.shader.empty() ? sample::builtin_scene_source() : read_file(o.shader);
-        sample::scene scene(fb_width, fb_height, source, o.shader.empty() ? "built-in scene" : o.shader, loader);
+        sample::scene_source source = sample::load_scene_source(o.shader);
+        sample::scene scene(fb_width, fb_height, source.text, source.name, loader);
         const GladGLContext &gl = scene.gl();
 
         glr_ring_params rp{};
