@@ -210,6 +210,8 @@ int main(int argc, char **argv)
     av_log_set_level(AV_LOG_WARNING); // encoders' own chatter (x264's summary) is noise here
     std::signal(SIGINT, [](int) { interrupted = true; });
     std::signal(SIGTERM, [](int) { interrupted = true; });
+    // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
+    std::signal(SIGXFSZ, SIG_IGN);
     // Errors reach the user once, as the exception's message; warnings still show.
     glr_log_params log_params{};
     log_params.callback = [](void *, glr_log_level level, const char *message) {

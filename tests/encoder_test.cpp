@@ -278,4 +278,60 @@ TEST_F(encoder_test, frame_of_the_wrong_size_is_refused_and_released)
     std::remove(path.c_str());
 }
 
+TEST_F(encoder_test, encoder_that_holds_frames_gets_copies_instead_of_starving_the_ring)
+{
+    // PNG with frame threads keeps each input frame until a worker is done with it. The
+    // ring must never be left without a free slot: past depth - 1 held slots the encoder
+    // copies, and every frame still arrives, in order, pixel-exact.
+    for (int depth : {1, 2, 3}) {
+        std::string path = scratch_path("png_" + std::to_string(depth) + ".nut");
+        const int w = 48, h = 32, frames = 30;
+        glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_RGBA8, "png", path.c_str());
+        ep.codec_options = "threads=2";
+        glr_ring_params rp = ring_params(w, h, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, depth);
+        rp.capture_timeout_ns = 5'000'000'000ull; // a starved ring would fail here, not hang
+        glr_encoder_stats stats = encode_pattern(rp, ep, frames);
+        EXPECT_EQ(stats.frames_encoded, static_cast<uint64_t>(frames));
+        EXPECT_GT(stats.copied_frames, 0u) << "depth " << depth;
+        EXPECT_EQ(stats.copied_frames + stats.zero_copy_frames, static_cast<uint64_t>(frames));
+        glr_test::decoded_video v = glr_test::decode_file(path);
+        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+        for (int n = 0; n < frames; n++)
+            ASSERT_EQ(compare_with_pattern(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+        std::remove(path.c_str());
+    }
+}
+
+TEST_F(encoder_test, explicit_pts_are_kept_and_must_increase)
+{
+    std::string path = scratch_path("pts.mkv");
+    const int w = 32, h = 32;
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h, GLR_FORMAT_BGRA8));
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_BGRA8, "ffv1", path.c_str());
+    ep.use_frame_pts = 1;
+    glr::encoder enc(ep);
+    const int64_t pts[] = {0, 1, 5, 6, 20};
+    for (int64_t p : pts) {
+        scene.draw(static_cast<uint64_t>(p));
+        ASSERT_TRUE(ring.try_capture(scene.source(), p));
+        enc.submit(std::move(*ring.acquire(UINT64_MAX)));
+    }
+    ASSERT_TRUE(ring.try_capture(scene.source(), 20)); // not after 20
+    try {
+        enc.submit(std::move(*ring.acquire(UINT64_MAX)));
+        ADD_FAILURE() << "a repeated pts was accepted";
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), -EINVAL);
+        EXPECT_TRUE(contains(e.what(), "pts 20 does not increase (the last was 20)")) << e.what();
+    }
+    enc.finish();
+    EXPECT_EQ(ring.stats().frames_leased_now, 0u); // the refused frame came back too
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.frames.size(), 5u);
+    for (size_t i = 0; i < 5; i++)
+        EXPECT_EQ(v.frames[i].pts * v.time_base_num * 25, pts[i] * v.time_base_den) << "frame " << i;
+    std::remove(path.c_str());
+}
+
 } // namespace

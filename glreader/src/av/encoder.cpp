@@ -350,11 +350,12 @@ int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
     }
     if (use_frame_pts_) {
         if (item.frame.pts <= last_pts_) {
-            int64_t last = last_pts_;
+            std::string message = format("glr_encoder_submit: pts %lld does not increase (the last was %lld)",
+                                         static_cast<long long>(item.frame.pts),
+                                         static_cast<long long>(last_pts_));
             lock.unlock();
             give_back();
-            fail(-EINVAL, "glr_encoder_submit: pts %lld does not increase (the last was %lld)",
-                 static_cast<long long>(item.frame.pts), static_cast<long long>(last));
+            throw glr::failure(-EINVAL, message);
         }
         item.pts = last_pts_ = item.frame.pts;
     } else {
