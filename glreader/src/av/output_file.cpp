@@ -3,6 +3,7 @@
 #include "error.hpp"
 
 extern "C" {
+#include <libavutil/error.h>
 #include <libavutil/mem.h>
 }
 
