@@ -377,20 +377,26 @@ int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
     return 0;
 }
 
+AVFrame *glr_encoder::view_of(const glr_frame &src) const
+{
+    AVFrame *view = av_frame_alloc();
+    if (!view)
+        fail(-ENOMEM, "out of memory");
+    view->width = width_;
+    view->height = height_;
+    view->format = input_pix_fmt_;
+    view->data[0] = const_cast<uint8_t *>(src.data);
+    view->linesize[0] = static_cast<int>(src.stride); // negative for a flip by stride
+    return view;
+}
+
 AVFrame *glr_encoder::prepare(queued_frame &item)
 {
     const glr_frame &src = item.frame;
     AVFrame *out;
     if (sws_) {
-        AVFrame *view = av_frame_alloc();
-        if (!view)
-            fail(-ENOMEM, "out of memory");
-        view->width = width_;
-        view->height = height_;
-        view->format = input_pix_fmt_;
-        view->data[0] = const_cast<uint8_t *>(src.data);
-        view->linesize[0] = static_cast<int>(src.stride);
         out = pool_->get();
+        AVFrame *view = view_of(src);
         uint64_t start = glr::now_ns();
         int rc = sws_scale_frame(sws_, out, view);
         av_frame_free(&view);
@@ -411,14 +417,7 @@ AVFrame *glr_encoder::prepare(queued_frame &item)
         std::lock_guard<std::mutex> lock(mutex_);
         counters_.copied_frames++;
     } else {
-        out = av_frame_alloc();
-        if (!out)
-            fail(-ENOMEM, "out of memory");
-        out->width = width_;
-        out->height = height_;
-        out->format = input_pix_fmt_;
-        out->data[0] = const_cast<uint8_t *>(src.data);
-        out->linesize[0] = static_cast<int>(src.stride);
+        out = view_of(src);
         const uint8_t *base = src.stride < 0 ? src.data + src.stride * (height_ - 1) : src.data;
         size_t size = static_cast<size_t>(std::abs(src.stride)) * static_cast<size_t>(height_);
         auto *ref = new lease_ref{item.ring, item.frame, &frames_held_};
@@ -426,10 +425,10 @@ AVFrame *glr_encoder::prepare(queued_frame &item)
                                        AV_BUFFER_FLAG_READONLY);
         if (!out->buf[0]) {
             delete ref;
-            glr_ring_release(item.ring, &item.frame);
             av_frame_free(&out);
             fail(-ENOMEM, "out of memory");
         }
+        item.frame = glr_frame{}; // the AVFrame's buffer owns the lease now
         frames_held_.fetch_add(1);
         std::lock_guard<std::mutex> lock(mutex_);
         counters_.zero_copy_frames++;
@@ -498,6 +497,8 @@ void glr_encoder::run()
             }
             av_frame_free(&frame);
         } catch (const glr::failure &e) {
+            if (item.frame.data) // prepare failed before passing the lease on
+                glr_ring_release(item.ring, &item.frame);
             set_error(e.code(), e.what());
         }
     }

@@ -46,6 +46,7 @@ private:
     void open_codec(const glr_encoder_params &params);
     void open_muxer(const glr_encoder_params &params);
     void run();
+    AVFrame *view_of(const glr_frame &src) const;
     AVFrame *prepare(queued_frame &item);
     bool should_copy(glr_ring *ring);
     void encode(const AVFrame *frame);
