@@ -5,6 +5,7 @@
 #include "support/pattern_scene.hpp"
 
 #include "glreader/encoder.hpp"
+#include "av/fault_injection.h"
 
 #include <unistd.h>
 
@@ -331,6 +332,46 @@ TEST_F(encoder_test, explicit_pts_are_kept_and_must_increase)
     ASSERT_EQ(v.frames.size(), 5u);
     for (size_t i = 0; i < 5; i++)
         EXPECT_EQ(v.frames[i].pts * v.time_base_num * 25, pts[i] * v.time_base_den) << "frame " << i;
+    std::remove(path.c_str());
+}
+
+TEST_F(encoder_test, encoder_failure_mid_stream_is_sticky_and_the_file_is_finalized)
+{
+    std::string path = scratch_path("failing.mkv");
+    const int w = 48, h = 32, fail_after = 10;
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h, GLR_FORMAT_BGRA8));
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_BGRA8, "ffv1", path.c_str());
+    glr_encoder *enc = glr_encoder_create(nullptr, &ep);
+    ASSERT_NE(enc, nullptr);
+    glr_internal_encoder_fail_after(enc, fail_after);
+    int first_error = 0;
+    auto submit = [&](glr::frame &&f) {
+        glr_frame c = f.detach();
+        int rc = glr_encoder_submit(enc, ring.get(), &c);
+        if (rc < 0 && first_error == 0)
+            first_error = rc;
+    };
+    for (int n = 0; n < 60; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ring.capture(scene.source(), n, submit);
+    }
+    ring.drain(submit);
+    EXPECT_EQ(first_error, GLR_ERROR_CODEC); // later submits return the sticky error
+    EXPECT_EQ(glr_encoder_finish(enc), GLR_ERROR_CODEC);
+    EXPECT_TRUE(contains(glr_last_error(), "encoder ffv1 failed")) << glr_last_error();
+    glr_encoder_stats stats{};
+    glr_encoder_get_stats(enc, &stats);
+    EXPECT_EQ(stats.frames_encoded, static_cast<uint64_t>(fail_after));
+    glr_encoder_destroy(&enc);
+    EXPECT_EQ(ring.stats().frames_leased_now, 0u); // every lease came back
+
+    // What was encoded before the failure was finalized and decodes, pixel-exact.
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(fail_after));
+    for (int n = 0; n < fail_after; n++)
+        ASSERT_EQ(compare_with_pattern(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
     std::remove(path.c_str());
 }
 

@@ -2,6 +2,7 @@
 #include "glreader/encoder.h"
 
 #include "av/encoder.hpp"
+#include "av/fault_injection.h"
 #include "guarded.hpp"
 #include "internal_abi.h"
 
@@ -63,6 +64,12 @@ void glr_encoder_destroy(glr_encoder **enc)
         return;
     delete *enc;
     *enc = nullptr;
+}
+
+void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames)
+{
+    if (enc)
+        enc->fail_after(frames);
 }
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)

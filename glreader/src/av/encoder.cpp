@@ -440,7 +440,9 @@ AVFrame *glr_encoder::prepare(queued_frame &item)
 void glr_encoder::encode(const AVFrame *frame)
 {
     uint64_t start = glr::now_ns(), writing = 0;
-    int rc = avcodec_send_frame(codec_ctx_, frame);
+    int64_t fail_after = fail_after_.load();
+    bool injected = frame && fail_after >= 0 && static_cast<int64_t>(stats().frames_encoded) >= fail_after;
+    int rc = injected ? AVERROR_EXTERNAL : avcodec_send_frame(codec_ctx_, frame);
     if (rc < 0)
         fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
     for (;;) {

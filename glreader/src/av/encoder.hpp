@@ -33,6 +33,8 @@ public:
     int finish();
     glr_encoder_stats stats() const;
     const glr_log *log() const { return log_; }
+    // Test seam (fault_injection.h): fail avcodec_send_frame once `frames` were encoded.
+    void fail_after(int64_t frames) { fail_after_ = frames; }
     // The message that goes with the sticky error, for the thread that is told of it.
     std::string error_message() const;
 
@@ -89,5 +91,6 @@ private:
     // Zero-copy frames libavcodec still holds: past a limit frames are copied instead, so
     // an encoder that keeps references cannot starve the ring.
     std::atomic<int> frames_held_{0};
+    std::atomic<int64_t> fail_after_{-1};
     std::thread thread_;
 };
