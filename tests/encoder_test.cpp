@@ -142,6 +142,8 @@ TEST_F(encoder_test, h264_yuv420p_decodes_with_high_psnr)
     ASSERT_EQ(v.error, "");
     EXPECT_EQ(v.codec, "h264");
     EXPECT_EQ(v.pix_fmt, "yuv420p");
+    EXPECT_EQ(v.color_space, "bt709"); // what the frames were converted with
+    EXPECT_EQ(v.color_range, "tv");    // limited range
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
     auto rendered = [&](uint64_t n, bool upside_down) {
         std::vector<uint8_t> image(static_cast<size_t>(w * h * 4));
@@ -372,6 +374,39 @@ TEST_F(encoder_test, encoder_failure_mid_stream_is_sticky_and_the_file_is_finali
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(fail_after));
     for (int n = 0; n < fail_after; n++)
         ASSERT_EQ(compare_with_pattern(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    std::remove(path.c_str());
+}
+
+TEST_F(encoder_test, yuv_colours_survive_the_round_trip_as_tagged)
+{
+    // Flat saturated colours through RGB -> yuv420p (BT.709, limited) -> H.264 at qp 0 ->
+    // decoded as tagged: each comes back within 4 levels (8-bit limited range rounds by up
+    // to 3). Converting with BT.601 while tagging BT.709 shifts them by up to 22.
+    std::string path = scratch_path("colours.mkv");
+    const int w = 32, h = 32;
+    const uint8_t colours[][3] = {{200, 30, 60}, {20, 180, 90}, {40, 60, 220}, {128, 128, 128}};
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h));
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_RGBA8, "libx264", path.c_str());
+    ep.codec_options = "qp=0";
+    glr::encoder enc(ep);
+    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    const GladGLContext &gl = scene.gl();
+    for (int n = 0; n < 4; n++) {
+        gl.BindFramebuffer(GL_FRAMEBUFFER, scene.fbo());
+        gl.ClearColor(colours[n][0] / 255.0f, colours[n][1] / 255.0f, colours[n][2] / 255.0f, 1.0f);
+        gl.Clear(GL_COLOR_BUFFER_BIT);
+        ring.capture(scene.source(), n, submit);
+    }
+    ring.drain(submit);
+    enc.finish();
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.frames.size(), 4u);
+    for (int n = 0; n < 4; n++) {
+        const uint8_t *centre = &v.frames[static_cast<size_t>(n)].rgba[(16 * w + 16) * 4];
+        for (int c = 0; c < 3; c++)
+            EXPECT_NEAR(centre[c], colours[n][c], 4) << "colour " << n << " channel " << c;
+    }
     std::remove(path.c_str());
 }
 

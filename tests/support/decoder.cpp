@@ -44,6 +44,10 @@ decoded_video decode_file(const std::string &path)
     out.height = ctx->height;
     out.time_base_num = stream->time_base.num;
     out.time_base_den = stream->time_base.den;
+    const char *space = av_color_space_name(ctx->colorspace);
+    const char *range = av_color_range_name(ctx->color_range);
+    out.color_space = space ? space : "";
+    out.color_range = range ? range : "";
     const char *pix_fmt_name = av_get_pix_fmt_name(ctx->pix_fmt);
     out.pix_fmt = pix_fmt_name ? pix_fmt_name : "";
 

@@ -18,6 +18,7 @@ struct decoded_video {
     std::string codec;
     std::string pix_fmt;
     int width = 0, height = 0;
+    std::string color_space, color_range; // as tagged in the stream, e.g. "bt709", "tv"
     int time_base_num = 0, time_base_den = 1;
     std::vector<decoded_frame> frames;
 };
