@@ -39,11 +39,7 @@ int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame
         glr_internal_report(enc ? enc->log() : nullptr, -EINVAL, "glr_encoder_submit: NULL argument");
         return -EINVAL;
     }
-    int rc = guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
-    if (rc < 0 && rc != -EINVAL)
-        // The encoder thread's sticky error: tell this thread what it was.
-        glr_internal_set_last_error(rc, enc->error_message().c_str());
-    return rc;
+    return guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
 }
 
 int glr_encoder_finish(glr_encoder *enc)
@@ -52,10 +48,7 @@ int glr_encoder_finish(glr_encoder *enc)
         glr_internal_report(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL");
         return -EINVAL;
     }
-    int rc = guarded(enc->log(), [&] { return enc->finish(); });
-    if (rc < 0)
-        glr_internal_set_last_error(rc, enc->error_message().c_str());
-    return rc;
+    return guarded(enc->log(), [&] { return enc->finish(); });
 }
 
 void glr_encoder_destroy(glr_encoder **enc)

@@ -320,12 +320,6 @@ int glr_encoder::first_error() const
     return error_;
 }
 
-std::string glr_encoder::error_message() const
-{
-    std::lock_guard<std::mutex> lock(mutex_);
-    return error_message_;
-}
-
 int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
 {
     // The lease is the encoder's now, whatever happens below.
@@ -365,9 +359,10 @@ int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
     changed_.wait(lock, [&] { return queue_.size() < queue_depth_ || error_ != 0; });
     if (error_ != 0) {
         int code = error_;
+        std::string message = error_message_;
         lock.unlock();
         give_back();
-        return code;
+        return sticky(code, message);
     }
     queue_.push_back(item);
     counters_.frames_submitted++;
@@ -441,7 +436,11 @@ void glr_encoder::encode(const AVFrame *frame)
 {
     uint64_t start = glr::now_ns(), writing = 0;
     int64_t fail_after = fail_after_.load();
-    bool injected = frame && fail_after >= 0 && static_cast<int64_t>(stats().frames_encoded) >= fail_after;
+    bool injected = false;
+    if (frame && fail_after >= 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        injected = static_cast<int64_t>(counters_.frames_encoded) >= fail_after;
+    }
     int rc = injected ? AVERROR_EXTERNAL : avcodec_send_frame(codec_ctx_, frame);
     if (rc < 0)
         fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
@@ -526,7 +525,7 @@ int glr_encoder::finish()
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (finished_)
-            return error_;
+            return sticky(error_, error_message_);
         closing_ = true;
     }
     changed_.notify_all();
@@ -535,7 +534,15 @@ int glr_encoder::finish()
     close_output();
     std::lock_guard<std::mutex> lock(mutex_);
     finished_ = true;
-    return error_;
+    return sticky(error_, error_message_);
+}
+
+int glr_encoder::sticky(int code, const std::string &message)
+{
+    // Logged on the thread where it happened; the caller's thread gets it as its last error.
+    if (code != 0)
+        glr_internal_set_last_error(code, message.c_str());
+    return code;
 }
 
 glr_encoder_stats glr_encoder::stats() const

@@ -35,8 +35,6 @@ public:
     const glr_log *log() const { return log_; }
     // Test seam (fault_injection.h): fail avcodec_send_frame once `frames` were encoded.
     void fail_after(int64_t frames) { fail_after_ = frames; }
-    // The message that goes with the sticky error, for the thread that is told of it.
-    std::string error_message() const;
 
 private:
     struct queued_frame {
@@ -54,6 +52,7 @@ private:
     void encode(const AVFrame *frame);
     void set_error(int code, const std::string &message);
     int first_error() const;
+    static int sticky(int code, const std::string &message);
     void close_output();
 
     const glr_log *log_;
