@@ -217,20 +217,44 @@ std::string json_summary(const std::vector<double> &v)
     return text;
 }
 
-int bench_ring(int argc, char **argv)
+// Options every mode takes; `presets` only where the mode names it as an extra.
+struct bench_options {
+    std::string sizes, presets, json;
+    int runs, frames;
+};
+
+bench_options parse_bench_options(int argc, char **argv, bench_options o, bool takes_presets)
 {
-    std::string sizes = "720p,1080p,2160p", json;
-    int runs = 5, frames = 60;
     for (int i = 0; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc)
             throw std::runtime_error("unknown option or missing value: " + a);
-        if (a == "--sizes") sizes = argv[++i];
-        else if (a == "--runs") runs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--frames") frames = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--json") json = argv[++i];
+        if (a == "--sizes") o.sizes = argv[++i];
+        else if (a == "--presets" && takes_presets) o.presets = argv[++i];
+        else if (a == "--runs") o.runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--frames") o.frames = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--json") o.json = argv[++i];
         else throw std::runtime_error("unknown option " + a);
     }
+    return o;
+}
+
+// A BGRA ring of the given size, as both modes read frames back.
+glr::ring bgra_ring(int width, int height, glr_flip flip = GLR_FLIP_STRIDE)
+{
+    glr_ring_params rp{};
+    rp.width = width;
+    rp.height = height;
+    rp.format = GLR_FORMAT_BGRA8;
+    rp.flip = flip;
+    return glr::ring(rp);
+}
+
+int bench_ring(int argc, char **argv)
+{
+    bench_options o = parse_bench_options(argc, argv, {"720p,1080p,2160p", "", "", 5, 60}, false);
+    const std::string &sizes = o.sizes, &json = o.json;
+    const int runs = o.runs, frames = o.frames;
 
     glr::context ctx;
     std::vector<ring_results> results;
@@ -305,6 +329,8 @@ int bench_ring(int argc, char **argv)
                 << (i + 1 < results.size() ? "," : "") << "\n";
         }
         out << "  ]\n}\n";
+        if (!out)
+            throw std::runtime_error("cannot write " + json);
         std::printf("\nwrote %s\n", json.c_str());
     }
     return 0;
@@ -329,15 +355,11 @@ struct encode_case {
 // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p, null muxer).
 double run_in_process(sample::scene &scene, const encode_case &c, int frames)
 {
-    glr_ring_params rp{};
-    rp.width = c.size.width;
-    rp.height = c.size.height;
-    rp.format = GLR_FORMAT_BGRA8;
-    glr::ring ring(rp);
+    glr::ring ring = bgra_ring(c.size.width, c.size.height);
     glr_encoder_params ep{};
-    ep.width = rp.width;
-    ep.height = rp.height;
-    ep.format = rp.format;
+    ep.width = c.size.width;
+    ep.height = c.size.height;
+    ep.format = GLR_FORMAT_BGRA8;
     ep.codec = "libx264";
     ep.pix_fmt = "yuv420p";
     std::string options = "preset=" + c.preset;
@@ -362,12 +384,8 @@ double run_pipe(sample::scene &scene, const encode_case &c, int frames)
     std::string size = std::to_string(c.size.width) + "x" + std::to_string(c.size.height);
     std::string command = "exec ffmpeg -hide_banner -loglevel error -f rawvideo -pix_fmt bgra -s " + size +
                           " -r 30 -i - -c:v libx264 -preset " + c.preset + " -pix_fmt yuv420p -f null -";
-    glr_ring_params rp{};
-    rp.width = c.size.width;
-    rp.height = c.size.height;
-    rp.format = GLR_FORMAT_BGRA8;
-    rp.flip = GLR_FLIP_GPU; // top row first in memory: one contiguous write per frame
-    glr::ring ring(rp);
+    // Top row first in memory: one contiguous write per frame.
+    glr::ring ring = bgra_ring(c.size.width, c.size.height, GLR_FLIP_GPU);
     auto start = clock_type::now();
     FILE *child = popen(command.c_str(), "w");
     if (!child)
@@ -426,11 +444,7 @@ double run_encoder_only(const std::vector<AVFrame *> &yuv, const encode_case &c)
 // yuv420p copies of the frames the scene renders, converted once, untimed.
 std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &size, int frames)
 {
-    glr_ring_params rp{};
-    rp.width = size.width;
-    rp.height = size.height;
-    rp.format = GLR_FORMAT_BGRA8;
-    glr::ring ring(rp);
+    glr::ring ring = bgra_ring(size.width, size.height);
     SwsContext *sws = sws_getContext(size.width, size.height, AV_PIX_FMT_BGRA, size.width, size.height,
                                      AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
     std::vector<AVFrame *> out;
@@ -456,19 +470,9 @@ std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &
 
 int bench_encode(int argc, char **argv)
 {
-    std::string sizes = "720p,1080p", presets = "ultrafast,slow", json;
-    int runs = 3, frames = 60;
-    for (int i = 0; i < argc; i++) {
-        std::string a = argv[i];
-        if (i + 1 >= argc)
-            throw std::runtime_error("unknown option or missing value: " + a);
-        if (a == "--sizes") sizes = argv[++i];
-        else if (a == "--presets") presets = argv[++i];
-        else if (a == "--runs") runs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--frames") frames = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--json") json = argv[++i];
-        else throw std::runtime_error("unknown option " + a);
-    }
+    bench_options o = parse_bench_options(argc, argv, {"720p,1080p", "ultrafast,slow", "", 3, 60}, true);
+    const std::string &sizes = o.sizes, &presets = o.presets, &json = o.json;
+    const int runs = o.runs, frames = o.frames;
     if (std::system("ffmpeg -version >/dev/null 2>&1") != 0)
         throw std::runtime_error("no ffmpeg on PATH to compare with (Debian: apt-get install ffmpeg)");
     av_log_set_level(AV_LOG_ERROR);
