@@ -51,6 +51,7 @@ struct glr_encoder_stats {
     uint64_t zero_copy_frames; /* wrapped without a copy */
     uint64_t converted_frames; /* converted by libswscale */
     uint64_t copied_frames;    /* copied because the encoder held too many slots */
+    uint64_t max_frames_held;  /* most leases the encoder held at once: at most depth - 1 */
     struct glr_latency submit_wait; /* caller blocked in submit (queue full) */
     struct glr_latency convert;     /* libswscale */
     struct glr_latency encode;      /* avcodec_send_frame + receive */

@@ -424,9 +424,10 @@ AVFrame *glr_encoder::prepare(queued_frame &item)
             fail(-ENOMEM, "out of memory");
         }
         item.frame = glr_frame{}; // the AVFrame's buffer owns the lease now
-        frames_held_.fetch_add(1);
+        uint64_t held = static_cast<uint64_t>(frames_held_.fetch_add(1) + 1);
         std::lock_guard<std::mutex> lock(mutex_);
         counters_.zero_copy_frames++;
+        counters_.max_frames_held = std::max(counters_.max_frames_held, held);
     }
     out->pts = item.pts;
     return out;
