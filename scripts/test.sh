@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, builds, runs every test,
 # then builds everything again under AddressSanitizer+UBSan and runs the whole suite there
-# (but the packaging and memory-growth checks, meaningless in that build), and the ring
-# and encoder tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
+# (but the packaging and memory-growth checks, meaningless in that build), and the ring,
+# encoder and pipe tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitizers=1
@@ -26,10 +26,10 @@ if [ "$sanitizers" = 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)"
 
-  echo "== ring and encoder tests under ThreadSanitizer" >&2
+  echo "== ring, encoder and pipe tests under ThreadSanitizer" >&2
   configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
   # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
   TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1" \
-    GLR_TEST_FRAMES=60 ctest --test-dir "$root/build-tsan" -L 'ring|encoder' --output-on-failure -j "$(nproc)"
+    GLR_TEST_FRAMES=60 ctest --test-dir "$root/build-tsan" -L 'ring|encoder|pipe' --output-on-failure -j "$(nproc)"
 fi
 echo "== all tests passed" >&2

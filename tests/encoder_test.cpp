@@ -17,11 +17,7 @@ namespace {
 
 using glr_test::pattern_scene;
 using glr_test::ring_params;
-
-std::string scratch_path(const std::string &name)
-{
-    return ::testing::TempDir() + "glr_" + std::to_string(getpid()) + "_" + name;
-}
+using glr_test::scratch_path;
 
 // output must outlive the params (they keep the pointer).
 glr_encoder_params encoder_params(int width, int height, glr_format format, const char *codec,
@@ -52,24 +48,6 @@ glr_encoder_stats encode_pattern(const glr_ring_params &rp, glr_encoder_params e
     ring.drain(submit);
     enc.finish();
     return enc.stats();
-}
-
-// "" when the decoded frame is frame n of the pattern, byte for byte (RGBA).
-std::string compare_with_pattern(const glr_test::decoded_frame &d, uint64_t n, int width, int height,
-                                 bool with_alpha)
-{
-    for (int y = 0; y < height; y++) {
-        for (int x = 0; x < width; x++) {
-            auto want = glr_test::pattern(n, x, y);
-            const uint8_t *got = &d.rgba[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
-            for (int c = 0; c < (with_alpha ? 4 : 3); c++)
-                if (got[c] != want[static_cast<size_t>(c)])
-                    return "frame " + std::to_string(n) + " pixel (" + std::to_string(x) + "," +
-                           std::to_string(y) + ") channel " + std::to_string(c) + " is " +
-                           std::to_string(got[c]) + ", expected " + std::to_string(want[static_cast<size_t>(c)]);
-        }
-    }
-    return "";
 }
 
 using lossless_case = std::tuple<int, int, const char *>;
@@ -110,7 +88,7 @@ TEST_P(encoder_lossless, every_frame_once_in_order_pixel_exact_with_pts)
         const auto &d = v.frames[static_cast<size_t>(n)];
         // pts counts frames at 25 fps, whatever the container's time base.
         ASSERT_EQ(d.pts * v.time_base_num * 25, static_cast<int64_t>(n) * v.time_base_den) << "frame " << n;
-        ASSERT_EQ(compare_with_pattern(d, static_cast<uint64_t>(n), w, h, !slow), "");
+        ASSERT_EQ(glr_test::check_decoded(d, static_cast<uint64_t>(n), w, h, !slow), "");
     }
     std::remove(path.c_str());
 }
@@ -303,7 +281,7 @@ TEST_F(encoder_test, encoder_that_holds_frames_gets_copies_instead_of_starving_t
         glr_test::decoded_video v = glr_test::decode_file(path);
         ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
         for (int n = 0; n < frames; n++)
-            ASSERT_EQ(compare_with_pattern(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+            ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
         std::remove(path.c_str());
     }
 }
@@ -376,7 +354,7 @@ TEST_F(encoder_test, encoder_failure_mid_stream_is_sticky_and_the_file_is_finali
     ASSERT_EQ(v.error, "");
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(fail_after));
     for (int n = 0; n < fail_after; n++)
-        ASSERT_EQ(compare_with_pattern(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
     std::remove(path.c_str());
 }
 

@@ -1,5 +1,6 @@
 // glreader-export, run as a user runs it: a real process, a real file, decoded back.
 #include "support/decoder.hpp"
+#include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
 
 #include <gtest/gtest.h>
@@ -34,14 +35,9 @@ const char *counter_shader = R"(void mainImage(out vec4 c, in vec2 fragCoord) {
 }
 )";
 
-std::string scratch(const std::string &name)
-{
-    return ::testing::TempDir() + "glr_export_" + std::to_string(getpid()) + "_" + name;
-}
-
 std::string write_shader()
 {
-    std::string path = scratch("counter.frag");
+    std::string path = glr_test::scratch_path("counter.frag");
     std::ofstream(path) << counter_shader;
     return path;
 }
@@ -129,7 +125,7 @@ void expect_counter_video(const std::string &path, int w, int h, int frames)
 
 TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
 {
-    std::string shader = write_shader(), out = scratch("counter.mkv"), log = scratch("log.txt");
+    std::string shader = write_shader(), out = glr_test::scratch_path("counter.mkv"), log = glr_test::scratch_path("log.txt");
     const int w = 40, h = 24, frames = 30;
     pid_t pid = spawn_export({"-s", "40x24", "-r", "25", "-n", std::to_string(frames), "-c", "ffv1",
                               "--shader", shader, "-o", out},
@@ -143,9 +139,9 @@ TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
 
 TEST(export_test, shader_compile_error_names_file_and_line)
 {
-    std::string shader = scratch("broken.frag"), log = scratch("broken.txt");
+    std::string shader = glr_test::scratch_path("broken.frag"), log = glr_test::scratch_path("broken.txt");
     std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(nope, 1.0);\n}\n";
-    pid_t pid = spawn_export({"-n", "2", "--shader", shader, "-o", scratch("never.mkv")}, log);
+    pid_t pid = spawn_export({"-n", "2", "--shader", shader, "-o", glr_test::scratch_path("never.mkv")}, log);
     EXPECT_EQ(wait_exit(pid), 1);
     std::string text = slurp(log);
     EXPECT_NE(text.find(shader + ":2:"), std::string::npos) << text;
@@ -155,7 +151,7 @@ TEST(export_test, shader_compile_error_names_file_and_line)
 TEST(export_test, file_that_cannot_grow_fails_with_words_and_keeps_what_was_written)
 {
     // prlimit caps the file size: the write that crosses it fails with EFBIG mid-stream.
-    std::string shader = write_shader(), out = scratch("limited.mkv"), log = scratch("limited.txt");
+    std::string shader = write_shader(), out = glr_test::scratch_path("limited.mkv"), log = glr_test::scratch_path("limited.txt");
     pid_t pid = spawn("prlimit", {"--fsize=300000", GLREADER_EXPORT_PATH, "-s", "64x48", "-n", "5000", "-c",
                                   "ffv1", "--shader", shader, "-o", out},
                       log);
@@ -168,7 +164,7 @@ TEST(export_test, file_that_cannot_grow_fails_with_words_and_keeps_what_was_writ
 
 TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 {
-    std::string out = scratch("interrupted.mkv"), log = scratch("sigint.txt"), stats = scratch("stats.json");
+    std::string out = glr_test::scratch_path("interrupted.mkv"), log = glr_test::scratch_path("sigint.txt"), stats = glr_test::scratch_path("stats.json");
     pid_t pid = spawn_export({"-s", "64x48", "-n", "1000000", "-c", "ffv1", "--stats-json", stats, "-o", out}, log);
     // Let it run until the file has real content, then interrupt it mid-stream.
     for (int i = 0; i < 200; i++) {
@@ -195,7 +191,7 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
 TEST(viewer_test, records_exactly_what_the_window_shows)
 {
-    std::string shader = write_shader(), out = scratch("viewer.mkv"), log = scratch("viewer.txt");
+    std::string shader = write_shader(), out = glr_test::scratch_path("viewer.mkv"), log = glr_test::scratch_path("viewer.txt");
     const int w = 40, h = 24, frames = 20;
     pid_t pid = spawn("xvfb-run", {"-a", "-s", "-screen 0 320x240x24", GLREADER_VIEWER_PATH, "-s", "40x24",
                                    "-r", "25", "-n", std::to_string(frames), "-c", "ffv1", "--shader", shader,

@@ -14,6 +14,7 @@ namespace {
 
 using glr_test::delayed_consumer;
 using glr_test::pattern_scene;
+using glr_test::frames_per_case;
 using glr_test::ring_params;
 
 enum class path { persistent, map_per_frame, no_fences };
@@ -26,13 +27,6 @@ unsigned flags_of(path p)
     case path::no_fences: return GLR_RING_NO_FENCES;
     }
     return 0;
-}
-
-// Frames per case; GLR_TEST_FRAMES overrides (sanitizer builds use fewer).
-int frames_per_case(int fallback)
-{
-    const char *env = std::getenv("GLR_TEST_FRAMES");
-    return env ? std::atoi(env) : fallback;
 }
 
 struct delivery_result {

@@ -38,13 +38,6 @@ void report(const glr_log *log, int code, const char *message)
     log_or_default(log)->write(GLR_LOG_ERROR, message);
 }
 
-// Runs body; an exception becomes an error code that is logged and kept.
-template <typename Body>
-int guarded(const glr_log *log, Body &&body) noexcept
-{
-    return glr::guarded([&](int code, const char *message) { report(log, code, message); }, body);
-}
-
 int null_argument(const glr_log *log, const char *call, const char *argument)
 {
     std::string message = glr::format("%s: %s is NULL", call, argument);
@@ -119,7 +112,7 @@ glr_context *glr_context_create(glr_log *log, const struct glr_context_params *p
 {
     glr_context *ctx = nullptr;
     glr_context_params defaults{};
-    guarded(log, [&] {
+    glr::guarded(log, [&] {
         ctx = new glr_context(log_or_default(log), params ? *params : defaults);
         return 0;
     });
@@ -138,7 +131,7 @@ int glr_context_make_current(glr_context *ctx)
 {
     if (!ctx)
         return null_argument(nullptr, "glr_context_make_current", "ctx");
-    return guarded(nullptr, [&] {
+    return glr::guarded(nullptr, [&] {
         ctx->impl.make_current();
         return 0;
     });
@@ -148,7 +141,7 @@ int glr_context_release_current(glr_context *ctx)
 {
     if (!ctx)
         return null_argument(nullptr, "glr_context_release_current", "ctx");
-    return guarded(nullptr, [&] {
+    return glr::guarded(nullptr, [&] {
         ctx->impl.release_current();
         return 0;
     });
@@ -187,7 +180,7 @@ glr_ring *glr_ring_create(glr_log *log, const struct glr_ring_params *params)
         return nullptr;
     }
     glr_ring *ring = nullptr;
-    guarded(log, [&] {
+    glr::guarded(log, [&] {
         ring = new glr_ring(log_or_default(log), *params);
         return 0;
     });
@@ -200,7 +193,7 @@ void glr_ring_destroy(glr_ring **ring)
         return;
     glr_ring *r = *ring;
     *ring = nullptr;
-    guarded(r->log(), [&] {
+    glr::guarded(r->log(), [&] {
         r->destroy();
         return 0;
     });
@@ -212,7 +205,7 @@ int glr_ring_capture(glr_ring *ring, const struct glr_source *source, int64_t pt
         return null_argument(nullptr, "glr_ring_capture", "ring");
     if (!source)
         return null_argument(ring->log(), "glr_ring_capture", "source");
-    return guarded(ring->log(), [&] { return ring->capture(*source, pts); });
+    return glr::guarded(ring->log(), [&] { return ring->capture(*source, pts); });
 }
 
 int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_ns)
@@ -221,7 +214,7 @@ int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_n
         return null_argument(nullptr, "glr_ring_acquire", "ring");
     if (!frame)
         return null_argument(ring->log(), "glr_ring_acquire", "frame");
-    return guarded(ring->log(), [&] { return ring->acquire(*frame, timeout_ns); });
+    return glr::guarded(ring->log(), [&] { return ring->acquire(*frame, timeout_ns); });
 }
 
 int glr_ring_release(glr_ring *ring, struct glr_frame *frame)
@@ -230,7 +223,7 @@ int glr_ring_release(glr_ring *ring, struct glr_frame *frame)
         return null_argument(nullptr, "glr_ring_release", "ring");
     if (!frame)
         return null_argument(ring->log(), "glr_ring_release", "frame");
-    return guarded(ring->log(), [&] {
+    return glr::guarded(ring->log(), [&] {
         ring->release(*frame);
         return 0;
     });
@@ -240,7 +233,7 @@ void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats)
 {
     if (!ring || !stats)
         return;
-    guarded(ring->log(), [&] {
+    glr::guarded(ring->log(), [&] {
         *stats = ring->stats();
         return 0;
     });

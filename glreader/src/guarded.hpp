@@ -1,9 +1,10 @@
 // The C boundary's safety net: runs a body that may throw and turns whatever it throws
-// into an error code, handing code and message to `report`. Used by every extern "C"
-// entry point so that no exception crosses into C.
+// into an error code, handing code and message to `report` (guarded_with) or to a
+// glr_log (guarded). Used by every extern "C" entry point: no exception crosses into C.
 #pragma once
 
 #include "error.hpp"
+#include "internal_abi.h"
 
 #include <cerrno>
 #include <new>
@@ -11,7 +12,7 @@
 namespace glr {
 
 template <typename Report, typename Body>
-int guarded(Report &&report, Body &&body) noexcept
+int guarded_with(Report &&report, Body &&body) noexcept
 {
     try {
         return body();
@@ -28,6 +29,13 @@ int guarded(Report &&report, Body &&body) noexcept
         report(GLR_ERROR_INTERNAL, "unknown exception");
         return GLR_ERROR_INTERNAL;
     }
+}
+
+// The usual report: log through `log` and keep the message as the thread's last error.
+template <typename Body>
+int guarded(const glr_log *log, Body &&body) noexcept
+{
+    return guarded_with([&](int code, const char *message) { glr_internal_report(log, code, message); }, body);
 }
 
 } // namespace glr

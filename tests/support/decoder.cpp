@@ -1,4 +1,5 @@
 #include "decoder.hpp"
+#include "pattern_scene.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -106,6 +107,22 @@ double psnr_rgb(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b)
     if (count == 0 || sum == 0)
         return 100;
     return 10 * std::log10(255.0 * 255.0 / (sum / double(count)));
+}
+
+std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int height, bool with_alpha)
+{
+    for (int y = 0; y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            auto want = pattern(n, x, y);
+            const uint8_t *got = &d.rgba[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
+            for (int c = 0; c < (with_alpha ? 4 : 3); c++)
+                if (got[c] != want[static_cast<size_t>(c)])
+                    return "frame " + std::to_string(n) + " pixel (" + std::to_string(x) + "," +
+                           std::to_string(y) + ") channel " + std::to_string(c) + " is " +
+                           std::to_string(got[c]) + ", expected " + std::to_string(want[static_cast<size_t>(c)]);
+        }
+    }
+    return "";
 }
 
 } // namespace glr_test

@@ -25,6 +25,10 @@ struct decoded_video {
 
 decoded_video decode_file(const std::string &path);
 
+// "" when the decoded frame is frame n of the test pattern (pattern_scene.hpp), byte for
+// byte (alpha only if with_alpha), else the first difference.
+std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int height, bool with_alpha);
+
 // PSNR in dB of b against a over all RGB bytes (alpha ignored); 100 when identical.
 double psnr_rgb(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b);
 

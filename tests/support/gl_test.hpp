@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace glr_test {
 
@@ -30,6 +34,19 @@ inline glr_ring_params ring_params(int width, int height, glr_format format = GL
     p.depth = depth;
     p.flags = flags;
     return p;
+}
+
+// Frames per case; GLR_TEST_FRAMES overrides (sanitizer builds use fewer).
+inline int frames_per_case(int fallback)
+{
+    const char *env = std::getenv("GLR_TEST_FRAMES");
+    return env ? std::atoi(env) : fallback;
+}
+
+// A file name in the test's scratch directory, unique to this process.
+inline std::string scratch_path(const std::string &name)
+{
+    return ::testing::TempDir() + "glr_" + std::to_string(getpid()) + "_" + name;
 }
 
 } // namespace glr_test

@@ -40,7 +40,8 @@ enum glr_error {
     GLR_ERROR_EGL = -1004,               /* EGL could not give a headless context */
     GLR_ERROR_SOFTWARE_RENDERER = -1005, /* require_hw was set and only a software renderer exists */
     GLR_ERROR_INTERNAL = -1006,          /* a bug in glreader; please report the message */
-    GLR_ERROR_CODEC = -1007              /* FFmpeg (encoder or muxer) failed; the message says how */
+    GLR_ERROR_CODEC = -1007,             /* FFmpeg (encoder or muxer) failed; the message says how */
+    GLR_ERROR_CHILD = -1008              /* a child process (ffmpeg) failed; the message has its stderr */
 };
 
 /* Describes an error code in a few words (never NULL; unknown codes get a generic text).

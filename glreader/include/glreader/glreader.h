@@ -6,6 +6,8 @@
 
 #include "glreader/common.h"
 #include "glreader/context.h"
+#include "glreader/ffmpeg_child.h"
+#include "glreader/pipe.h"
 #include "glreader/ring.h"
 #include "glreader/stats.h"
 

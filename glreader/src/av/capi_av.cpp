@@ -6,23 +6,12 @@
 #include "guarded.hpp"
 #include "internal_abi.h"
 
-namespace {
-
-template <typename Body>
-int guarded(const glr_log *log, Body &&body) noexcept
-{
-    return glr::guarded([&](int code, const char *message) { glr_internal_report(log, code, message); },
-                        body);
-}
-
-} // namespace
-
 extern "C" {
 
 glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params)
 {
     glr_encoder *enc = nullptr;
-    guarded(log, [&] {
+    glr::guarded(log, [&] {
         if (!params)
             glr::fail(-EINVAL, "glr_encoder_create: params is NULL");
         enc = new glr_encoder(log, *params);
@@ -39,7 +28,7 @@ int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame
         glr_internal_report(enc ? enc->log() : nullptr, -EINVAL, "glr_encoder_submit: NULL argument");
         return -EINVAL;
     }
-    return guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
+    return glr::guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
 }
 
 int glr_encoder_finish(glr_encoder *enc)
@@ -48,7 +37,7 @@ int glr_encoder_finish(glr_encoder *enc)
         glr_internal_report(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL");
         return -EINVAL;
     }
-    return guarded(enc->log(), [&] { return enc->finish(); });
+    return glr::guarded(enc->log(), [&] { return enc->finish(); });
 }
 
 void glr_encoder_destroy(glr_encoder **enc)

@@ -1,0 +1,96 @@
+#include "pipe/pipe.hpp"
+
+#include "error.hpp"
+#include "internal_abi.h"
+
+#include <vector>
+
+namespace {
+
+// Errors that happened on a writer thread were logged there; the caller gets the message
+// as its last error.
+int returned(const glr::pipe_io::failure_note &failure)
+{
+    if (failure.code != 0)
+        glr_internal_set_last_error(failure.code, failure.message.c_str());
+    return failure.code;
+}
+
+} // namespace
+
+glr_pipe::glr_pipe(const glr_log *log, const glr_pipe_params &params) : log_(log), params_(params)
+{
+    if (params.transport != GLR_PIPE_AUTO && params.transport != GLR_PIPE_WRITE)
+        glr::fail(-EINVAL, "glr_pipe_create: transport %d is neither GLR_PIPE_AUTO nor GLR_PIPE_WRITE",
+                  static_cast<int>(params.transport));
+    if (params.queue_depth < 0 || params.queue_depth > 1024)
+        glr::fail(-EINVAL, "glr_pipe_create: queue_depth %d is outside 0..1024", params.queue_depth);
+}
+
+glr_pipe::~glr_pipe()
+{
+    std::map<int, std::shared_ptr<glr::pipe_io::fd_writer>> writers;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        writers.swap(writers_);
+    }
+    for (auto &entry : writers)
+        entry.second->finish();
+}
+
+std::shared_ptr<glr::pipe_io::fd_writer> glr_pipe::writer_for(int fd)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto &writer = writers_[fd];
+    if (!writer) {
+        try {
+            writer = std::make_shared<glr::pipe_io::fd_writer>(log_, fd, params_, book_);
+        } catch (...) {
+            writers_.erase(fd);
+            throw;
+        }
+    }
+    return writer;
+}
+
+int glr_pipe::write(int fd, glr::pipe_io::block b)
+{
+    std::shared_ptr<glr::pipe_io::fd_writer> writer;
+    try {
+        writer = writer_for(fd);
+    } catch (...) {
+        if (b.ring)
+            glr_ring_release(b.ring, &b.lease); // the lease is never lost
+        throw;
+    }
+    return returned(writer->enqueue(std::move(b)));
+}
+
+int glr_pipe::sync(const void *key) { return returned(book_.sync(key)); }
+
+int glr_pipe::sync_all()
+{
+    std::vector<std::shared_ptr<glr::pipe_io::fd_writer>> writers;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto &entry : writers_)
+            writers.push_back(entry.second);
+    }
+    for (auto &writer : writers)
+        writer->flush();
+    return returned(book_.take_first_failure());
+}
+
+int glr_pipe::close(int fd)
+{
+    std::shared_ptr<glr::pipe_io::fd_writer> writer;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = writers_.find(fd);
+        if (it == writers_.end())
+            return 0;
+        writer = std::move(it->second);
+        writers_.erase(it);
+    }
+    return returned(writer->finish());
+}
