@@ -189,6 +189,29 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 #ifdef GLREADER_VIEWER_PATH
 // The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
+TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)
+{
+    std::string shader = write_shader(), out = glr_test::scratch_path("piped.mkv"), log = glr_test::scratch_path("piped.txt");
+    pid_t pid = spawn(GLREADER_PIPE_PATH, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--", "-c:v",
+                                           "ffv1", "-y", out},
+                      log);
+    ASSERT_EQ(wait_exit(pid), 0) << slurp(log);
+    EXPECT_NE(slurp(log).find("30 frames 40x24"), std::string::npos) << slurp(log);
+    expect_counter_video(out, 40, 24, 30);
+    std::remove(out.c_str());
+}
+
+TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
+{
+    std::string log = glr_test::scratch_path("pipe_fail.txt");
+    pid_t pid = spawn(GLREADER_PIPE_PATH, {"-s", "64x48", "-n", "3000", "--", "-c:v", "no_such_encoder", "-f", "null", "-"},
+                      log);
+    EXPECT_EQ(wait_exit(pid), 1);
+    std::string text = slurp(log);
+    EXPECT_NE(text.find("glreader-pipe: ffmpeg exited with status 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("Unknown encoder 'no_such_encoder'"), std::string::npos) << text;
+}
+
 TEST(viewer_test, records_exactly_what_the_window_shows)
 {
     std::string shader = write_shader(), out = glr_test::scratch_path("viewer.mkv"), log = glr_test::scratch_path("viewer.txt");

@@ -1,0 +1,188 @@
+// glreader-pipe: the TurboPipe loop in C++. Renders a scene headless, reads each frame
+// back through the ring and writes the lease, without copying it, to the stdin of an
+// `ffmpeg -f rawvideo -i -` child (vmsplice: the child reads straight from the ring's
+// memory). For users who keep an out-of-process ffmpeg; glreader-export does the same
+// work in-process.
+//
+//   glreader-pipe [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [--depth 3] [--shader FILE]
+//                 [--transport auto|write] [--ffmpeg PROGRAM] [-- FFMPEG OUTPUT ARGS...]
+//
+// The ffmpeg arguments after "--" replace the default output,
+// "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
+#include "scene.hpp"
+
+#include "glreader/pipe.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct options {
+    int width = 1280, height = 720;
+    int fps = 30;
+    double seconds = 5;
+    int frames = 0; // 0: from seconds
+    int depth = 3;
+    glr_pipe_transport transport = GLR_PIPE_AUTO;
+    std::string shader, ffmpeg;
+    std::vector<std::string> ffmpeg_args{"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-y",
+                                         "glreader-pipe.mp4"};
+};
+
+[[noreturn]] void usage(const std::string &why)
+{
+    std::fprintf(stderr,
+                 "glreader-pipe: %s\n"
+                 "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
+                 "         [--shader FILE] [--transport auto|write] [--ffmpeg PROGRAM]\n"
+                 "         [-- FFMPEG OUTPUT ARGS...]\n",
+                 why.c_str());
+    std::exit(2);
+}
+
+options parse(int argc, char **argv)
+{
+    options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                usage(a + " needs a value");
+            return argv[++i];
+        };
+        auto positive = [&](const std::string &v) {
+            char *end = nullptr;
+            double d = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || d <= 0)
+                usage(a + " needs a positive number, not '" + v + "'");
+            return d;
+        };
+        if (a == "--") {
+            o.ffmpeg_args.assign(argv + i + 1, argv + argc);
+            if (o.ffmpeg_args.empty())
+                usage("-- needs ffmpeg's output arguments after it");
+            break;
+        } else if (a == "-s") {
+            std::string v = value();
+            if (!sample::parse_size(v, o.width, o.height))
+                usage("size must look like 1280x720, not " + v);
+        } else if (a == "-r") {
+            o.fps = static_cast<int>(positive(value()));
+        } else if (a == "-t") {
+            o.seconds = positive(value());
+        } else if (a == "-n") {
+            o.frames = static_cast<int>(positive(value()));
+        } else if (a == "--depth") {
+            o.depth = static_cast<int>(positive(value()));
+        } else if (a == "--shader") {
+            o.shader = value();
+        } else if (a == "--ffmpeg") {
+            o.ffmpeg = value();
+        } else if (a == "--transport") {
+            std::string v = value();
+            if (v == "auto") o.transport = GLR_PIPE_AUTO;
+            else if (v == "write") o.transport = GLR_PIPE_WRITE;
+            else usage("transport is auto or write, not " + v);
+        } else {
+            usage("unknown option " + a);
+        }
+    }
+    if (o.frames == 0)
+        o.frames = std::max(1, static_cast<int>(o.seconds * o.fps + 0.5));
+    return o;
+}
+
+std::atomic<bool> interrupted{false};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    options o = parse(argc, argv);
+    std::signal(SIGINT, [](int) { interrupted = true; });
+    std::signal(SIGTERM, [](int) { interrupted = true; });
+    bool tty = isatty(STDERR_FILENO);
+    try {
+        sample::scene_source source = sample::load_scene_source(o.shader);
+        glr::context ctx;
+        std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
+        sample::scene scene(o.width, o.height, source.text, source.name);
+
+        glr_ring_params rp{};
+        rp.width = o.width;
+        rp.height = o.height;
+        rp.format = GLR_FORMAT_RGBA8;
+        rp.depth = o.depth;
+        glr::ring ring(rp);
+        glr_pipe_params pp{};
+        pp.transport = o.transport;
+        glr::pipe pipe(pp);
+        glr_ffmpeg_child_params cp{};
+        cp.ffmpeg = o.ffmpeg.empty() ? nullptr : o.ffmpeg.c_str();
+        cp.width = o.width;
+        cp.height = o.height;
+        cp.format = rp.format;
+        cp.fps_num = o.fps;
+        cp.fps_den = 1;
+        glr::ffmpeg_child child(cp, o.ffmpeg_args);
+        const int fd = child.stdin_fd();
+
+        // The whole TurboPipe loop: render, capture, hand each finished frame to the pipe.
+        auto to_ffmpeg = [&](glr::frame &&f) { pipe.write(fd, std::move(f)); };
+        auto start = std::chrono::steady_clock::now();
+        auto last_report = start;
+        int rendered = 0;
+        try {
+            for (; rendered < o.frames && !interrupted; rendered++) {
+                scene.draw(rendered, static_cast<double>(rendered) / o.fps, 1.0 / o.fps);
+                ring.capture(glr::framebuffer_source(scene.fbo()), rendered, to_ffmpeg);
+                auto now = std::chrono::steady_clock::now();
+                if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
+                    double elapsed = std::chrono::duration<double>(now - start).count();
+                    std::fprintf(stderr, tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n",
+                                 rendered + 1, o.frames, (rendered + 1) / elapsed);
+                    last_report = now;
+                }
+            }
+            ring.drain(to_ffmpeg);
+            pipe.close(fd); // every byte is in ffmpeg's hands
+        } catch (const glr::error &e) {
+            if (e.code() != -EPIPE)
+                throw;
+            // ffmpeg stopped reading: its own words say why.
+            ring.drain([](glr::frame &&) {});
+            glr_pipe_close(pipe.get(), fd);
+            child.finish();
+            throw;
+        }
+        child.finish();
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (tty)
+            std::fprintf(stderr, "\n");
+
+        glr_pipe_stats s = pipe.stats();
+        std::printf("%s%d frames %dx%d in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
+                    interrupted ? "interrupted: " : "", rendered, o.width, o.height, elapsed, rendered / elapsed,
+                    static_cast<double>(s.bytes_written) / elapsed / 1e9);
+        std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
+                    static_cast<unsigned long long>(s.vmsplice_bytes), static_cast<unsigned long long>(s.write_bytes),
+                    static_cast<unsigned long long>(s.syscalls), static_cast<unsigned long long>(s.retries),
+                    s.pipe_size / 1024);
+        std::printf("  write to read by ffmpeg: p50 %.2f ms, p99 %.2f ms; render thread blocked on the queue "
+                    "p99 %.2f ms\n",
+                    s.delivery.p50_ms, s.delivery.p99_ms, s.queue_wait.p99_ms);
+        return 0;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "glreader-pipe: %s\n", e.what());
+        return 1;
+    }
+}
