@@ -403,7 +403,8 @@ TEST_F(pipe_test, bad_input_is_refused_with_words_and_leases_come_back)
     close(fds.read);
 
     glr_pipe_params bad{};
-    bad.transport = static_cast<glr_pipe_transport>(7);
+    int not_a_transport = 7;
+    std::memcpy(&bad.transport, &not_a_transport, sizeof bad.transport); // as a C caller could
     EXPECT_EQ(glr_pipe_create(nullptr, &bad), nullptr);
     EXPECT_TRUE(contains(glr_last_error(), "transport 7")) << glr_last_error();
 
@@ -509,6 +510,11 @@ TEST(ffmpeg_child, a_program_that_cannot_start_is_named)
     p.width = 0;
     EXPECT_EQ(glr_ffmpeg_child_spawn(nullptr, &p), nullptr);
     EXPECT_TRUE(contains(glr_last_error(), "size 0x16")) << glr_last_error();
+    p.width = 16;
+    int not_a_format = 9;
+    std::memcpy(&p.format, &not_a_format, sizeof p.format); // as a C caller could
+    EXPECT_EQ(glr_ffmpeg_child_spawn(nullptr, &p), nullptr);
+    EXPECT_TRUE(contains(glr_last_error(), "9 is not a glr_format")) << glr_last_error();
 }
 
 } // namespace

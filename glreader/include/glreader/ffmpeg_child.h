@@ -56,8 +56,8 @@ GLR_API int glr_ffmpeg_child_pid(glr_ffmpeg_child *child);
  * signal and ends with the tail of ffmpeg's stderr. A second call returns the same. */
 GLR_API int glr_ffmpeg_child_finish(glr_ffmpeg_child *child);
 
-/* The kept tail of ffmpeg's stderr, complete after finish. Valid until the next call on
- * child. */
+/* The tail of ffmpeg's stderr kept so far (complete after finish). Valid until the next
+ * call on child. */
 GLR_API const char *glr_ffmpeg_child_stderr(glr_ffmpeg_child *child);
 
 /* Finishes the child if that was not done (waiting for it), frees it, sets *child to NULL.

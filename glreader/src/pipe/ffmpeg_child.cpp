@@ -1,5 +1,6 @@
 #include "pipe/ffmpeg_child.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "internal_abi.h"
 
@@ -53,10 +54,10 @@ void keep_tail(std::string &s, size_t limit)
 glr_ffmpeg_child::glr_ffmpeg_child(const glr_log *log, const glr_ffmpeg_child_params &p)
     : log_(log), tail_limit_(p.stderr_tail ? p.stderr_tail : 8192)
 {
-    glr_format format = p.format ? p.format : GLR_FORMAT_RGBA8;
-    const char *pix_fmt = glr_format_name(format);
-    if (!pix_fmt)
-        glr::fail(-EINVAL, "glr_ffmpeg_child_spawn: %d is not a glr_format", static_cast<int>(format));
+    int format = glr::enum_value(p.format);
+    if (format != 0 && format != GLR_FORMAT_RGBA8 && format != GLR_FORMAT_BGRA8 && format != GLR_FORMAT_RGB8)
+        glr::fail(-EINVAL, "glr_ffmpeg_child_spawn: %d is not a glr_format", format);
+    const char *pix_fmt = glr_format_name(format ? static_cast<glr_format>(format) : GLR_FORMAT_RGBA8);
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_ffmpeg_child_spawn: size %dx%d is not positive", p.width, p.height);
     if (p.fps_num < 0 || p.fps_den < 0)
@@ -107,6 +108,13 @@ void glr_ffmpeg_child::drain_stderr(int fd)
         keep_tail(tail_, tail_limit_);
     }
     close(fd);
+}
+
+const std::string &glr_ffmpeg_child::stderr_tail()
+{
+    std::lock_guard<std::mutex> lock(tail_mutex_);
+    tail_snapshot_ = tail_;
+    return tail_snapshot_;
 }
 
 int glr_ffmpeg_child::finish()

@@ -20,7 +20,9 @@ public:
     // 0, or GLR_ERROR_CHILD whose message (the calling thread's last error) ends with the
     // stderr tail.
     int finish();
-    const std::string &stderr_tail() const { return tail_; }
+    // A snapshot of the tail kept so far (ffmpeg may still be writing): valid until the
+    // next call.
+    const std::string &stderr_tail();
     const glr_log *log() const { return log_; }
 
 private:
@@ -33,7 +35,7 @@ private:
     int stdin_fd_ = -1;
     std::thread stderr_reader_;
     std::mutex tail_mutex_;
-    std::string tail_;
+    std::string tail_, tail_snapshot_;
     bool finished_ = false;
     int result_ = 0;
     std::string result_message_;

@@ -1,5 +1,6 @@
 #include "pipe/pipe.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "internal_abi.h"
 
@@ -20,9 +21,9 @@ int returned(const glr::pipe_io::failure_note &failure)
 
 glr_pipe::glr_pipe(const glr_log *log, const glr_pipe_params &params) : log_(log), params_(params)
 {
-    if (params.transport != GLR_PIPE_AUTO && params.transport != GLR_PIPE_WRITE)
-        glr::fail(-EINVAL, "glr_pipe_create: transport %d is neither GLR_PIPE_AUTO nor GLR_PIPE_WRITE",
-                  static_cast<int>(params.transport));
+    int transport = glr::enum_value(params.transport);
+    if (transport != GLR_PIPE_AUTO && transport != GLR_PIPE_WRITE)
+        glr::fail(-EINVAL, "glr_pipe_create: transport %d is neither GLR_PIPE_AUTO nor GLR_PIPE_WRITE", transport);
     if (params.queue_depth < 0 || params.queue_depth > 1024)
         glr::fail(-EINVAL, "glr_pipe_create: queue_depth %d is outside 0..1024", params.queue_depth);
 }
