@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "internal_abi.h"
+#include "latency.hpp"
 #include "pipe/syscalls.hpp"
 
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -129,8 +131,7 @@ failure_note fd_writer::finish()
 void fd_writer::run()
 {
     block_sigpipe_on_this_thread();
-    using namespace std::chrono_literals;
-    auto backoff = 20us; // polling for the reader to drain the last bytes spliced
+    prctl(PR_SET_TIMERSLACK, 1000UL); // the drain waits are tens of microseconds: keep them so
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
         if (error_.code != 0 && (!queue_.empty() || !in_pipe_.empty())) {
@@ -165,17 +166,16 @@ void fd_writer::run()
                 finish_block(done, {});
             }
             lock.lock();
-            backoff = 20us;
             continue;
         }
         if (!in_pipe_.empty()) {
+            // Nothing to push: sleep about as long as the reader needs for the oldest
+            // block's last byte (a new block wakes us sooner).
             lock.unlock();
             bool reader_alive = reap_consumed();
             lock.lock();
-            if (reader_alive && !in_pipe_.empty() && queue_.empty()) {
-                work_.wait_for(lock, backoff);
-                backoff = std::min<std::chrono::microseconds>(backoff * 2, 1000us);
-            }
+            if (reader_alive && !in_pipe_.empty() && queue_.empty())
+                work_.wait_for(lock, expected_drain_time());
             continue;
         }
         if (stopping_)
@@ -245,6 +245,15 @@ bool fd_writer::reap_consumed()
         return false;
     }
     uint64_t consumed = pushed_ - std::min<uint64_t>(pushed_, static_cast<uint64_t>(unread));
+    uint64_t now = now_ns();
+    if (consumed > consumed_ && consumed_at_ns_ != 0) {
+        double pace = static_cast<double>(consumed - consumed_) / static_cast<double>(now - consumed_at_ns_ + 1);
+        read_bytes_per_ns_ = read_bytes_per_ns_ > 0 ? (read_bytes_per_ns_ + pace) / 2 : pace;
+    }
+    if (consumed > consumed_ || consumed_at_ns_ == 0) {
+        consumed_ = consumed;
+        consumed_at_ns_ = now;
+    }
     while (!in_pipe_.empty() && in_pipe_.front().end_offset <= consumed) {
         finish_block(in_pipe_.front(), {});
         in_pipe_.pop_front();
@@ -257,6 +266,17 @@ bool fd_writer::reap_consumed()
         return false;
     }
     return true;
+}
+
+std::chrono::nanoseconds fd_writer::expected_drain_time() const
+{
+    using namespace std::chrono_literals;
+    uint64_t left = in_pipe_.front().end_offset - std::min(consumed_, in_pipe_.front().end_offset);
+    double ns = read_bytes_per_ns_ > 0 ? static_cast<double>(left) / read_bytes_per_ns_ : 50e3;
+    // A reader that has stopped for a while (an encoder busy on a frame) is polled less.
+    ns = std::max(ns, static_cast<double>(now_ns() - consumed_at_ns_) / 2);
+    return std::clamp(std::chrono::nanoseconds(static_cast<int64_t>(ns)), std::chrono::nanoseconds(5us),
+                      std::chrono::nanoseconds(2ms));
 }
 
 void fd_writer::fail(int code, const std::string &what)

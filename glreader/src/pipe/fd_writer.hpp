@@ -7,6 +7,7 @@
 #include "pipe/block.hpp"
 #include "pipe/ledger.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -42,6 +43,8 @@ private:
     // vmsplice only: finishes the blocks the reader has read. Returns false when the
     // reader is gone (POLLERR) with blocks still unread.
     bool reap_consumed();
+    // How long the reader should take to read the oldest block's last byte, from its pace.
+    std::chrono::nanoseconds expected_drain_time() const;
     void fail(int code, const std::string &what);
     void finish_block(block &b, const failure_note &failure);
 
@@ -55,6 +58,9 @@ private:
     // Writer thread only (set before it starts).
     transport transport_ = transport::write;
     uint64_t pushed_ = 0;      // bytes moved into the fd so far
+    uint64_t consumed_ = 0;    // vmsplice: bytes the reader has read so far
+    uint64_t consumed_at_ns_ = 0;
+    double read_bytes_per_ns_ = 0; // the reader's recent pace
     std::deque<block> in_pipe_; // vmsplice: pushed, not yet read
 
     mutable std::mutex mutex_;
