@@ -5,6 +5,7 @@
 //   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
 //                    [--ppm last.ppm] [--require-hw]
+#include "command_line.hpp"
 #include "frame_worker.hpp"
 #include "scene.hpp"
 
@@ -34,63 +35,48 @@ struct options {
     std::string ppm;
 };
 
-[[noreturn]] void usage(const char *why)
-{
-    std::fprintf(stderr,
-                 "glreader-capture: %s\n"
-                 "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
-                 "         [--format rgba|bgra|rgb24] [--flip stride|gpu|none]\n"
-                 "         [--map-per-frame] [--no-fences] [--ppm FILE] [--require-hw]\n",
-                 why);
-    std::exit(2);
-}
+const char *const usage_text =
+    "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
+    "         [--format rgba|bgra|rgb24] [--flip stride|gpu|none]\n"
+    "         [--map-per-frame] [--no-fences] [--ppm FILE] [--require-hw]\n";
 
 options parse(int argc, char **argv)
 {
     options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage((a + " needs a value").c_str());
-            return argv[++i];
-        };
-        if (a == "-s") {
-            std::string v = value();
-            if (!sample::parse_size(v, o.width, o.height))
-                usage(("size must look like 1280x720, not " + v).c_str());
-        } else if (a == "-n") {
-            o.frames = std::atoi(value().c_str());
-        } else if (a == "-r") {
-            o.fps = std::atof(value().c_str());
-        } else if (a == "--depth") {
-            o.depth = std::atoi(value().c_str());
-        } else if (a == "--format") {
-            std::string v = value();
+    sample::command_line args(argc, argv, usage_text);
+    while (args.next()) {
+        if (args.is("-s")) {
+            args.size(o.width, o.height);
+        } else if (args.is("-n")) {
+            o.frames = static_cast<int>(args.positive());
+        } else if (args.is("-r")) {
+            o.fps = args.positive();
+        } else if (args.is("--depth")) {
+            o.depth = static_cast<int>(args.positive());
+        } else if (args.is("--format")) {
+            std::string v = args.value();
             if (v == "rgba") o.format = GLR_FORMAT_RGBA8;
             else if (v == "bgra") o.format = GLR_FORMAT_BGRA8;
             else if (v == "rgb24") o.format = GLR_FORMAT_RGB8;
-            else usage(("unknown format " + v).c_str());
-        } else if (a == "--flip") {
-            std::string v = value();
+            else args.fail("unknown format " + v);
+        } else if (args.is("--flip")) {
+            std::string v = args.value();
             if (v == "stride") o.flip = GLR_FLIP_STRIDE;
             else if (v == "gpu") o.flip = GLR_FLIP_GPU;
             else if (v == "none") o.flip = GLR_FLIP_NONE;
-            else usage(("unknown flip mode " + v).c_str());
-        } else if (a == "--map-per-frame") {
+            else args.fail("unknown flip mode " + v);
+        } else if (args.is("--map-per-frame")) {
             o.flags |= GLR_RING_NO_PERSISTENT_MAP;
-        } else if (a == "--no-fences") {
+        } else if (args.is("--no-fences")) {
             o.flags |= GLR_RING_NO_FENCES;
-        } else if (a == "--ppm") {
-            o.ppm = value();
-        } else if (a == "--require-hw") {
+        } else if (args.is("--ppm")) {
+            o.ppm = args.value();
+        } else if (args.is("--require-hw")) {
             o.require_hw = true;
         } else {
-            usage(("unknown option " + a).c_str());
+            args.fail("unknown option " + args.option());
         }
     }
-    if (o.frames <= 0 || o.fps <= 0)
-        usage("-n and -r must be positive");
     return o;
 }
 

@@ -8,6 +8,7 @@
 // --shader takes a Shadertoy-style fragment shader: mainImage(out vec4, in vec2) with
 // iResolution, iTime, iTimeDelta and iFrame. SIGINT or SIGTERM stops rendering; what was
 // rendered is encoded and the file is finalized, so it stays playable.
+#include "command_line.hpp"
 #include "scene.hpp"
 
 #include "glreader/encoder.hpp"
@@ -43,70 +44,51 @@ struct options {
     int depth = 3, queue = 2;
 };
 
-[[noreturn]] void usage(const std::string &why)
-{
-    std::fprintf(stderr,
-                 "glreader-export: %s\n"
-                 "usage: glreader-export [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [-c CODEC]\n"
-                 "         [--preset P] [--crf N] [--pix-fmt F] [--codec-options k=v:k=v]\n"
-                 "         [--depth N] [--queue N] [--shader FILE] [--stats-json FILE] [-o FILE]\n",
-                 why.c_str());
-    std::exit(2);
-}
+const char *const usage_text =
+    "usage: glreader-export [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [-c CODEC]\n"
+    "         [--preset P] [--crf N] [--pix-fmt F] [--codec-options k=v:k=v]\n"
+    "         [--depth N] [--queue N] [--shader FILE] [--stats-json FILE] [-o FILE]\n";
 
 options parse(int argc, char **argv)
 {
     options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage(a + " needs a value");
-            return argv[++i];
-        };
-        auto number = [&](const std::string &v) {
-            char *end = nullptr;
-            double d = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || d <= 0)
-                usage(a + " needs a positive number, not '" + v + "'");
-            return d;
-        };
-        if (a == "-s") {
-            std::string v = value();
-            if (!sample::parse_size(v, o.width, o.height))
-                usage("size must look like 1280x720, not " + v);
-        } else if (a == "-r") {
-            std::string v = value();
+    sample::command_line args(argc, argv, usage_text);
+    while (args.next()) {
+        if (args.is("-s")) {
+            args.size(o.width, o.height);
+        } else if (args.is("-r")) {
+            std::string v = args.value();
+            double fps = std::atof(v.c_str());
             if (std::sscanf(v.c_str(), "%d/%d", &o.fps_num, &o.fps_den) != 2)
-                o.fps_num = static_cast<int>(number(v)), o.fps_den = 1;
-            if (o.fps_num <= 0 || o.fps_den <= 0)
-                usage("frame rate must be positive, like 30 or 30000/1001");
-        } else if (a == "-t") {
-            o.seconds = number(value());
-        } else if (a == "-n") {
-            o.frames = static_cast<int>(number(value()));
-        } else if (a == "-c") {
-            o.codec = value();
-        } else if (a == "--preset") {
-            o.preset = value();
-        } else if (a == "--crf") {
-            o.crf = value();
-        } else if (a == "--pix-fmt") {
-            o.pix_fmt = value();
-        } else if (a == "--codec-options") {
-            o.codec_options = value();
-        } else if (a == "--depth") {
-            o.depth = static_cast<int>(number(value()));
-        } else if (a == "--queue") {
-            o.queue = static_cast<int>(number(value()));
-        } else if (a == "--shader") {
-            o.shader = value();
-        } else if (a == "--stats-json") {
-            o.stats_json = value();
-        } else if (a == "-o") {
-            o.output = value();
+                o.fps_num = static_cast<int>(fps), o.fps_den = 1;
+            if (o.fps_num <= 0 || o.fps_den <= 0 || fps != static_cast<int>(fps))
+                args.fail("frame rate must be a positive whole number or a fraction, like 30 or 30000/1001");
+        } else if (args.is("-t")) {
+            o.seconds = args.positive();
+        } else if (args.is("-n")) {
+            o.frames = static_cast<int>(args.positive());
+        } else if (args.is("-c")) {
+            o.codec = args.value();
+        } else if (args.is("--preset")) {
+            o.preset = args.value();
+        } else if (args.is("--crf")) {
+            o.crf = args.value();
+        } else if (args.is("--pix-fmt")) {
+            o.pix_fmt = args.value();
+        } else if (args.is("--codec-options")) {
+            o.codec_options = args.value();
+        } else if (args.is("--depth")) {
+            o.depth = static_cast<int>(args.positive());
+        } else if (args.is("--queue")) {
+            o.queue = static_cast<int>(args.positive());
+        } else if (args.is("--shader")) {
+            o.shader = args.value();
+        } else if (args.is("--stats-json")) {
+            o.stats_json = args.value();
+        } else if (args.is("-o")) {
+            o.output = args.value();
         } else {
-            usage("unknown option " + a);
+            args.fail("unknown option " + args.option());
         }
     }
     if (o.frames == 0)

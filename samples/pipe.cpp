@@ -9,6 +9,7 @@
 //
 // The ffmpeg arguments after "--" replace the default output,
 // "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
+#include "command_line.hpp"
 #include "scene.hpp"
 
 #include "glreader/pipe.hpp"
@@ -38,62 +39,41 @@ struct options {
                                          "glreader-pipe.mp4"};
 };
 
-[[noreturn]] void usage(const std::string &why)
-{
-    std::fprintf(stderr,
-                 "glreader-pipe: %s\n"
-                 "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
-                 "         [--shader FILE] [--transport auto|write] [--ffmpeg PROGRAM]\n"
-                 "         [-- FFMPEG OUTPUT ARGS...]\n",
-                 why.c_str());
-    std::exit(2);
-}
+const char *const usage_text =
+    "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
+    "         [--shader FILE] [--transport auto|write] [--ffmpeg PROGRAM]\n"
+    "         [-- FFMPEG OUTPUT ARGS...]\n";
 
 options parse(int argc, char **argv)
 {
     options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage(a + " needs a value");
-            return argv[++i];
-        };
-        auto positive = [&](const std::string &v) {
-            char *end = nullptr;
-            double d = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || d <= 0)
-                usage(a + " needs a positive number, not '" + v + "'");
-            return d;
-        };
-        if (a == "--") {
-            o.ffmpeg_args.assign(argv + i + 1, argv + argc);
+    sample::command_line args(argc, argv, usage_text);
+    while (args.next()) {
+        if (args.is("--")) {
+            o.ffmpeg_args = args.rest();
             if (o.ffmpeg_args.empty())
-                usage("-- needs ffmpeg's output arguments after it");
-            break;
-        } else if (a == "-s") {
-            std::string v = value();
-            if (!sample::parse_size(v, o.width, o.height))
-                usage("size must look like 1280x720, not " + v);
-        } else if (a == "-r") {
-            o.fps = static_cast<int>(positive(value()));
-        } else if (a == "-t") {
-            o.seconds = positive(value());
-        } else if (a == "-n") {
-            o.frames = static_cast<int>(positive(value()));
-        } else if (a == "--depth") {
-            o.depth = static_cast<int>(positive(value()));
-        } else if (a == "--shader") {
-            o.shader = value();
-        } else if (a == "--ffmpeg") {
-            o.ffmpeg = value();
-        } else if (a == "--transport") {
-            std::string v = value();
+                args.fail("-- needs ffmpeg's output arguments after it");
+        } else if (args.is("-s")) {
+            args.size(o.width, o.height);
+        } else if (args.is("-r")) {
+            o.fps = static_cast<int>(args.positive());
+        } else if (args.is("-t")) {
+            o.seconds = args.positive();
+        } else if (args.is("-n")) {
+            o.frames = static_cast<int>(args.positive());
+        } else if (args.is("--depth")) {
+            o.depth = static_cast<int>(args.positive());
+        } else if (args.is("--shader")) {
+            o.shader = args.value();
+        } else if (args.is("--ffmpeg")) {
+            o.ffmpeg = args.value();
+        } else if (args.is("--transport")) {
+            std::string v = args.value();
             if (v == "auto") o.transport = GLR_PIPE_AUTO;
             else if (v == "write") o.transport = GLR_PIPE_WRITE;
-            else usage("transport is auto or write, not " + v);
+            else args.fail("transport is auto or write, not " + v);
         } else {
-            usage("unknown option " + a);
+            args.fail("unknown option " + args.option());
         }
     }
     if (o.frames == 0)

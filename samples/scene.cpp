@@ -3,7 +3,6 @@
 #include "gl_program.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -62,11 +61,6 @@ scene_source load_scene_source(const std::string &path)
     std::stringstream text;
     text << in.rdbuf();
     return {text.str(), path};
-}
-
-bool parse_size(const std::string &text, int &width, int &height)
-{
-    return std::sscanf(text.c_str(), "%dx%d", &width, &height) == 2 && width > 0 && height > 0;
 }
 
 scene::scene(int width, int height, const std::string &main_image_source, const std::string &source_name,

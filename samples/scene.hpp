@@ -23,9 +23,6 @@ struct scene_source {
 };
 scene_source load_scene_source(const std::string &path);
 
-// Parses "1280x720"; false unless both numbers are positive.
-bool parse_size(const std::string &text, int &width, int &height);
-
 class scene {
 public:
     // Loads GL through loader (by default glreader's EGL context must be current),

@@ -7,6 +7,7 @@
 // Esc or Q (or closing the window) stops; the recording is then finalized. -n stops by
 // itself after that many frames. Frames are timed by their index (1/FPS apart), so the
 // recording is smooth whatever the display's pace.
+#include "command_line.hpp"
 #include "scene.hpp"
 
 #include "glreader/encoder.hpp"
@@ -34,42 +35,29 @@ struct options {
     std::string codec, shader, output;
 };
 
-[[noreturn]] void usage(const std::string &why)
-{
-    std::fprintf(stderr,
-                 "glreader-viewer: %s\nusage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] "
-                 "[--shader FILE] [-o FILE]\n",
-                 why.c_str());
-    std::exit(2);
-}
+const char *const usage_text =
+    "usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE]\n";
 
 options parse(int argc, char **argv)
 {
     options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (i + 1 >= argc)
-            usage(a == "-h" || a == "--help" ? "help" : "unknown option or missing value: " + a);
-        std::string v = argv[++i];
-        if (a == "-s") {
-            if (!sample::parse_size(v, o.width, o.height))
-                usage("size must look like 1280x720, not " + v);
-        } else if (a == "-r") {
-            o.fps = std::atoi(v.c_str());
-        } else if (a == "-n") {
-            o.frames = std::atoi(v.c_str());
-        } else if (a == "-c") {
-            o.codec = v;
-        } else if (a == "--shader") {
-            o.shader = v;
-        } else if (a == "-o") {
-            o.output = v;
-        } else {
-            usage("unknown option " + a);
-        }
+    sample::command_line args(argc, argv, usage_text);
+    while (args.next()) {
+        if (args.is("-s"))
+            args.size(o.width, o.height);
+        else if (args.is("-r"))
+            o.fps = static_cast<int>(args.positive());
+        else if (args.is("-n"))
+            o.frames = static_cast<int>(args.positive());
+        else if (args.is("-c"))
+            o.codec = args.value();
+        else if (args.is("--shader"))
+            o.shader = args.value();
+        else if (args.is("-o"))
+            o.output = args.value();
+        else
+            args.fail("unknown option " + args.option());
     }
-    if (o.fps <= 0 || o.frames < 0)
-        usage("-r must be positive and -n not negative");
     if (o.codec.empty())
         o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
     if (o.output.empty())
