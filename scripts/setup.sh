@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every system package glreader needs to build, test and run its samples on
-# Debian 12. Idempotent: when everything is present it only checks and returns.
+# Debian 12, and any extra packages named as arguments (scripts/bench-setup.sh does).
+# Idempotent: when everything is present it only checks and returns.
 set -euo pipefail
 
 packages=(
@@ -12,7 +13,8 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev  # glreader-av (FFmpeg 5.1)
   libglfw3-dev                      # the recording viewer sample
   xvfb xauth                        # a display for the viewer's tests (xvfb-run)
-  ffmpeg                            # the ffmpeg child that glreader-bench encode compares with
+  ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
+  "$@"
 )
 
 missing=()

@@ -1,0 +1,164 @@
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace bench {
+
+double ms_since(clock_type::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+double load_meter::other_cpu_seconds()
+{
+    double total = total_, self = self_;
+    sample();
+    return std::max(0.0, (total_ - total) - (self_ - self));
+}
+
+void load_meter::sample()
+{
+    double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    std::ifstream stat("/proc/stat");
+    std::string cpu;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                       steal = 0;
+    stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+    total_ = static_cast<double>(user + nice + system + irq + softirq + steal) / ticks;
+    std::ifstream self_stat("/proc/self/stat");
+    std::string line;
+    std::getline(self_stat, line);
+    // Fields after the command name (which may contain spaces) start after ')'.
+    std::istringstream fields(line.substr(line.rfind(')') + 2));
+    std::string skip;
+    for (int i = 3; i < 14; i++)
+        fields >> skip;
+    // Our own time and that of children we waited for (the ffmpeg child of the pipe runs).
+    unsigned long long utime = 0, stime = 0, cutime = 0, cstime = 0;
+    fields >> utime >> stime >> cutime >> cstime;
+    self_ = static_cast<double>(utime + stime + cutime + cstime) / ticks;
+}
+
+std::vector<size_spec> parse_sizes(const std::string &list)
+{
+    std::vector<size_spec> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item == "720p") out.push_back({item, 1280, 720});
+        else if (item == "1080p") out.push_back({item, 1920, 1080});
+        else if (item == "2160p") out.push_back({item, 3840, 2160});
+        else {
+            int w = 0, h = 0;
+            if (std::sscanf(item.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
+                throw std::runtime_error("unknown size " + item + " (use 720p, 1080p, 2160p or WxH)");
+            out.push_back({item, w, h});
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> split(const std::string &list, char separator)
+{
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, separator))
+        out.push_back(item);
+    return out;
+}
+
+summary summarize(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return {v.front(), v[v.size() / 2], v.back()};
+}
+
+std::string json_array(const std::vector<double> &v)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); i++)
+        out += (i ? ", " : "") + std::to_string(v[i]);
+    return out + "]";
+}
+
+std::string json_summary(const std::vector<double> &v)
+{
+    summary s = summarize(v);
+    char text[256];
+    std::snprintf(text, sizeof text, "{\"min\": %.4f, \"median\": %.4f, \"max\": %.4f, \"runs\": %s}",
+                  s.min, s.median, s.max, json_array(v).c_str());
+    return text;
+}
+
+void write_json(const std::string &path, const std::string &mode, const std::string &renderer, int runs,
+                const std::string &fields, const std::vector<std::string> &items)
+{
+    if (path.empty())
+        return;
+    std::ofstream out(path);
+    out << "{\n  \"bench\": \"" << mode << "\",\n  \"renderer\": \"" << renderer << "\",\n  \"cpus\": "
+        << std::thread::hardware_concurrency() << ",\n  \"runs\": " << runs << ",\n  " << fields
+        << ",\n  \"results\": [\n";
+    for (size_t i = 0; i < items.size(); i++)
+        out << "    " << items[i] << (i + 1 < items.size() ? ",\n" : "\n");
+    out << "  ]\n}\n";
+    if (!out)
+        throw std::runtime_error("cannot write " + path);
+    std::printf("\nwrote %s\n", path.c_str());
+}
+
+options parse_options(int argc, char **argv, options o,
+                      const std::function<bool(const std::string &, const std::string &)> &extra)
+{
+    for (int i = 0; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc)
+            throw std::runtime_error("unknown option or missing value: " + a);
+        std::string v = argv[++i];
+        if (a == "--sizes") o.sizes = v;
+        else if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--frames") o.frames = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--json") o.json = v;
+        else if (!extra || !extra(a, v)) throw std::runtime_error("unknown option " + a);
+    }
+    return o;
+}
+
+glr::ring make_ring(int width, int height, glr_format format, glr_flip flip, int depth)
+{
+    glr_ring_params rp{};
+    rp.width = width;
+    rp.height = height;
+    rp.format = format;
+    rp.flip = flip;
+    rp.depth = depth;
+    return glr::ring(rp);
+}
+
+glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format)
+{
+    glr_ffmpeg_child_params p{};
+    p.width = size.width;
+    p.height = size.height;
+    p.format = format;
+    p.fps_num = 60;
+    p.fps_den = 1;
+    return p;
+}
+
+const char *const cheap_scene_source = R"(void mainImage(out vec4 c, in vec2 p) {
+    vec2 uv = p / iResolution.xy;
+    c = vec4(uv, 0.5 + 0.5 * sin(iTime * 3.0 + uv.x * 10.0), 1.0);
+}
+)";
+
+} // namespace bench

@@ -1,0 +1,72 @@
+// What every glreader-bench mode shares: timing, the machine-load meter, sizes, min /
+// median / max summaries, JSON fragments and the common options.
+#pragma once
+
+#include "glreader/glreader.hpp"
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point start);
+
+// CPU time used by every process but this one (and its children) since the last call, in
+// seconds: the benchmark's measure of how loaded the machine was while it ran.
+class load_meter {
+public:
+    load_meter() { sample(); }
+    double other_cpu_seconds();
+
+private:
+    void sample();
+    double total_ = 0, self_ = 0;
+};
+
+struct size_spec {
+    std::string name;
+    int width, height;
+};
+
+// "720p,1080p,2160p" or "WxH" items; throws on anything else.
+std::vector<size_spec> parse_sizes(const std::string &list);
+std::vector<std::string> split(const std::string &list, char separator = ',');
+
+struct summary {
+    double min, median, max;
+};
+summary summarize(std::vector<double> v);
+
+std::string json_array(const std::vector<double> &v);
+// {"min": .., "median": .., "max": .., "runs": [..]}
+std::string json_summary(const std::vector<double> &v);
+
+// Writes {"bench": MODE, "renderer": .., "cpus": .., "runs": .., FIELDS, "results": [ITEMS]}
+// to path (fields: `"key": value` pairs, comma-separated; items: JSON objects) and says so;
+// nothing when path is empty. Throws when it cannot be written.
+void write_json(const std::string &path, const std::string &mode, const std::string &renderer, int runs,
+                const std::string &fields, const std::vector<std::string> &items);
+
+// Options every mode takes. `extra` sees the others (name, value) and returns false for
+// one it does not know either.
+struct options {
+    std::string sizes, json;
+    int runs, frames;
+};
+options parse_options(int argc, char **argv, options defaults,
+                      const std::function<bool(const std::string &, const std::string &)> &extra = {});
+
+// A ring as the modes read frames back.
+glr::ring make_ring(int width, int height, glr_format format, glr_flip flip = GLR_FLIP_STRIDE, int depth = 3);
+
+// An ffmpeg child reading frames of this size and format at 60 fps from stdin.
+glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format);
+
+// A cheap scene, so that rendering (the same for every method) weighs little.
+extern const char *const cheap_scene_source;
+
+} // namespace bench

@@ -1,0 +1,515 @@
+// glreader-bench compare | pipe [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]
+//     [--buffers 1,4] [--runs 3] [--frames 600] [--seconds 1] [--no-load-row]
+//     [--python PROGRAM] [--json FILE]
+//
+// TurboPipe's README table, reproduced on this machine in one run. Every method moves the
+// same RGBA frames, read back from the same framebuffer (drawn once: rendering is not
+// what is compared), into the same `ffmpeg -f rawvideo -i - ARGS` command:
+//   standard      glReadPixels into memory, then write() on the render thread
+//   threaded      glReadPixels into one of N buffers, a writer thread write()s it
+//   turbopipe     the real TurboPipe (PyPI) from a moderngl EGL buffer, N buffers
+//   glreader pipe glr_pipe from an N-slot ring (vmsplice, and write for comparison)
+//   in-process    glr_encoder, no ffmpeg child at all (the same encoder settings)
+//   vmsplice loop the same bytes from N buffers, no readback, and no waiting for the
+//                 reader before a buffer is spliced again: the transport's ceiling
+// and, to compare the transports alone, TurboPipe and glr_pipe fed that same buffer with
+// no readback (N buffers, each synced before it is queued again).
+// ARGS: null = "-f null -" (passthrough), ultrafast / slow = libx264 to yuv420p.
+// Each cell runs for --seconds or --frames, whichever ends first, `runs` times, methods
+// interleaved; min / median / max fps per cell. A last row repeats 1080p passthrough with
+// 1 buffer while a spinner process keeps one core busy. `pipe` runs glreader's own
+// methods only (no Python, no encoder).
+#include "common.hpp"
+#include "modes.hpp"
+
+#include "scene.hpp"
+
+#include "glreader/encoder.hpp"
+#include "glreader/pipe.hpp"
+
+extern "C" {
+#include <libavutil/log.h>
+}
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+extern char **environ;
+
+namespace bench {
+
+namespace {
+
+struct output_spec {
+    std::string name;
+    std::vector<std::string> ffmpeg_args; // after the input
+    std::string codec, codec_options;     // the same work in-process
+};
+
+output_spec parse_output(const std::string &name)
+{
+    if (name == "null")
+        return {name, {"-f", "null", "-"}, "wrapped_avframe", ""};
+    if (name == "ultrafast" || name == "slow")
+        return {name, {"-c:v", "libx264", "-preset", name, "-pix_fmt", "yuv420p", "-f", "null", "-"}, "libx264",
+                "preset=" + name};
+    throw std::runtime_error("unknown output " + name + " (use null, ultrafast, slow)");
+}
+
+enum class method {
+    standard,
+    threaded,
+    turbopipe,
+    glreader_vmsplice,
+    glreader_write,
+    in_process,
+    vmsplice_loop,
+    turbopipe_no_readback,
+    glreader_no_readback
+};
+
+const char *method_name(method m)
+{
+    switch (m) {
+    case method::standard: return "standard (sync read + write)";
+    case method::threaded: return "threaded (copy + queue + writer)";
+    case method::turbopipe: return "TurboPipe 2.1";
+    case method::glreader_vmsplice: return "glreader pipe (vmsplice)";
+    case method::glreader_write: return "glreader pipe (write)";
+    case method::in_process: return "glreader in-process";
+    case method::vmsplice_loop: return "vmsplice loop, no readback (ceiling)";
+    case method::turbopipe_no_readback: return "TurboPipe 2.1, no readback";
+    case method::glreader_no_readback: return "glreader pipe (vmsplice), no readback";
+    }
+    return "?";
+}
+
+const char *method_key(method m)
+{
+    switch (m) {
+    case method::standard: return "standard";
+    case method::threaded: return "threaded";
+    case method::turbopipe: return "turbopipe";
+    case method::glreader_vmsplice: return "glreader_pipe_vmsplice";
+    case method::glreader_write: return "glreader_pipe_write";
+    case method::in_process: return "glreader_in_process";
+    case method::vmsplice_loop: return "vmsplice_loop";
+    case method::turbopipe_no_readback: return "turbopipe_no_readback";
+    case method::glreader_no_readback: return "glreader_pipe_no_readback";
+    }
+    return "?";
+}
+
+struct cell_spec {
+    size_spec size;
+    output_spec output;
+    int buffers;
+    bool loaded; // run while the spinner keeps a core busy
+};
+
+struct limits {
+    int frames;
+    double seconds;
+    std::string python, turbopipe_script;
+};
+
+// Frames of one run: stops at `frames` or once `seconds` have passed (after 5 frames).
+struct frame_budget {
+    const limits &l;
+    clock_type::time_point start = clock_type::now();
+    int done = 0;
+    bool more() const { return done < l.frames && (done < 5 || ms_since(start) < l.seconds * 1000); }
+};
+
+double fps_of(const frame_budget &b) { return b.done / (ms_since(b.start) / 1000); }
+
+// Writes all of a block to fd (the "standard" and "threaded" writers).
+void write_all(int fd, const uint8_t *data, size_t size)
+{
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error(std::string("write to ffmpeg failed: ") + std::strerror(errno));
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+}
+
+class cell_runner {
+public:
+    cell_runner(sample::scene &scene, const cell_spec &c, const limits &l) : scene_(scene), c_(c), l_(l) {}
+
+    double run(method m)
+    {
+        switch (m) {
+        case method::standard: return standard();
+        case method::threaded: return threaded();
+        case method::turbopipe: return turbopipe(true);
+        case method::turbopipe_no_readback: return turbopipe(false);
+        case method::glreader_no_readback: return glreader_pipe_blocks();
+        case method::glreader_vmsplice: return glreader_pipe(GLR_PIPE_AUTO);
+        case method::glreader_write: return glreader_pipe(GLR_PIPE_WRITE);
+        case method::in_process: return in_process();
+        case method::vmsplice_loop: return vmsplice_loop();
+        }
+        return 0;
+    }
+
+private:
+    size_t frame_bytes() const { return static_cast<size_t>(c_.size.width) * static_cast<size_t>(c_.size.height) * 4; }
+
+    glr::ffmpeg_child child() const
+    {
+        std::vector<std::string> args = {"-loglevel", "error"};
+        args.insert(args.end(), c_.output.ffmpeg_args.begin(), c_.output.ffmpeg_args.end());
+        return glr::ffmpeg_child(child_params(c_.size, GLR_FORMAT_RGBA8), args);
+    }
+
+    void read_pixels(uint8_t *into)
+    {
+        const GladGLContext &gl = scene_.gl();
+        gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene_.fbo());
+        gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
+        gl.ReadPixels(0, 0, c_.size.width, c_.size.height, GL_RGBA, GL_UNSIGNED_BYTE, into);
+    }
+
+    double standard()
+    {
+        std::vector<uint8_t> frame(frame_bytes());
+        glr::ffmpeg_child ffmpeg = child();
+        frame_budget b{l_};
+        for (; b.more(); b.done++) {
+            read_pixels(frame.data());
+            write_all(ffmpeg.stdin_fd(), frame.data(), frame.size());
+        }
+        ffmpeg.finish();
+        return fps_of(b);
+    }
+
+    double threaded()
+    {
+        std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(c_.buffers), std::vector<uint8_t>(frame_bytes()));
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::deque<size_t> full;
+        std::vector<bool> busy(buffers.size(), false);
+        bool end = false;
+        glr::ffmpeg_child ffmpeg = child();
+        int fd = ffmpeg.stdin_fd();
+        std::thread writer([&] {
+            for (;;) {
+                std::unique_lock<std::mutex> lock(mutex);
+                changed.wait(lock, [&] { return end || !full.empty(); });
+                if (full.empty())
+                    return;
+                size_t i = full.front();
+                full.pop_front();
+                lock.unlock();
+                write_all(fd, buffers[i].data(), buffers[i].size());
+                lock.lock();
+                busy[i] = false;
+                changed.notify_all();
+            }
+        });
+        frame_budget b{l_};
+        for (; b.more(); b.done++) {
+            size_t i = static_cast<size_t>(b.done) % buffers.size();
+            {
+                std::unique_lock<std::mutex> lock(mutex);
+                changed.wait(lock, [&] { return !busy[i]; });
+                busy[i] = true;
+            }
+            read_pixels(buffers[i].data());
+            std::lock_guard<std::mutex> lock(mutex);
+            full.push_back(i);
+            changed.notify_all();
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            end = true;
+        }
+        changed.notify_all();
+        writer.join();
+        ffmpeg.finish();
+        return fps_of(b);
+    }
+
+    double glreader_pipe(glr_pipe_transport transport)
+    {
+        glr::ring ring = make_ring(c_.size.width, c_.size.height, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, c_.buffers);
+        glr_pipe_params pp{};
+        pp.transport = transport;
+        glr::pipe pipe(pp);
+        glr::ffmpeg_child ffmpeg = child();
+        int fd = ffmpeg.stdin_fd();
+        auto to_ffmpeg = [&](glr::frame &&f) { pipe.write(fd, std::move(f)); };
+        glr_source source = glr::framebuffer_source(scene_.fbo());
+        frame_budget b{l_};
+        for (; b.more(); b.done++)
+            ring.capture(source, b.done, to_ffmpeg);
+        ring.drain(to_ffmpeg);
+        pipe.close(fd);
+        ffmpeg.finish();
+        return fps_of(b);
+    }
+
+    double in_process()
+    {
+        glr::ring ring = make_ring(c_.size.width, c_.size.height, GLR_FORMAT_BGRA8, GLR_FLIP_STRIDE, c_.buffers);
+        glr_encoder_params ep{};
+        ep.width = c_.size.width;
+        ep.height = c_.size.height;
+        ep.format = GLR_FORMAT_BGRA8;
+        ep.fps_num = 60;
+        ep.fps_den = 1;
+        ep.codec = c_.output.codec.c_str();
+        ep.codec_options = c_.output.codec_options.empty() ? nullptr : c_.output.codec_options.c_str();
+        ep.pix_fmt = c_.output.codec == "libx264" ? "yuv420p" : nullptr;
+        ep.container = "null";
+        ep.output = "/dev/null";
+        frame_budget b{l_};
+        glr::encoder enc(ep);
+        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+        glr_source source = glr::framebuffer_source(scene_.fbo());
+        for (; b.more(); b.done++)
+            ring.capture(source, b.done, submit);
+        ring.drain(submit);
+        enc.finish();
+        return fps_of(b);
+    }
+
+    double vmsplice_loop()
+    {
+        std::vector<uint8_t> frame(frame_bytes());
+        read_pixels(frame.data());
+        // N copies, as the other methods cycle through N buffers (and the caches see as much).
+        std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(c_.buffers), frame);
+        glr::ffmpeg_child ffmpeg = child();
+        int fd = ffmpeg.stdin_fd();
+        fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+        frame_budget b{l_};
+        for (; b.more(); b.done++) {
+            // The bytes never change, so pages may be spliced again before they were read.
+            std::vector<uint8_t> &buffer = buffers[static_cast<size_t>(b.done) % buffers.size()];
+            iovec iov{buffer.data(), buffer.size()};
+            while (iov.iov_len > 0) {
+                ssize_t n = vmsplice(fd, &iov, 1, 0);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    throw std::runtime_error(std::string("vmsplice failed: ") + std::strerror(errno));
+                iov.iov_base = static_cast<uint8_t *>(iov.iov_base) + n;
+                iov.iov_len -= static_cast<size_t>(n);
+            }
+        }
+        ffmpeg.finish();
+        return fps_of(b);
+    }
+
+    double glreader_pipe_blocks()
+    {
+        std::vector<uint8_t> frame(frame_bytes());
+        read_pixels(frame.data());
+        // The bytes never change; the sync pattern is TurboPipe's.
+        std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(c_.buffers), frame);
+        glr::pipe pipe;
+        glr::ffmpeg_child ffmpeg = child();
+        int fd = ffmpeg.stdin_fd();
+        frame_budget b{l_};
+        for (; b.more(); b.done++) {
+            const std::vector<uint8_t> &buffer = buffers[static_cast<size_t>(b.done) % buffers.size()];
+            pipe.sync(buffer.data());
+            pipe.write(fd, buffer.data(), buffer.size());
+        }
+        pipe.close(fd);
+        ffmpeg.finish();
+        return fps_of(b);
+    }
+
+    double turbopipe(bool readback)
+    {
+        std::string command = "'" + l_.python + "' '" + l_.turbopipe_script + "' --width " +
+                              std::to_string(c_.size.width) + " --height " + std::to_string(c_.size.height) +
+                              " --buffers " + std::to_string(c_.buffers) + " --frames " + std::to_string(l_.frames) +
+                              " --seconds " + std::to_string(l_.seconds) + (readback ? "" : " --no-readback") + " --";
+        for (const std::string &a : c_.output.ffmpeg_args)
+            command += " '" + a + "'";
+        FILE *out = popen(command.c_str(), "r");
+        if (!out)
+            throw std::runtime_error("cannot run " + l_.python);
+        char line[512] = {};
+        double fps = 0;
+        while (std::fgets(line, sizeof line, out))
+            std::sscanf(line, "fps %lf", &fps);
+        int status = pclose(out);
+        if (status != 0 || fps <= 0)
+            throw std::runtime_error("the TurboPipe run failed: " + command);
+        return fps;
+    }
+
+    sample::scene &scene_;
+    const cell_spec &c_;
+    const limits &l_;
+};
+
+// A process that keeps one core busy until stopped: the competing load.
+class spinner {
+public:
+    spinner()
+    {
+        char sh[] = "sh", dash_c[] = "-c", loop[] = "while :; do :; done";
+        char *argv[] = {sh, dash_c, loop, nullptr};
+        if (posix_spawnp(&pid_, "sh", nullptr, nullptr, argv, environ) != 0)
+            throw std::runtime_error("cannot start the spinner");
+    }
+    ~spinner()
+    {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+    }
+    spinner(const spinner &) = delete;
+    spinner &operator=(const spinner &) = delete;
+
+private:
+    pid_t pid_ = -1;
+};
+
+struct cell_result {
+    cell_spec spec;
+    std::vector<method> methods;
+    std::vector<std::vector<double>> fps; // per method, per run
+    std::vector<double> load;
+};
+
+int compare(int argc, char **argv, bool everything)
+{
+    std::string outputs = everything ? "null,ultrafast,slow" : "null", buffers = "1,4";
+    std::string python = GLREADER_SOURCE_DIR "/.venv/bin/python";
+    limits l{600, 1.0, python, GLREADER_SOURCE_DIR "/samples/bench/turbopipe_cell.py"};
+    bool load_row = true;
+    std::vector<char *> args(argv, argv + argc);
+    auto no_load = std::find_if(args.begin(), args.end(), [](char *a) { return std::string(a) == "--no-load-row"; });
+    if (no_load != args.end()) {
+        load_row = false;
+        args.erase(no_load);
+    }
+    options o = parse_options(static_cast<int>(args.size()), args.data(), {"720p,1080p,2160p", "", 3, 600},
+                              [&](const std::string &name, const std::string &v) {
+                                  if (name == "--outputs") outputs = v;
+                                  else if (name == "--buffers") buffers = v;
+                                  else if (name == "--seconds") l.seconds = std::atof(v.c_str());
+                                  else if (name == "--python") l.python = v;
+                                  else return false;
+                                  return true;
+                              });
+    l.frames = o.frames;
+    std::vector<method> methods = {method::standard, method::threaded, method::glreader_vmsplice,
+                                   method::glreader_write, method::vmsplice_loop};
+    if (everything) {
+        if (access(l.python.c_str(), X_OK) != 0)
+            throw std::runtime_error("TurboPipe's Python environment is missing (" + l.python +
+                                     "): run scripts/bench-setup.sh, or pass --python");
+        methods.insert(methods.begin() + 2, method::turbopipe);
+        methods.push_back(method::in_process);
+        methods.push_back(method::turbopipe_no_readback);
+    }
+    methods.push_back(method::glreader_no_readback);
+
+    av_log_set_level(AV_LOG_ERROR); // libx264's summaries would bury the progress lines
+    glr::context ctx;
+    std::vector<cell_result> cells;
+    for (const size_spec &s : parse_sizes(o.sizes))
+        for (const std::string &out : split(outputs))
+            for (const std::string &b : split(buffers))
+                cells.push_back({{s, parse_output(out), std::max(1, std::atoi(b.c_str())), false}, methods, {}, {}});
+    if (load_row)
+        cells.push_back({{{"1080p", 1920, 1080}, parse_output("null"), 1, true}, methods, {}, {}});
+    for (cell_result &c : cells)
+        c.fps.resize(methods.size());
+    std::fprintf(stderr, "glreader-bench %s on %s, %u CPUs: %zu cells x %zu methods x %d runs, interleaved\n",
+                 everything ? "compare" : "pipe", ctx.renderer().c_str(), std::thread::hardware_concurrency(),
+                 cells.size(), methods.size(), o.runs);
+
+    {
+        // Untimed warm-up: the first readback, spawn and shader compile cost more.
+        limits warm = l;
+        warm.frames = 10;
+        sample::scene scene(cells[0].spec.size.width, cells[0].spec.size.height, cheap_scene_source, "bench scene");
+        scene.draw(0, 0, 1 / 60.0);
+        cell_runner runner(scene, cells[0].spec, warm);
+        for (method m : methods)
+            runner.run(m);
+    }
+    load_meter load;
+    for (int run = 0; run < o.runs; run++) {
+        for (cell_result &c : cells) {
+            sample::scene scene(c.spec.size.width, c.spec.size.height, cheap_scene_source, "bench scene");
+            scene.draw(0, 0, 1 / 60.0);
+            std::unique_ptr<spinner> busy = c.spec.loaded ? std::make_unique<spinner>() : nullptr;
+            cell_runner runner(scene, c.spec, l);
+            load.other_cpu_seconds();
+            for (size_t m = 0; m < methods.size(); m++)
+                c.fps[m].push_back(runner.run(methods[m]));
+            c.load.push_back(load.other_cpu_seconds());
+        }
+        std::fprintf(stderr, "  run %d/%d done\n", run + 1, o.runs);
+    }
+
+    std::printf("\nglreader-bench %s: RGBA frames into `ffmpeg -f rawvideo -i - ...`, %s, %u CPUs, %d runs; "
+                "fps as min / median / max, GB/s at the median; other CPU s = CPU time of other processes "
+                "during the cell (max of the runs)\n\n",
+                everything ? "compare" : "pipe", ctx.renderer().c_str(), std::thread::hardware_concurrency(), o.runs);
+    std::printf("| size | ffmpeg | buffers | method | fps | GB/s | other CPU s |\n|---|---|---|---|---|---|---|\n");
+    for (const cell_result &c : cells) {
+        double bytes = static_cast<double>(c.spec.size.width) * c.spec.size.height * 4;
+        for (size_t m = 0; m < methods.size(); m++) {
+            summary s = summarize(c.fps[m]);
+            std::printf("| %s | %s%s | %d | %s | %.0f / %.0f / %.0f | %.2f | %.2f |\n", c.spec.size.name.c_str(),
+                        c.spec.output.name.c_str(), c.spec.loaded ? " + one core busy" : "", c.spec.buffers,
+                        method_name(methods[m]), s.min, s.median, s.max, s.median * bytes / 1e9,
+                        summarize(c.load).max);
+        }
+    }
+    std::string method_names;
+    for (size_t m = 0; m < methods.size(); m++)
+        method_names += std::string(m ? ", " : "") + "\"" + method_key(methods[m]) + "\": \"" + method_name(methods[m]) + "\"";
+    std::vector<std::string> items;
+    for (const cell_result &c : cells) {
+        std::string item = "{\"size\": \"" + c.spec.size.name + "\", \"width\": " + std::to_string(c.spec.size.width) +
+                           ", \"height\": " + std::to_string(c.spec.size.height) + ", \"output\": \"" +
+                           c.spec.output.name + "\", \"buffers\": " + std::to_string(c.spec.buffers) +
+                           ", \"competing_load\": " + (c.spec.loaded ? "true" : "false") +
+                           ",\n     \"other_cpu_seconds\": " + json_summary(c.load);
+        for (size_t m = 0; m < methods.size(); m++)
+            item += ",\n     \"" + std::string(method_key(methods[m])) + "\": " + json_summary(c.fps[m]);
+        items.push_back(item + "}");
+    }
+    write_json(o.json, everything ? "compare" : "pipe", ctx.renderer(), o.runs,
+               "\"unit\": \"fps\", \"methods\": {" + method_names + "}", items);
+    return 0;
+}
+
+} // namespace
+
+int bench_compare(int argc, char **argv) { return compare(argc, argv, true); }
+
+int bench_pipe(int argc, char **argv) { return compare(argc, argv, false); }
+
+} // namespace bench

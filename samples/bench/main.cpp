@@ -1,0 +1,35 @@
+// glreader-bench: side-by-side measurements, interleaved in one run so that every ratio
+// compares numbers taken under the same machine conditions. One mode per file:
+// ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare).
+#include "modes.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+int main(int argc, char **argv)
+{
+    std::string mode = argc > 1 ? argv[1] : "";
+    try {
+        if (mode == "ring")
+            return bench::bench_ring(argc - 2, argv + 2);
+        if (mode == "encode")
+            return bench::bench_encode(argc - 2, argv + 2);
+        if (mode == "pipe")
+            return bench::bench_pipe(argc - 2, argv + 2);
+        if (mode == "compare")
+            return bench::bench_compare(argc - 2, argv + 2);
+        std::fprintf(stderr,
+                     "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
+                     "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
+                     "                             [--frames N] [--json FILE]\n"
+                     "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"
+                     "                             [--buffers 1,4] [--runs N] [--frames N] [--seconds S]\n"
+                     "                             [--no-load-row] [--python PROGRAM] [--json FILE]\n"
+                     "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n");
+        return 2;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "glreader-bench: %s\n", e.what());
+        return 1;
+    }
+}

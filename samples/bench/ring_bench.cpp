@@ -1,0 +1,183 @@
+// glreader-bench ring [--sizes 720p,1080p,2160p] [--runs 5] [--frames 60] [--json FILE]
+//
+// Per frame, at each size, (1) a memcpy of one frame between two warm buffers (the floor
+// for a software rasterizer), (2) a synchronous glReadPixels into client memory, (3) the
+// ring: capture + acquire + release. Every cell is measured `runs` times, the methods
+// interleaved; each cell reports min / median / max of its per-run means. Then the
+// render-thread stall (time inside capture) while a consumer thread reads every frame.
+// Each run also records the machine's load: CPU time spent by other processes.
+#include "common.hpp"
+#include "modes.hpp"
+
+#include "frame_worker.hpp"
+#include "scene.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace bench {
+
+namespace {
+
+struct ring_results {
+    size_spec size;
+    std::vector<double> memcpy_ms, sync_ms, ring_ms;
+    std::vector<double> stall_p50, stall_p99, load;
+};
+
+// One measurement of each method at one size: per-frame means in milliseconds.
+void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, ring_results &r, int frames,
+                  std::vector<uint8_t> &a, std::vector<uint8_t> &b, std::vector<uint8_t> &client,
+                  load_meter &load)
+{
+    const GladGLContext &gl = scene.gl();
+    const int w = r.size.width, h = r.size.height;
+    load.other_cpu_seconds();
+
+    auto start = clock_type::now();
+    for (int i = 0; i < frames; i++) {
+        // Alternate the direction so neither buffer stays hot in cache for the next copy.
+        if (i & 1)
+            std::memcpy(b.data(), a.data(), a.size());
+        else
+            std::memcpy(a.data(), b.data(), a.size());
+    }
+    r.memcpy_ms.push_back(ms_since(start) / frames);
+
+    // Rendering is not what is measured: each frame is drawn and finished first.
+    double sync_total = 0;
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
+    gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 60.0, 1 / 60.0);
+        gl.Finish();
+        auto t = clock_type::now();
+        gl.ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, client.data());
+        sync_total += ms_since(t);
+    }
+    r.sync_ms.push_back(sync_total / frames);
+
+    double ring_total = 0;
+    glr_source source = glr::framebuffer_source(scene.fbo());
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 60.0, 1 / 60.0);
+        gl.Finish();
+        auto t = clock_type::now();
+        ring.try_capture(source, i);
+        ring.acquire(UINT64_MAX); // the frame is released as the optional goes away
+        ring_total += ms_since(t);
+    }
+    r.ring_ms.push_back(ring_total / frames);
+
+    // Stall: the render thread's time blocked in capture while a consumer thread reads
+    // every frame. Timed here per call, so each run has its own percentiles.
+    {
+        // Reads every byte of each frame, as an encoder would, then releases it.
+        std::vector<uint8_t> scratch(static_cast<size_t>(w) * 4);
+        sample::frame_worker consumer([&](const glr::frame &f) {
+            for (int y = 0; y < f.height(); y++)
+                std::memcpy(scratch.data(), f.row(y), scratch.size());
+        });
+        auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
+        std::vector<double> stalls;
+        for (int i = 0; i < frames; i++) {
+            scene.draw(i, i / 60.0, 1 / 60.0);
+            gl.Finish();
+            for (;;) {
+                auto t = clock_type::now();
+                bool captured = stall_ring.try_capture(source, i);
+                stalls.push_back(ms_since(t));
+                if (captured)
+                    break;
+                if (auto f = stall_ring.acquire(UINT64_MAX))
+                    hand_off(std::move(*f));
+            }
+            while (auto f = stall_ring.acquire(0))
+                hand_off(std::move(*f));
+        }
+        stall_ring.drain(hand_off);
+        consumer.finish();
+        std::sort(stalls.begin(), stalls.end());
+        r.stall_p50.push_back(stalls[stalls.size() / 2]);
+        r.stall_p99.push_back(stalls[std::min(stalls.size() - 1, stalls.size() * 99 / 100)]);
+    }
+    r.load.push_back(load.other_cpu_seconds());
+}
+
+} // namespace
+
+int bench_ring(int argc, char **argv)
+{
+    options o = parse_options(argc, argv, {"720p,1080p,2160p", "", 5, 60});
+    const std::string &sizes = o.sizes, &json = o.json;
+    const int runs = o.runs, frames = o.frames;
+
+    glr::context ctx;
+    std::vector<ring_results> results;
+    for (const size_spec &s : parse_sizes(sizes))
+        results.push_back({s, {}, {}, {}, {}, {}, {}});
+    std::fprintf(stderr, "glreader-bench ring on %s: %d runs x %d frames per cell, interleaved\n",
+                 ctx.renderer().c_str(), runs, frames);
+
+    load_meter load;
+    struct per_size {
+        std::unique_ptr<sample::scene> scene;
+        std::unique_ptr<glr::ring> ring, stall_ring;
+        std::vector<uint8_t> a, b, client;
+    };
+    std::vector<per_size> state;
+    for (const ring_results &r : results) {
+        per_size p;
+        size_t bytes = static_cast<size_t>(r.size.width) * static_cast<size_t>(r.size.height) * 4;
+        p.scene = std::make_unique<sample::scene>(r.size.width, r.size.height);
+        glr_ring_params params{};
+        params.width = r.size.width;
+        params.height = r.size.height;
+        p.ring = std::make_unique<glr::ring>(params);
+        p.stall_ring = std::make_unique<glr::ring>(params);
+        // Filled once so every page is mapped before anything is timed.
+        p.a.assign(bytes, 1);
+        p.b.assign(bytes, 2);
+        p.client.assign(bytes, 3);
+        state.push_back(std::move(p));
+    }
+    for (int run = 0; run < runs; run++) {
+        for (size_t i = 0; i < results.size(); i++) {
+            per_size &p = state[i];
+            measure_once(*p.scene, *p.ring, *p.stall_ring, results[i], frames, p.a, p.b, p.client, load);
+        }
+        std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
+    }
+
+    std::printf("\nglreader-bench ring: %s, RGBA8, %d runs x %d frames, interleaved\n",
+                ctx.renderer().c_str(), runs, frames);
+    std::printf("ms per frame as min / median / max of the runs; load = CPU seconds used by other "
+                "processes during a run\n\n");
+    std::printf("| size | memcpy | glReadPixels (sync) | ring (capture+acquire+release) | ring / sync "
+                "(median) | stall p50 | stall p99 | load (max) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+    for (const ring_results &r : results) {
+        summary m = summarize(r.memcpy_ms), s = summarize(r.sync_ms), g = summarize(r.ring_ms);
+        summary p50 = summarize(r.stall_p50), p99 = summarize(r.stall_p99), l = summarize(r.load);
+        std::printf("| %s | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.2fx | "
+                    "%.3f | %.3f | %.2f s |\n",
+                    r.size.name.c_str(), m.min, m.median, m.max, s.min, s.median, s.max, g.min,
+                    g.median, g.max, g.median / s.median, p50.median, p99.median, l.max);
+    }
+
+    std::vector<std::string> items;
+    for (const ring_results &r : results)
+        items.push_back("{\"size\": \"" + r.size.name + "\", \"width\": " + std::to_string(r.size.width) +
+                        ", \"height\": " + std::to_string(r.size.height) + ",\n     \"memcpy\": " +
+                        json_summary(r.memcpy_ms) + ",\n     \"sync_readpixels\": " + json_summary(r.sync_ms) +
+                        ",\n     \"ring\": " + json_summary(r.ring_ms) + ",\n     \"stall_p50\": " +
+                        json_summary(r.stall_p50) + ",\n     \"stall_p99\": " + json_summary(r.stall_p99) +
+                        ",\n     \"other_cpu_seconds\": " + json_summary(r.load) + "}");
+    write_json(json, "ring", ctx.renderer(), runs,
+               "\"frames_per_run\": " + std::to_string(frames) + ", \"unit\": \"ms per frame\"", items);
+    return 0;
+}
+
+} // namespace bench
