@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -114,6 +116,19 @@ void write_json(const std::string &path, const std::string &mode, const std::str
     if (!out)
         throw std::runtime_error("cannot write " + path);
     std::printf("\nwrote %s\n", path.c_str());
+}
+
+void write_all(int fd, const uint8_t *data, size_t size)
+{
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error(std::string("write to ffmpeg failed: ") + std::strerror(errno));
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
 }
 
 options parse_options(int argc, char **argv, options o,

@@ -5,6 +5,8 @@
 #include "glreader/glreader.hpp"
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -50,6 +52,9 @@ std::string json_summary(const std::vector<double> &v);
 // nothing when path is empty. Throws when it cannot be written.
 void write_json(const std::string &path, const std::string &mode, const std::string &renderer, int runs,
                 const std::string &fields, const std::vector<std::string> &items);
+
+// write() until all of it is out (EINTR retried); throws naming the error.
+void write_all(int fd, const uint8_t *data, size_t size);
 
 // Options every mode takes. `extra` sees the others (name, value) and returns false for
 // one it does not know either.

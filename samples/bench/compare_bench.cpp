@@ -138,20 +138,6 @@ struct frame_budget {
 
 double fps_of(const frame_budget &b) { return b.done / (ms_since(b.start) / 1000); }
 
-// Writes all of a block to fd (the "standard" and "threaded" writers).
-void write_all(int fd, const uint8_t *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            throw std::runtime_error(std::string("write to ffmpeg failed: ") + std::strerror(errno));
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-}
-
 class cell_runner {
 public:
     cell_runner(sample::scene &scene, const cell_spec &c, const limits &l) : scene_(scene), c_(c), l_(l) {}

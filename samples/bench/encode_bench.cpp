@@ -2,8 +2,9 @@
 //                       [--frames 60] [--json FILE]
 //
 // In-process encoding (glr_encoder: libx264 to yuv420p) against the same frames written
-// through glreader's pipe mode to an `ffmpeg -f rawvideo -i -` child with the same
-// settings, and libx264 alone on ready yuv420p frames (the ceiling), interleaved.
+// to an `ffmpeg -f rawvideo -i -` child with the same settings, the classic way (write()
+// on the render thread) and through glreader's pipe mode, and libx264 alone on ready
+// yuv420p frames (the ceiling), interleaved.
 #include "common.hpp"
 #include "modes.hpp"
 
@@ -29,7 +30,7 @@ namespace {
 struct encode_case {
     size_spec size;
     std::string preset;
-    std::vector<double> in_process_fps, pipe_fps, encoder_only_fps, load;
+    std::vector<double> in_process_fps, classic_pipe_fps, pipe_mode_fps, encoder_only_fps, load;
 };
 
 // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p, null muxer).
@@ -58,17 +59,23 @@ double run_in_process(sample::scene &scene, const encode_case &c, int frames)
     return frames / (ms_since(start) / 1000);
 }
 
-// The same frames written to `ffmpeg -f rawvideo -i -` with the same encoder settings,
-// through glreader's pipe mode (the leases go to the child without a copy).
-double run_pipe(sample::scene &scene, const encode_case &c, int frames)
+// The same frames written to `ffmpeg -f rawvideo -i -` with the same encoder settings:
+// classic (write() of each frame on the render thread, the usual way) or through
+// glreader's pipe mode (the leases go to the child without a copy, on a writer thread).
+double run_pipe(sample::scene &scene, const encode_case &c, int frames, bool classic)
 {
-    glr::ring ring = make_ring(c.size.width, c.size.height, GLR_FORMAT_BGRA8);
+    glr::ring ring = make_ring(c.size.width, c.size.height, GLR_FORMAT_BGRA8, classic ? GLR_FLIP_GPU : GLR_FLIP_STRIDE);
     auto start = clock_type::now();
     glr::pipe pipe;
     glr::ffmpeg_child child(child_params(c.size, GLR_FORMAT_BGRA8),
                             {"-loglevel", "error", "-c:v", "libx264", "-preset", c.preset, "-pix_fmt", "yuv420p",
                              "-f", "null", "-"});
-    auto to_child = [&](glr::frame &&f) { pipe.write(child.stdin_fd(), std::move(f)); };
+    auto to_child = [&](glr::frame &&f) {
+        if (classic) // top row first, contiguous: one write per frame
+            write_all(child.stdin_fd(), f.data(), static_cast<size_t>(f.stride()) * static_cast<size_t>(f.height()));
+        else
+            pipe.write(child.stdin_fd(), std::move(f));
+    };
     for (int i = 0; i < frames; i++) {
         scene.draw(i, i / 30.0, 1 / 30.0);
         ring.capture(glr::framebuffer_source(scene.fbo()), i, to_child);
@@ -171,7 +178,8 @@ int bench_encode(int argc, char **argv)
             std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
             load.other_cpu_seconds();
             c.in_process_fps.push_back(run_in_process(scene, c, frames));
-            c.pipe_fps.push_back(run_pipe(scene, c, frames));
+            c.classic_pipe_fps.push_back(run_pipe(scene, c, frames, true));
+            c.pipe_mode_fps.push_back(run_pipe(scene, c, frames, false));
             c.encoder_only_fps.push_back(run_encoder_only(yuv, c));
             c.load.push_back(load.other_cpu_seconds());
             for (AVFrame *f : yuv)
@@ -182,23 +190,31 @@ int bench_encode(int argc, char **argv)
 
     std::printf("\nglreader-bench encode: libx264 -> yuv420p from BGRA frames, %s, %d runs x %d frames\n",
                 ctx.renderer().c_str(), runs, frames);
-    std::printf("fps as min / median / max of the runs; in-process and pipe both include rendering a "
-                "cheap scene and reading it back; other CPU s = CPU time of processes other than this "
-                "one and its ffmpeg children\n\n");
-    std::printf("| size | preset | in-process | pipe to ffmpeg child | in-process / pipe (median) | "
-                "encoder only (ceiling) | other CPU s (max) |\n|---|---|---|---|---|---|---|\n");
+    std::printf("fps as min / median / max of the runs; every path includes rendering a cheap scene and "
+                "reading it back; other CPU s = CPU time of processes other than this one and its ffmpeg "
+                "children\n\n");
+    std::printf("| size | preset | in-process | classic pipe (write) | glreader pipe mode | in-process / classic "
+                "(median) | in-process / pipe mode | encoder only (ceiling) | other CPU s (max) |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
+    auto cell = [](const summary &x) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", x.min, x.median, x.max);
+        return std::string(text);
+    };
     for (const encode_case &c : cases) {
-        summary a = summarize(c.in_process_fps), b = summarize(c.pipe_fps), e = summarize(c.encoder_only_fps),
-                l = summarize(c.load);
-        std::printf("| %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %.2fx | %.1f / %.1f / %.1f | %.2f |\n",
-                    c.size.name.c_str(), c.preset.c_str(), a.min, a.median, a.max, b.min, b.median, b.max,
-                    a.median / b.median, e.min, e.median, e.max, l.max);
+        summary a = summarize(c.in_process_fps), b = summarize(c.classic_pipe_fps), p = summarize(c.pipe_mode_fps),
+                e = summarize(c.encoder_only_fps), l = summarize(c.load);
+        std::printf("| %s | %s | %s | %s | %s | %.2fx | %.2fx | %s | %.2f |\n", c.size.name.c_str(), c.preset.c_str(),
+                    cell(a).c_str(), cell(b).c_str(), cell(p).c_str(), a.median / b.median, a.median / p.median,
+                    cell(e).c_str(), l.max);
     }
     std::vector<std::string> items;
     for (const encode_case &c : cases)
         items.push_back("{\"size\": \"" + c.size.name + "\", \"preset\": \"" + c.preset +
-                        "\",\n     \"in_process\": " + json_summary(c.in_process_fps) + ",\n     \"pipe\": " +
-                        json_summary(c.pipe_fps) + ",\n     \"encoder_only\": " + json_summary(c.encoder_only_fps) +
+                        "\",\n     \"in_process\": " + json_summary(c.in_process_fps) +
+                        ",\n     \"classic_pipe\": " + json_summary(c.classic_pipe_fps) +
+                        ",\n     \"pipe_mode\": " + json_summary(c.pipe_mode_fps) +
+                        ",\n     \"encoder_only\": " + json_summary(c.encoder_only_fps) +
                         ",\n     \"other_cpu_seconds\": " + json_summary(c.load) + "}");
     write_json(json, "encode", ctx.renderer(), runs,
                "\"frames_per_run\": " + std::to_string(frames) + ", \"unit\": \"fps\"", items);
