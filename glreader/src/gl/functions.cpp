@@ -5,6 +5,8 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+
 namespace glr::gl {
 
 namespace {
@@ -32,9 +34,12 @@ glx_api glx_if_loaded()
 
 void *egl_current_context() { return egl::if_loaded()->GetCurrentContext(); }
 
-glx_api cached_glx;
+// The GLX entry points found when a GLX context was current; atomics, as rings may be
+// created on several threads at once (they only ever store the same two addresses).
+std::atomic<glx_get_proc_fn> glx_get_proc_address{nullptr};
+std::atomic<glx_current_fn> glx_get_current_context{nullptr};
 
-void *glx_current_context() { return cached_glx.get_current_context(); }
+void *glx_current_context() { return glx_get_current_context.load(std::memory_order_acquire)(); }
 
 GLADapiproc egl_loader(void *, const char *name)
 {
@@ -44,7 +49,7 @@ GLADapiproc egl_loader(void *, const char *name)
 GLADapiproc glx_loader(void *, const char *name)
 {
     return reinterpret_cast<GLADapiproc>(
-        cached_glx.get_proc_address(reinterpret_cast<const unsigned char *>(name)));
+        glx_get_proc_address.load(std::memory_order_acquire)(reinterpret_cast<const unsigned char *>(name)));
 }
 
 GLADapiproc user_loader(void *userptr, const char *name)
@@ -63,7 +68,8 @@ void load(functions &out, glr_get_proc_address_fn loader)
     if (!egl_current) {
         glx_api glx = glx_if_loaded();
         if (glx.get_current_context && glx.get_proc_address && glx.get_current_context()) {
-            cached_glx = glx;
+            glx_get_proc_address.store(glx.get_proc_address, std::memory_order_release);
+            glx_get_current_context.store(glx.get_current_context, std::memory_order_release);
             glx_current = true;
         }
     }
