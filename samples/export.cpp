@@ -204,8 +204,7 @@ int main(int argc, char **argv)
     try {
         glr::context ctx({}, log);
         std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
-        sample::scene_source source = sample::load_scene_source(o.shader);
-        sample::scene scene(o.width, o.height, source.text, source.name);
+        sample::scene scene(o.width, o.height, {"", o.shader, ""}, glr_context_get_proc_address, log);
 
         glr_ring_params rp{};
         rp.width = o.width;

@@ -1,5 +1,4 @@
-// Builds a GL program that draws one full-viewport triangle with a given fragment shader
-// (GLSL 330 core, no vertex buffers: bind any vertex array and draw 3 vertices).
+// A GL function table for the samples' own GL calls (glreader keeps its own).
 #pragma once
 
 #include "glreader/context.h"
@@ -13,8 +12,5 @@ namespace sample {
 // glr_context_get_proc_address, for glreader's EGL contexts). Throws std::runtime_error
 // when none is current.
 void load_gl(GladGLContext &gl, glr_get_proc_address_fn loader = glr_context_get_proc_address);
-
-// Compiles and links; throws std::runtime_error carrying the compiler's or linker's log.
-unsigned make_fullscreen_program(const GladGLContext &gl, const char *fragment_source);
 
 } // namespace sample

@@ -92,10 +92,9 @@ int main(int argc, char **argv)
     std::signal(SIGTERM, [](int) { interrupted = true; });
     bool tty = isatty(STDERR_FILENO);
     try {
-        sample::scene_source source = sample::load_scene_source(o.shader);
         glr::context ctx;
         std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
-        sample::scene scene(o.width, o.height, source.text, source.name);
+        sample::scene scene(o.width, o.height, {"", o.shader, ""});
 
         glr_ring_params rp{};
         rp.width = o.width;

@@ -103,8 +103,7 @@ int main(int argc, char **argv)
         int fb_width = 0, fb_height = 0;
         glfwGetFramebufferSize(w.window, &fb_width, &fb_height); // differs on HiDPI screens
 
-        sample::scene_source source = sample::load_scene_source(o.shader);
-        sample::scene scene(fb_width, fb_height, source.text, source.name, loader);
+        sample::scene scene(fb_width, fb_height, {"", o.shader, ""}, loader);
         const GladGLContext &gl = scene.gl();
 
         glr_ring_params rp{};

@@ -8,6 +8,7 @@
 #include "internal_abi.h"
 #include "gl/headless_context.hpp"
 #include "gl/ring.hpp"
+#include "gl/shader_scene.hpp"
 #include "log.hpp"
 
 #include <cerrno>
@@ -238,5 +239,47 @@ void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats)
         return 0;
     });
 }
+
+glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params *params)
+{
+    glr_scene *scene = nullptr;
+    glr::guarded(log, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_scene_create: params is NULL");
+        scene = new glr_scene(log, *params);
+        return 0;
+    });
+    return scene;
+}
+
+int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta)
+{
+    if (!scene)
+        return null_argument(nullptr, "glr_scene_draw", "scene");
+    return glr::guarded(scene->log(), [&] {
+        scene->draw(frame, seconds, delta);
+        return 0;
+    });
+}
+
+struct glr_source glr_scene_source(const glr_scene *scene)
+{
+    glr_source source{};
+    source.kind = GLR_SOURCE_FRAMEBUFFER;
+    source.name = scene ? scene->framebuffer() : 0;
+    return source;
+}
+
+unsigned glr_scene_framebuffer(const glr_scene *scene) { return scene ? scene->framebuffer() : 0; }
+
+void glr_scene_destroy(glr_scene **scene)
+{
+    if (!scene || !*scene)
+        return;
+    delete *scene;
+    *scene = nullptr;
+}
+
+const char *glr_scene_builtin_source(void) { return glr_scene::builtin_source_text(); }
 
 } // extern "C"

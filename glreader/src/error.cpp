@@ -58,6 +58,7 @@ const char *describe(int code)
     case GLR_ERROR_INTERNAL: return "internal error in glreader";
     case GLR_ERROR_CODEC: return "FFmpeg encoder or muxer error";
     case GLR_ERROR_CHILD: return "the child process failed";
+    case GLR_ERROR_SHADER: return "the shader does not compile";
     case -EAGAIN: return "not ready yet";
     case -EBUSY: return "ring full of frames not acquired yet";
     case -ENODATA: return "no frame in flight";

@@ -437,7 +437,7 @@ int compare(int argc, char **argv, bool everything)
         // Untimed warm-up: the first readback, spawn and shader compile cost more.
         limits warm = l;
         warm.frames = 10;
-        sample::scene scene(cells[0].spec.size.width, cells[0].spec.size.height, cheap_scene_source, "bench scene");
+        sample::scene scene(cells[0].spec.size.width, cells[0].spec.size.height, {cheap_scene_source, "", "bench scene"});
         scene.draw(0, 0, 1 / 60.0);
         cell_runner runner(scene, cells[0].spec, warm);
         for (method m : methods)
@@ -446,7 +446,7 @@ int compare(int argc, char **argv, bool everything)
     load_meter load;
     for (int run = 0; run < o.runs; run++) {
         for (cell_result &c : cells) {
-            sample::scene scene(c.spec.size.width, c.spec.size.height, cheap_scene_source, "bench scene");
+            sample::scene scene(c.spec.size.width, c.spec.size.height, {cheap_scene_source, "", "bench scene"});
             scene.draw(0, 0, 1 / 60.0);
             std::unique_ptr<spinner> busy = c.spec.loaded ? std::make_unique<spinner>() : nullptr;
             cell_runner runner(scene, c.spec, l);

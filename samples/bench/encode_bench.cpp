@@ -174,7 +174,7 @@ int bench_encode(int argc, char **argv)
     load_meter load;
     for (int run = 0; run < runs; run++) {
         for (encode_case &c : cases) {
-            sample::scene scene(c.size.width, c.size.height, cheap_scene_source, "bench scene");
+            sample::scene scene(c.size.width, c.size.height, {cheap_scene_source, "", "bench scene"});
             std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
             load.other_cpu_seconds();
             c.in_process_fps.push_back(run_in_process(scene, c, frames));

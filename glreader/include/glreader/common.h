@@ -41,7 +41,8 @@ enum glr_error {
     GLR_ERROR_SOFTWARE_RENDERER = -1005, /* require_hw was set and only a software renderer exists */
     GLR_ERROR_INTERNAL = -1006,          /* a bug in glreader; please report the message */
     GLR_ERROR_CODEC = -1007,             /* FFmpeg (encoder or muxer) failed; the message says how */
-    GLR_ERROR_CHILD = -1008              /* a child process (ffmpeg) failed; the message has its stderr */
+    GLR_ERROR_CHILD = -1008,             /* a child process (ffmpeg) failed; the message has its stderr */
+    GLR_ERROR_SHADER = -1009             /* a shader does not compile or link; the message has the log */
 };
 
 /* Describes an error code in a few words (never NULL; unknown codes get a generic text).

@@ -9,6 +9,7 @@
 #include "glreader/ffmpeg_child.h"
 #include "glreader/pipe.h"
 #include "glreader/ring.h"
+#include "glreader/scene.h"
 #include "glreader/stats.h"
 
 #endif /* GLREADER_GLREADER_H */
