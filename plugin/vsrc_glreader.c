@@ -1,0 +1,330 @@
+/*
+ * glreader video source: renders a Shadertoy-style fragment shader headless with OpenGL
+ * and reads each frame back through glreader's ring of persistently mapped PBOs.
+ *
+ * This file is part of glreader (plugin/vsrc_glreader.c), copied into FFmpeg trees by
+ * the patches in ffmpeg-patches/. It uses only glreader's core C ABI (libglreader, no
+ * FFmpeg inside), so one process never holds two libavcodec versions.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#include <glreader/glreader.h>
+
+#include <errno.h>
+#include <stdatomic.h>
+
+#include "libavutil/avassert.h"
+#include "libavutil/imgutils.h"
+#include "libavutil/internal.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "glreader_compat.h"
+
+/* What the frames' free callbacks need, which may run after the filter is gone: the
+ * count of frames held downstream, and the log the ring reports through. */
+typedef struct GLReaderLeases {
+    atomic_int held;
+    glr_log *log;
+    _Atomic(AVFilterContext *) filter; /* where messages go; NULL once the filter is gone */
+} GLReaderLeases;
+
+typedef struct GLReaderContext {
+    const AVClass *class;
+    int w, h;
+    AVRational frame_rate;
+    int64_t duration;
+    char *shader;
+    int format;
+    int depth;
+    int require_hw;
+
+    glr_context *gl;
+    glr_scene *scene;
+    glr_ring *ring;
+    AVBufferRef *leases; /* GLReaderLeases */
+    int64_t total;       /* frames to emit: duration x rate, or INT64_MAX */
+    int64_t rendered;    /* frames drawn and captured */
+    int64_t emitted;
+    int in_flight;       /* captured, not yet acquired */
+} GLReaderContext;
+
+/* One leased frame wrapped in an AVFrame buffer: released when downstream lets go. */
+typedef struct GLReaderLease {
+    glr_ring *ring;
+    struct glr_frame frame;
+    AVBufferRef *leases;
+} GLReaderLease;
+
+#define OFFSET(x) offsetof(GLReaderContext, x)
+#define FLAGS AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM
+
+static const AVOption glreader_options[] = {
+    { "size",       "set the frame size", OFFSET(w), AV_OPT_TYPE_IMAGE_SIZE, { .str = "1280x720" }, 0, 0, FLAGS },
+    { "s",          "set the frame size", OFFSET(w), AV_OPT_TYPE_IMAGE_SIZE, { .str = "1280x720" }, 0, 0, FLAGS },
+    { "rate",       "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
+    { "r",          "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
+    { "duration",   "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
+    { "d",          "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
+    { "shader",     "Shadertoy-style fragment shader file (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "format",     "pixel format of the frames", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8, FLAGS, "format" },
+        { "rgba",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 }, 0, 0, FLAGS, "format" },
+        { "bgra",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 }, 0, 0, FLAGS, "format" },
+    { "depth",      "frames rendered ahead (ring depth)", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, FLAGS },
+    { "require_hw", "fail rather than render on a software rasterizer", OFFSET(require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(glreader);
+
+static void log_to_av(void *opaque, enum glr_log_level level, const char *message)
+{
+    GLReaderLeases *leases = opaque;
+    int av_level = level == GLR_LOG_ERROR ? AV_LOG_ERROR
+                 : level == GLR_LOG_WARN  ? AV_LOG_WARNING
+                 : level == GLR_LOG_INFO  ? AV_LOG_VERBOSE
+                                          : AV_LOG_DEBUG;
+    av_log(atomic_load(&leases->filter), av_level, "%s\n", message);
+}
+
+/* glreader's codes as FFmpeg's: negated errno values are the same; its own are external. */
+static int av_error_of(int code)
+{
+    return code > -4096 ? code : AVERROR_EXTERNAL;
+}
+
+static enum AVPixelFormat pix_fmt_of(int format)
+{
+    return format == GLR_FORMAT_BGRA8 ? AV_PIX_FMT_BGRA : AV_PIX_FMT_RGBA;
+}
+
+static void free_leases(void *opaque, uint8_t *data)
+{
+    GLReaderLeases *leases = (GLReaderLeases *)data;
+    glr_log_destroy(&leases->log);
+    av_free(leases);
+}
+
+static int make_current(AVFilterContext *ctx)
+{
+    GLReaderContext *s = ctx->priv;
+    /* Filter graphs may call from any of their threads: take the context each time. */
+    int ret = glr_context_make_current(s->gl);
+    return ret < 0 ? av_error_of(ret) : 0;
+}
+
+static av_cold int glreader_init(AVFilterContext *ctx)
+{
+    GLReaderContext *s = ctx->priv;
+    struct glr_context_params context_params = { .require_hw = s->require_hw };
+    struct glr_scene_params scene_params = { .width = s->w, .height = s->h, .source_path = s->shader };
+    struct glr_ring_params ring_params = { .width = s->w, .height = s->h, .format = s->format,
+                                           .flip = GLR_FLIP_GPU, .depth = s->depth };
+    GLReaderLeases *leases;
+    glr_log *log;
+    int ret;
+
+    if (s->frame_rate.num <= 0 || s->frame_rate.den <= 0) {
+        av_log(ctx, AV_LOG_ERROR, "the frame rate must be positive\n");
+        return AVERROR(EINVAL);
+    }
+    s->total = s->duration < 0 ? INT64_MAX
+                               : av_rescale_q_rnd(s->duration, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_UP);
+    leases = av_mallocz(sizeof(*leases));
+    if (leases) {
+        struct glr_log_params log_params = { .callback = log_to_av, .opaque = leases, .level = GLR_LOG_INFO };
+        atomic_init(&leases->filter, ctx);
+        leases->log = glr_log_create(&log_params);
+    }
+    if (!leases || !leases->log ||
+        !(s->leases = av_buffer_create((uint8_t *)leases, sizeof(*leases), free_leases, NULL, 0))) {
+        if (leases)
+            glr_log_destroy(&leases->log);
+        av_free(leases);
+        return AVERROR(ENOMEM);
+    }
+    log = leases->log;
+
+    /* Each failure below was logged through log_to_av with its cause. */
+    s->gl = glr_context_create(log, &context_params);
+    if (!s->gl)
+        return av_error_of(glr_last_error_code());
+    if ((ret = make_current(ctx)) < 0)
+        return ret;
+    av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(s->gl),
+           glr_context_platform_name(s->gl), glr_context_is_software(s->gl) ? ", software" : "");
+    s->scene = glr_scene_create(log, &scene_params);
+    if (s->scene)
+        s->ring = glr_ring_create(log, &ring_params);
+    ret = s->ring ? 0 : av_error_of(glr_last_error_code());
+    glr_context_release_current(s->gl);
+    return ret;
+}
+
+static av_cold void glreader_uninit(AVFilterContext *ctx)
+{
+    GLReaderContext *s = ctx->priv;
+
+    if (s->gl && make_current(ctx) == 0) {
+        /* Frames still held downstream keep their memory until released. */
+        glr_ring_destroy(&s->ring);
+        glr_scene_destroy(&s->scene);
+        glr_context_release_current(s->gl);
+    }
+    glr_context_destroy(&s->gl);
+    if (s->leases)
+        atomic_store(&((GLReaderLeases *)s->leases->data)->filter, NULL);
+    av_buffer_unref(&s->leases); /* the log goes with the last frame held downstream */
+}
+
+static int glreader_query_formats(AVFilterContext *ctx)
+{
+    GLReaderContext *s = ctx->priv;
+    const int formats[] = { pix_fmt_of(s->format), AV_PIX_FMT_NONE };
+    return ff_set_common_formats_from_list(ctx, formats);
+}
+
+static int glreader_config_props(AVFilterLink *outlink)
+{
+    GLReaderContext *s = outlink->src->priv;
+
+    outlink->w = s->w;
+    outlink->h = s->h;
+    outlink->sample_aspect_ratio = (AVRational){ 1, 1 };
+    outlink->time_base = av_inv_q(s->frame_rate);
+    GLR_SET_FRAME_RATE(outlink, s->frame_rate);
+    return 0;
+}
+
+static void release_lease(void *opaque, uint8_t *data)
+{
+    GLReaderLease *lease = opaque;
+    GLReaderLeases *leases = (GLReaderLeases *)lease->leases->data;
+
+    glr_ring_release(lease->ring, &lease->frame);
+    atomic_fetch_sub(&leases->held, 1);
+    av_buffer_unref(&lease->leases);
+    av_free(lease);
+}
+
+/* The leased frame as an AVFrame: its own memory while downstream keeps fewer than
+ * depth - 1 frames, else a copy, so that the ring always has a slot to render into. */
+static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct glr_frame *f)
+{
+    GLReaderContext *s = ctx->priv;
+    GLReaderLeases *leases = (GLReaderLeases *)s->leases->data;
+    GLReaderLease *lease;
+    AVFrame *frame;
+
+    if (atomic_load(&leases->held) + 1 >= s->depth) {
+        frame = ff_get_video_buffer(outlink, s->w, s->h);
+        if (frame)
+            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride, s->w * 4, s->h);
+        glr_ring_release(s->ring, f);
+        return frame;
+    }
+    frame = av_frame_alloc();
+    lease = av_mallocz(sizeof(*lease));
+    if (!frame || !lease || !(lease->leases = av_buffer_ref(s->leases))) {
+        av_frame_free(&frame);
+        av_free(lease);
+        glr_ring_release(s->ring, f);
+        return NULL;
+    }
+    lease->ring = s->ring;
+    lease->frame = *f;
+    frame->buf[0] = av_buffer_create((uint8_t *)f->data, (size_t)f->stride * s->h, release_lease, lease,
+                                     AV_BUFFER_FLAG_READONLY);
+    if (!frame->buf[0]) {
+        av_buffer_unref(&lease->leases);
+        av_free(lease);
+        av_frame_free(&frame);
+        glr_ring_release(s->ring, f);
+        return NULL;
+    }
+    atomic_fetch_add(&leases->held, 1);
+    frame->data[0] = (uint8_t *)f->data;
+    frame->linesize[0] = (int)f->stride;
+    frame->width = s->w;
+    frame->height = s->h;
+    frame->format = pix_fmt_of(s->format);
+    return frame;
+}
+
+/* Draws and captures frames into every slot that is neither in flight nor held
+ * downstream, then takes the oldest finished one. */
+static int next_frame(AVFilterContext *ctx, struct glr_frame *f)
+{
+    GLReaderContext *s = ctx->priv;
+    GLReaderLeases *leases = (GLReaderLeases *)s->leases->data;
+    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
+    int ret;
+
+    if ((ret = make_current(ctx)) < 0)
+        return ret;
+    while (s->rendered < s->total && s->in_flight + atomic_load(&leases->held) < s->depth) {
+        struct glr_source source = glr_scene_source(s->scene);
+        ret = glr_scene_draw(s->scene, (int)s->rendered, s->rendered * seconds_per_frame, seconds_per_frame);
+        if (ret >= 0)
+            ret = glr_ring_capture(s->ring, &source, s->rendered);
+        if (ret < 0)
+            break;
+        s->rendered++;
+        s->in_flight++;
+    }
+    if (ret >= 0) {
+        ret = glr_ring_acquire(s->ring, f, UINT64_MAX);
+        if (ret == 0)
+            s->in_flight--;
+    }
+    glr_context_release_current(s->gl);
+    return ret < 0 ? av_error_of(ret) : 0;
+}
+
+static int glreader_activate(AVFilterContext *ctx)
+{
+    GLReaderContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+    struct glr_frame f;
+    AVFrame *frame;
+    int ret;
+
+    if (!ff_outlink_frame_wanted(outlink))
+        return FFERROR_NOT_READY;
+    if (s->emitted >= s->total) {
+        ff_outlink_set_status(outlink, AVERROR_EOF, s->emitted);
+        return 0;
+    }
+    if ((ret = next_frame(ctx, &f)) < 0)
+        return ret;
+    if (!(frame = wrap_frame(ctx, outlink, &f)))
+        return AVERROR(ENOMEM);
+    frame->pts = s->emitted++;
+    frame->sample_aspect_ratio = (AVRational){ 1, 1 };
+    return ff_filter_frame(outlink, frame);
+}
+
+static const AVFilterPad glreader_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = glreader_config_props,
+    },
+};
+
+const GLR_FILTER_TYPE ff_vsrc_glreader = {
+    GLR_FILTER_PUBLIC(name)        = "glreader",
+    GLR_FILTER_PUBLIC(description) = NULL_IF_CONFIG_SMALL("Render a GLSL shader with OpenGL, read back through glreader."),
+    GLR_FILTER_PUBLIC(priv_class)  = &glreader_class,
+    .priv_size                     = sizeof(GLReaderContext),
+    .init                          = glreader_init,
+    .uninit                        = glreader_uninit,
+    .activate                      = glreader_activate,
+    FILTER_OUTPUTS(glreader_outputs),
+    FILTER_QUERY_FUNC(glreader_query_formats),
+};
