@@ -92,11 +92,18 @@ failure_note fd_writer::enqueue(block b)
 {
     uint64_t start = now_ns();
     std::unique_lock<std::mutex> lock(mutex_);
-    space_.wait(lock, [&] { return queue_.size() < static_cast<size_t>(queue_depth_) || error_.code != 0; });
+    space_.wait(lock, [&] {
+        return queue_.size() < static_cast<size_t>(queue_depth_) || error_.code != 0 || stopping_;
+    });
     book_.count_queue_wait(now_ns() - start);
     book_.queued(b);
-    if (error_.code != 0) {
-        failure_note failure = error_;
+    if (error_.code != 0 || stopping_) {
+        // A write racing glr_pipe_close on another thread must not be left in a queue
+        // that nobody drains any more.
+        failure_note failure = error_.code != 0
+                                   ? error_
+                                   : failure_note{-EBADF, format("glr_pipe: fd %d was closed (glr_pipe_close) "
+                                                                 "while this write was being queued", fd_)};
         lock.unlock();
         book_.finished(b, failure.code, failure.message, false);
         return failure;
@@ -122,6 +129,7 @@ failure_note fd_writer::finish()
         stopping_ = true;
     }
     work_.notify_all();
+    space_.notify_all();
     if (thread_.joinable())
         thread_.join();
     std::lock_guard<std::mutex> lock(mutex_);
