@@ -1,12 +1,14 @@
 /*
  * What differs between the FFmpeg releases vsrc_glreader.c is built in: the filter
  * declaration (AVFilter until libavfilter 10, FFFilter with the public part in .p since
- * 11), where a link's frame rate lives (AVFilterLink until 10, FilterLink since), and the
- * internal headers.
+ * 11), where a link's frame rate lives (AVFilterLink until 10, FilterLink since), which
+ * frame properties a link negotiates, and the internal headers.
  */
 #ifndef AVFILTER_GLREADER_COMPAT_H
 #define AVFILTER_GLREADER_COMPAT_H
 
+#include "libavutil/frame.h"
+#include "libavfilter/avfilter.h"
 #include "libavfilter/version.h"
 
 #if LIBAVFILTER_VERSION_MAJOR >= 11
@@ -27,5 +29,19 @@
 #else
 #error "vsrc_glreader supports the FFmpeg 5.1 line (libavfilter 8) and 8.0 and later (libavfilter 11+)"
 #endif
+
+/* Gives a frame the properties the link negotiated, as ff_get_video_buffer() does for
+ * pooled frames: frames that differ from them make the graph reconfigure. */
+static inline void glr_frame_take_link_properties(AVFrame *frame, const AVFilterLink *link)
+{
+#if LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(9, 15, 100)
+    frame->colorspace  = link->colorspace;
+    frame->color_range = link->color_range;
+#endif
+#if LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(11, 6, 100)
+    frame->alpha_mode  = link->alpha_mode;
+#endif
+    frame->sample_aspect_ratio = link->sample_aspect_ratio;
+}
 
 #endif /* AVFILTER_GLREADER_COMPAT_H */

@@ -17,22 +17,25 @@
 #include <errno.h>
 #include <stdatomic.h>
 
-#include "libavutil/avassert.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/internal.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
-#include "libavutil/pixdesc.h"
 #include "avfilter.h"
 #include "glreader_compat.h"
 
-/* What the frames' free callbacks need, which may run after the filter is gone: the
- * count of frames held downstream, and the log the ring reports through. */
-typedef struct GLReaderLeases {
-    atomic_int held;
+/* The GL side, shared by the filter and every frame it sent downstream without a copy:
+ * frames may outlive the filter (a muxer's queue, a graph torn down with frames in
+ * flight), and their memory is a mapping of the GL context, so the context, the ring and
+ * the scene go when the last of them does. */
+typedef struct GLReaderShared {
     glr_log *log;
+    glr_context *gl;
+    glr_scene *scene;
+    glr_ring *ring;
+    atomic_int held;                   /* frames downstream still holds */
     _Atomic(AVFilterContext *) filter; /* where messages go; NULL once the filter is gone */
-} GLReaderLeases;
+} GLReaderShared;
 
 typedef struct GLReaderContext {
     const AVClass *class;
@@ -44,21 +47,18 @@ typedef struct GLReaderContext {
     int depth;
     int require_hw;
 
-    glr_context *gl;
-    glr_scene *scene;
-    glr_ring *ring;
-    AVBufferRef *leases; /* GLReaderLeases */
+    AVBufferRef *shared; /* GLReaderShared */
     int64_t total;       /* frames to emit: duration x rate, or INT64_MAX */
     int64_t rendered;    /* frames drawn and captured */
     int64_t emitted;
+    int64_t copied;      /* emitted as copies, downstream holding too many */
     int in_flight;       /* captured, not yet acquired */
 } GLReaderContext;
 
-/* One leased frame wrapped in an AVFrame buffer: released when downstream lets go. */
+/* One leased frame lent downstream as an AVFrame buffer, until downstream lets go. */
 typedef struct GLReaderLease {
-    glr_ring *ring;
     struct glr_frame frame;
-    AVBufferRef *leases;
+    AVBufferRef *shared;
 } GLReaderLease;
 
 #define OFFSET(x) offsetof(GLReaderContext, x)
@@ -72,9 +72,10 @@ static const AVOption glreader_options[] = {
     { "duration",   "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { "d",          "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { "shader",     "Shadertoy-style fragment shader file (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "format",     "pixel format of the frames", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8, FLAGS, "format" },
+    { "format",     "pixel format of the frames", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_RGB8, FLAGS, "format" },
         { "rgba",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 }, 0, 0, FLAGS, "format" },
         { "bgra",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 }, 0, 0, FLAGS, "format" },
+        { "rgb24",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },  0, 0, FLAGS, "format" },
     { "depth",      "frames rendered ahead (ring depth)", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, FLAGS },
     { "require_hw", "fail rather than render on a software rasterizer", OFFSET(require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { NULL }
@@ -84,12 +85,12 @@ AVFILTER_DEFINE_CLASS(glreader);
 
 static void log_to_av(void *opaque, enum glr_log_level level, const char *message)
 {
-    GLReaderLeases *leases = opaque;
+    GLReaderShared *shared = opaque;
     int av_level = level == GLR_LOG_ERROR ? AV_LOG_ERROR
                  : level == GLR_LOG_WARN  ? AV_LOG_WARNING
                  : level == GLR_LOG_INFO  ? AV_LOG_VERBOSE
                                           : AV_LOG_DEBUG;
-    av_log(atomic_load(&leases->filter), av_level, "%s\n", message);
+    av_log(atomic_load(&shared->filter), av_level, "%s\n", message);
 }
 
 /* glreader's codes as FFmpeg's: negated errno values are the same; its own are external. */
@@ -100,21 +101,35 @@ static int av_error_of(int code)
 
 static enum AVPixelFormat pix_fmt_of(int format)
 {
-    return format == GLR_FORMAT_BGRA8 ? AV_PIX_FMT_BGRA : AV_PIX_FMT_RGBA;
+    return format == GLR_FORMAT_BGRA8 ? AV_PIX_FMT_BGRA
+         : format == GLR_FORMAT_RGB8  ? AV_PIX_FMT_RGB24
+                                      : AV_PIX_FMT_RGBA;
 }
 
-static void free_leases(void *opaque, uint8_t *data)
+/* Runs when the filter and every frame it lent are gone, on whichever thread that was. */
+static void free_shared(void *opaque, uint8_t *data)
 {
-    GLReaderLeases *leases = (GLReaderLeases *)data;
-    glr_log_destroy(&leases->log);
-    av_free(leases);
+    GLReaderShared *shared = (GLReaderShared *)data;
+
+    if (shared->gl && glr_context_make_current(shared->gl) == 0) {
+        glr_ring_destroy(&shared->ring);
+        glr_scene_destroy(&shared->scene);
+        glr_context_release_current(shared->gl);
+    }
+    glr_context_destroy(&shared->gl);
+    glr_log_destroy(&shared->log);
+    av_free(shared);
 }
 
-static int make_current(AVFilterContext *ctx)
+static GLReaderShared *shared_of(GLReaderContext *s)
 {
-    GLReaderContext *s = ctx->priv;
-    /* Filter graphs may call from any of their threads: take the context each time. */
-    int ret = glr_context_make_current(s->gl);
+    return (GLReaderShared *)s->shared->data;
+}
+
+/* Filter graphs may call from any of their threads: take the context each time. */
+static int make_current(GLReaderContext *s)
+{
+    int ret = glr_context_make_current(shared_of(s)->gl);
     return ret < 0 ? av_error_of(ret) : 0;
 }
 
@@ -125,8 +140,8 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     struct glr_scene_params scene_params = { .width = s->w, .height = s->h, .source_path = s->shader };
     struct glr_ring_params ring_params = { .width = s->w, .height = s->h, .format = s->format,
                                            .flip = GLR_FLIP_GPU, .depth = s->depth };
-    GLReaderLeases *leases;
-    glr_log *log;
+    struct glr_log_params log_params = { .callback = log_to_av, .level = GLR_LOG_INFO };
+    GLReaderShared *shared;
     int ret;
 
     if (s->frame_rate.num <= 0 || s->frame_rate.den <= 0) {
@@ -135,34 +150,28 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     }
     s->total = s->duration < 0 ? INT64_MAX
                                : av_rescale_q_rnd(s->duration, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_UP);
-    leases = av_mallocz(sizeof(*leases));
-    if (leases) {
-        struct glr_log_params log_params = { .callback = log_to_av, .opaque = leases, .level = GLR_LOG_INFO };
-        atomic_init(&leases->filter, ctx);
-        leases->log = glr_log_create(&log_params);
-    }
-    if (!leases || !leases->log ||
-        !(s->leases = av_buffer_create((uint8_t *)leases, sizeof(*leases), free_leases, NULL, 0))) {
-        if (leases)
-            glr_log_destroy(&leases->log);
-        av_free(leases);
+    if (!(shared = av_mallocz(sizeof(*shared))))
+        return AVERROR(ENOMEM);
+    atomic_init(&shared->filter, ctx);
+    log_params.opaque = shared;
+    if (!(shared->log = glr_log_create(&log_params)) ||
+        !(s->shared = av_buffer_create((uint8_t *)shared, sizeof(*shared), free_shared, NULL, 0))) {
+        glr_log_destroy(&shared->log);
+        av_free(shared);
         return AVERROR(ENOMEM);
     }
-    log = leases->log;
 
     /* Each failure below was logged through log_to_av with its cause. */
-    s->gl = glr_context_create(log, &context_params);
-    if (!s->gl)
+    if (!(shared->gl = glr_context_create(shared->log, &context_params)))
         return av_error_of(glr_last_error_code());
-    if ((ret = make_current(ctx)) < 0)
+    if ((ret = make_current(s)) < 0)
         return ret;
-    av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(s->gl),
-           glr_context_platform_name(s->gl), glr_context_is_software(s->gl) ? ", software" : "");
-    s->scene = glr_scene_create(log, &scene_params);
-    if (s->scene)
-        s->ring = glr_ring_create(log, &ring_params);
-    ret = s->ring ? 0 : av_error_of(glr_last_error_code());
-    glr_context_release_current(s->gl);
+    av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(shared->gl),
+           glr_context_platform_name(shared->gl), glr_context_is_software(shared->gl) ? ", software" : "");
+    if ((shared->scene = glr_scene_create(shared->log, &scene_params)))
+        shared->ring = glr_ring_create(shared->log, &ring_params);
+    ret = shared->ring ? 0 : av_error_of(glr_last_error_code());
+    glr_context_release_current(shared->gl);
     return ret;
 }
 
@@ -170,16 +179,13 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
 
-    if (s->gl && make_current(ctx) == 0) {
-        /* Frames still held downstream keep their memory until released. */
-        glr_ring_destroy(&s->ring);
-        glr_scene_destroy(&s->scene);
-        glr_context_release_current(s->gl);
-    }
-    glr_context_destroy(&s->gl);
-    if (s->leases)
-        atomic_store(&((GLReaderLeases *)s->leases->data)->filter, NULL);
-    av_buffer_unref(&s->leases); /* the log goes with the last frame held downstream */
+    if (!s->shared)
+        return;
+    if (s->emitted)
+        av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames, %"PRId64" of them lent without a copy\n",
+               s->emitted, s->emitted - s->copied);
+    atomic_store(&shared_of(s)->filter, NULL);
+    av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
 static int glreader_query_formats(AVFilterContext *ctx)
@@ -204,55 +210,59 @@ static int glreader_config_props(AVFilterLink *outlink)
 static void release_lease(void *opaque, uint8_t *data)
 {
     GLReaderLease *lease = opaque;
-    GLReaderLeases *leases = (GLReaderLeases *)lease->leases->data;
+    GLReaderShared *shared = (GLReaderShared *)lease->shared->data;
 
-    glr_ring_release(lease->ring, &lease->frame);
-    atomic_fetch_sub(&leases->held, 1);
-    av_buffer_unref(&lease->leases);
+    glr_ring_release(shared->ring, &lease->frame);
+    atomic_fetch_sub(&shared->held, 1);
+    av_buffer_unref(&lease->shared);
     av_free(lease);
 }
 
-/* The leased frame as an AVFrame: its own memory while downstream keeps fewer than
- * depth - 1 frames, else a copy, so that the ring always has a slot to render into. */
+/* The leased frame lent as an AVFrame while downstream holds fewer than depth - 1
+ * frames, else copied into a pooled frame, so that the ring always has a slot to render
+ * into and a graph that keeps frames never deadlocks it. */
 static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct glr_frame *f)
 {
     GLReaderContext *s = ctx->priv;
-    GLReaderLeases *leases = (GLReaderLeases *)s->leases->data;
+    GLReaderShared *shared = shared_of(s);
     GLReaderLease *lease;
     AVFrame *frame;
 
-    if (atomic_load(&leases->held) + 1 >= s->depth) {
+    if (atomic_load(&shared->held) + 1 >= s->depth) {
         frame = ff_get_video_buffer(outlink, s->w, s->h);
-        if (frame)
-            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride, s->w * 4, s->h);
-        glr_ring_release(s->ring, f);
+        if (frame) {
+            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride,
+                                s->w * glr_format_bytes_per_pixel(s->format), s->h);
+            s->copied++;
+        }
+        glr_ring_release(shared->ring, f);
         return frame;
     }
     frame = av_frame_alloc();
     lease = av_mallocz(sizeof(*lease));
-    if (!frame || !lease || !(lease->leases = av_buffer_ref(s->leases))) {
+    if (!frame || !lease || !(lease->shared = av_buffer_ref(s->shared))) {
         av_frame_free(&frame);
         av_free(lease);
-        glr_ring_release(s->ring, f);
+        glr_ring_release(shared->ring, f);
         return NULL;
     }
-    lease->ring = s->ring;
     lease->frame = *f;
     frame->buf[0] = av_buffer_create((uint8_t *)f->data, (size_t)f->stride * s->h, release_lease, lease,
                                      AV_BUFFER_FLAG_READONLY);
     if (!frame->buf[0]) {
-        av_buffer_unref(&lease->leases);
+        av_buffer_unref(&lease->shared);
         av_free(lease);
         av_frame_free(&frame);
-        glr_ring_release(s->ring, f);
+        glr_ring_release(shared->ring, f);
         return NULL;
     }
-    atomic_fetch_add(&leases->held, 1);
+    atomic_fetch_add(&shared->held, 1);
     frame->data[0] = (uint8_t *)f->data;
     frame->linesize[0] = (int)f->stride;
     frame->width = s->w;
     frame->height = s->h;
     frame->format = pix_fmt_of(s->format);
+    glr_frame_take_link_properties(frame, outlink);
     return frame;
 }
 
@@ -261,28 +271,28 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
 static int next_frame(AVFilterContext *ctx, struct glr_frame *f)
 {
     GLReaderContext *s = ctx->priv;
-    GLReaderLeases *leases = (GLReaderLeases *)s->leases->data;
+    GLReaderShared *shared = shared_of(s);
     double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
     int ret;
 
-    if ((ret = make_current(ctx)) < 0)
+    if ((ret = make_current(s)) < 0)
         return ret;
-    while (s->rendered < s->total && s->in_flight + atomic_load(&leases->held) < s->depth) {
-        struct glr_source source = glr_scene_source(s->scene);
-        ret = glr_scene_draw(s->scene, (int)s->rendered, s->rendered * seconds_per_frame, seconds_per_frame);
+    while (s->rendered < s->total && s->in_flight + atomic_load(&shared->held) < s->depth) {
+        struct glr_source source = glr_scene_source(shared->scene);
+        ret = glr_scene_draw(shared->scene, (int)s->rendered, s->rendered * seconds_per_frame, seconds_per_frame);
         if (ret >= 0)
-            ret = glr_ring_capture(s->ring, &source, s->rendered);
+            ret = glr_ring_capture(shared->ring, &source, s->rendered);
         if (ret < 0)
             break;
         s->rendered++;
         s->in_flight++;
     }
     if (ret >= 0) {
-        ret = glr_ring_acquire(s->ring, f, UINT64_MAX);
+        ret = glr_ring_acquire(shared->ring, f, UINT64_MAX);
         if (ret == 0)
             s->in_flight--;
     }
-    glr_context_release_current(s->gl);
+    glr_context_release_current(shared->gl);
     return ret < 0 ? av_error_of(ret) : 0;
 }
 
@@ -305,7 +315,6 @@ static int glreader_activate(AVFilterContext *ctx)
     if (!(frame = wrap_frame(ctx, outlink, &f)))
         return AVERROR(ENOMEM);
     frame->pts = s->emitted++;
-    frame->sample_aspect_ratio = (AVRational){ 1, 1 };
     return ff_filter_frame(outlink, frame);
 }
 
