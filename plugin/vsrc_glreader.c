@@ -93,10 +93,16 @@ static void log_to_av(void *opaque, enum glr_log_level level, const char *messag
     av_log(atomic_load(&shared->filter), av_level, "%s\n", message);
 }
 
-/* glreader's codes as FFmpeg's: negated errno values are the same; its own are external. */
+/* glreader's codes as FFmpeg's: negated errno values are the same; its own become the
+ * nearest AVERROR, the message logged before them naming the cause. */
 static int av_error_of(int code)
 {
-    return code > -4096 ? code : AVERROR_EXTERNAL;
+    switch (code) {
+    case GLR_ERROR_SHADER:            return AVERROR(EINVAL);
+    case GLR_ERROR_EGL:
+    case GLR_ERROR_SOFTWARE_RENDERER: return AVERROR(ENODEV);
+    default:                          return code > GLR_ERROR_GL ? code : AVERROR_EXTERNAL;
+    }
 }
 
 static enum AVPixelFormat pix_fmt_of(int format)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, builds, runs every test,
-# then builds everything again under AddressSanitizer+UBSan and runs the whole suite there
+# The whole test suite, as CI runs it: installs what is missing, builds a patched ffmpeg
+# of every release line in ffmpeg-patches/ (cached), builds, runs every test (the lavfi
+# filter's against each of those ffmpegs), then builds everything again under AddressSanitizer+UBSan and runs the whole suite there
 # (but the packaging and memory-growth checks, meaningless in that build), and the ring,
 # encoder and pipe tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
@@ -16,8 +17,15 @@ configure_and_build() { # DIR [cmake args...]
   cmake --build "$root/$dir"
 }
 
+echo "== patched ffmpeg of each release line (ffmpeg-patches/build.sh)" >&2
+patched=()
+for release in "$root"/ffmpeg-patches/*/RELEASE; do
+  line=$(basename "$(dirname "$release")")
+  patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
+done
+
 echo "== build and run all tests" >&2
-configure_and_build build
+configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
 ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)"
 
 if [ "$sanitizers" = 1 ]; then

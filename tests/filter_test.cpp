@@ -1,0 +1,239 @@
+// The glreader lavfi source inside a patched ffmpeg (ffmpeg-patches/build.sh), run as a
+// user runs it: real processes, real files, decoded back with the system's libavcodec.
+// GLREADER_FFMPEG names the binary; CTest runs this suite once per release line.
+#include "support/counter_video.hpp"
+#include "support/decoder.hpp"
+#include "support/gl_test.hpp"
+#include "support/process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct run_result {
+    int status; // exit status; -1 when not run or killed by a signal
+    std::string log;
+};
+
+run_result run(const std::string &program, std::vector<std::string> args, const std::string &name,
+               const std::vector<std::string> &extra_env = {})
+{
+    std::string log = glr_test::scratch_path(name + ".log");
+    glr_test::child_end end = glr_test::wait_end(glr_test::spawn(program, args, log, extra_env));
+    EXPECT_FALSE(end.signaled) << program << " was killed by signal " << end.code << ":\n" << glr_test::slurp(log);
+    return {end.signaled ? -1 : end.code, glr_test::slurp(log)};
+}
+
+// Runs the patched ffmpeg with args after the options every run wants.
+run_result ffmpeg(const std::vector<std::string> &args, const std::string &name,
+                  const std::vector<std::string> &extra_env = {})
+{
+    const char *path = std::getenv("GLREADER_FFMPEG");
+    if (!path) {
+        ADD_FAILURE() << "GLREADER_FFMPEG is not set: run this suite through ctest (scripts/test.sh builds "
+                         "the patched ffmpeg with ffmpeg-patches/build.sh)";
+        return {-1, ""};
+    }
+    std::vector<std::string> all{"-hide_banner", "-nostdin", "-y"};
+    all.insert(all.end(), args.begin(), args.end());
+    return run(path, all, name, extra_env);
+}
+
+// ffmpeg failed on its own (not killed: run() checks), with words.
+void expect_failure_saying(const run_result &r, const std::string &words)
+{
+    EXPECT_GT(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find(words), std::string::npos) << "expected \"" << words << "\" in:\n" << r.log;
+}
+
+TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counter.mkv");
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24:r=25:d=2", "-c:v", "ffv1", out},
+                          "counter");
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find("OpenGL renderer: "), std::string::npos) << r.log;
+    glr_test::expect_counter_video(out, 40, 24, 50);
+    std::remove(out.c_str());
+}
+
+TEST(filter_test, equals_glreader_export_of_the_same_scene)
+{
+    std::string filtered = glr_test::scratch_path("filtered.mkv"), exported = glr_test::scratch_path("exported.mkv");
+    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=s=160x90:r=25:d=2", "-c:v", "ffv1", filtered}, "filtered");
+    ASSERT_EQ(f.status, 0) << f.log;
+    run_result e = run(GLREADER_EXPORT_PATH, {"-s", "160x90", "-r", "25", "-t", "2", "-c", "ffv1", "-o", exported},
+                       "exported");
+    ASSERT_EQ(e.status, 0) << e.log;
+
+    glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(b.error, "");
+    ASSERT_EQ(a.frames.size(), 50u);
+    ASSERT_EQ(b.frames.size(), 50u);
+    for (size_t n = 0; n < a.frames.size(); n++)
+        ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
+    std::remove(filtered.c_str());
+    std::remove(exported.c_str());
+}
+
+TEST(filter_test, every_format_and_depth_gives_the_same_pixels)
+{
+    std::string shader = glr_test::write_counter_shader();
+    for (std::string options : {"format=bgra", "format=rgb24", "depth=1", "depth=2", "depth=16"}) {
+        SCOPED_TRACE(options);
+        std::string out = glr_test::scratch_path("variant.mkv");
+        run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=41x23:r=10:d=2:" + options,
+                               "-c:v", "ffv1", out},
+                              "variant");
+        ASSERT_EQ(r.status, 0) << r.log;
+        glr_test::expect_counter_video(out, 41, 23, 20);
+        std::remove(out.c_str());
+    }
+}
+
+TEST(filter_test, duration_rounds_up_to_whole_frames_and_no_duration_runs_until_ffmpeg_stops)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("short.mkv");
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24:r=30:d=0.25", "-c:v", "ffv1", out},
+                          "short");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::expect_counter_video(out, 40, 24, 8); // 7.5 frames
+    r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24", "-frames:v", "7", "-c:v", "ffv1", out},
+               "endless");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::expect_counter_video(out, 40, 24, 7);
+    std::remove(out.c_str());
+}
+
+// reverse keeps every frame until the end: the filter must lend copies, not stall.
+TEST(filter_test, a_graph_that_keeps_every_frame_gets_them_all)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("reversed.mkv");
+    run_result r = ffmpeg({"-v", "verbose", "-f", "lavfi", "-i",
+                           "glreader=shader=" + shader + ":s=40x24:r=25:d=2:depth=3,reverse", "-c:v", "ffv1", out},
+                          "reversed");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), 50u);
+    for (size_t i = 0; i < v.frames.size(); i++)
+        ASSERT_EQ(glr_test::check_decoded(v.frames[i], 49 - i, 40, 24, false), "");
+    EXPECT_NE(r.log.find("50 frames, "), std::string::npos) << r.log;
+    std::remove(out.c_str());
+}
+
+// A filter_complex graph with threads, feeding two outputs: activate runs on the graph's
+// threads, not the one that created the GL context.
+TEST(filter_test, works_in_a_threaded_filter_graph_with_two_outputs)
+{
+    std::string shader = glr_test::write_counter_shader();
+    std::string a = glr_test::scratch_path("a.mkv"), b = glr_test::scratch_path("b.nut");
+    run_result r = ffmpeg({"-filter_complex_threads", "2", "-filter_complex",
+                           "glreader=shader=" + shader + ":s=40x24:r=25:d=1,split[a][b]", "-map", "[a]", "-c:v", "ffv1",
+                           a, "-map", "[b]", "-c:v", "ffv1", b},
+                          "threaded");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::expect_counter_video(a, 40, 24, 25);
+    glr_test::expect_counter_video(b, 40, 24, 25);
+    std::remove(a.c_str());
+    std::remove(b.c_str());
+}
+
+// The 2x2 box average of an RGBA image.
+std::vector<uint8_t> half_size(const std::vector<uint8_t> &rgba, int w, int h)
+{
+    std::vector<uint8_t> out(static_cast<size_t>(w / 2 * h / 2 * 4));
+    for (int y = 0; y < h / 2; y++)
+        for (int x = 0; x < w / 2; x++)
+            for (int c = 0; c < 4; c++) {
+                auto at = [&](int xx, int yy) { return rgba[static_cast<size_t>((yy * w + xx) * 4 + c)]; };
+                int sum = at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1);
+                out[static_cast<size_t>((y * (w / 2) + x) * 4 + c)] = static_cast<uint8_t>((sum + 2) / 4);
+            }
+    return out;
+}
+
+TEST(filter_test, scale_format_and_libx264_make_a_playable_file_of_the_scene)
+{
+    std::string mp4 = glr_test::scratch_path("chain.mp4"), reference = glr_test::scratch_path("reference.mkv");
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=320x240:r=25:d=1,scale=160:120,format=yuv420p", "-c:v",
+                           "libx264", "-preset", "ultrafast", mp4},
+                          "chain");
+    ASSERT_EQ(r.status, 0) << r.log;
+    r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=320x240:r=25:d=1", "-c:v", "ffv1", reference}, "reference");
+    ASSERT_EQ(r.status, 0) << r.log;
+
+    glr_test::decoded_video v = glr_test::decode_file(mp4), ref = glr_test::decode_file(reference);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(ref.error, "");
+    EXPECT_EQ(v.codec, "h264");
+    EXPECT_EQ(v.pix_fmt, "yuv420p");
+    EXPECT_EQ(v.width, 160);
+    EXPECT_EQ(v.height, 120);
+    ASSERT_EQ(v.frames.size(), 25u);
+    ASSERT_EQ(ref.frames.size(), 25u);
+    // Each frame is the scene's frame, upright and in order; a lossy 4:2:0 encode of
+    // a scaled image scores about 32 dB here, a flipped frame about 10.
+    for (size_t n = 0; n < v.frames.size(); n++) {
+        double psnr = glr_test::psnr_rgb(half_size(ref.frames[n].rgba, 320, 240), v.frames[n].rgba);
+        EXPECT_GT(psnr, 25.0) << "frame " << n;
+    }
+    std::remove(mp4.c_str());
+    std::remove(reference.c_str());
+}
+
+TEST(filter_test, a_missing_shader_file_is_named)
+{
+    std::string missing = glr_test::scratch_path("no_such_scene.frag");
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + missing, "-f", "null", "-"}, "missing"),
+                          "cannot read the shader " + missing + ": No such file or directory");
+}
+
+TEST(filter_test, a_shader_compile_error_names_file_and_line)
+{
+    std::string shader = glr_test::scratch_path("broken.frag");
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(1.0);\n    c.x = nope;\n}\n";
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader, "-f", "null", "-"}, "broken");
+    expect_failure_saying(r, shader + " does not compile");
+    expect_failure_saying(r, shader + ":3:");
+    expect_failure_saying(r, "nope");
+}
+
+TEST(filter_test, no_egl_is_said_so)
+{
+    // glvnd finds no vendor library: no EGL display of any platform can be had.
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=d=1", "-f", "null", "-"}, "no_egl",
+                          {"__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/egl_vendor.json"});
+    expect_failure_saying(r, "no headless OpenGL context could be created");
+    expect_failure_saying(r, "surfaceless");
+}
+
+TEST(filter_test, sizes_and_rates_it_cannot_render_are_named)
+{
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=s=40000x40000:d=1", "-f", "null", "-"}, "huge"),
+                          "size 40000x40000 is larger than this driver's limit");
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=s=0x10:d=1", "-f", "null", "-"}, "empty"),
+                          "\"0x10\" as image size");
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=r=0:d=1", "-f", "null", "-"}, "still"),
+                          "rate"); // 5.1 refuses it parsing the option, later releases in init
+}
+
+TEST(filter_test, require_hw_refuses_a_software_renderer)
+{
+    run_result probe = ffmpeg({"-f", "lavfi", "-i", "glreader=s=16x16:d=0.1", "-f", "null", "-"}, "probe");
+    ASSERT_EQ(probe.status, 0) << probe.log;
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=16x16:d=0.1:require_hw=1", "-f", "null", "-"}, "hw");
+    if (probe.log.find(", software)") != std::string::npos)
+        expect_failure_saying(r, "require_hw: no hardware OpenGL renderer");
+    else
+        EXPECT_EQ(r.status, 0) << r.log;
+}
+
+} // namespace
