@@ -37,6 +37,11 @@ typedef struct GLReaderShared {
     _Atomic(AVFilterContext *) filter; /* where messages go; NULL once the filter is gone */
 } GLReaderShared;
 
+enum GLReaderReadback {
+    READBACK_RING, /* asynchronous, through glreader's ring */
+    READBACK_SYNC, /* glReadPixels into memory, then a copy into the frame */
+};
+
 typedef struct GLReaderContext {
     const AVClass *class;
     int w, h;
@@ -46,6 +51,7 @@ typedef struct GLReaderContext {
     int format;
     int depth;
     int require_hw;
+    int readback;
 
     AVBufferRef *shared; /* GLReaderShared */
     int64_t total;       /* frames to emit: duration x rate, or INT64_MAX */
@@ -53,6 +59,7 @@ typedef struct GLReaderContext {
     int64_t emitted;
     int64_t copied;      /* emitted as copies, downstream holding too many */
     int in_flight;       /* captured, not yet acquired */
+    uint8_t *pixels;     /* readback=sync: the frame in client memory, bottom row first */
 } GLReaderContext;
 
 /* One leased frame lent downstream as an AVFrame buffer, until downstream lets go. */
@@ -78,6 +85,9 @@ static const AVOption glreader_options[] = {
         { "rgb24",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },  0, 0, FLAGS, "format" },
     { "depth",      "frames rendered ahead (ring depth)", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, FLAGS },
     { "require_hw", "fail rather than render on a software rasterizer", OFFSET(require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "readback",   "how frames are read back", OFFSET(readback), AV_OPT_TYPE_INT, { .i64 = READBACK_RING }, READBACK_RING, READBACK_SYNC, FLAGS, "readback" },
+        { "ring",   "asynchronously, through the ring of mapped buffers", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_RING }, 0, 0, FLAGS, "readback" },
+        { "sync",   "glReadPixels into memory, then a copy: the usual design, for comparison", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_SYNC }, 0, 0, FLAGS, "readback" },
     { NULL }
 };
 
@@ -132,6 +142,11 @@ static GLReaderShared *shared_of(GLReaderContext *s)
     return (GLReaderShared *)s->shared->data;
 }
 
+static int row_bytes(const GLReaderContext *s)
+{
+    return s->w * glr_format_bytes_per_pixel(s->format);
+}
+
 /* Filter graphs may call from any of their threads: take the context each time. */
 static int make_current(GLReaderContext *s)
 {
@@ -174,9 +189,12 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         return ret;
     av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(shared->gl),
            glr_context_platform_name(shared->gl), glr_context_is_software(shared->gl) ? ", software" : "");
-    if ((shared->scene = glr_scene_create(shared->log, &scene_params)))
-        shared->ring = glr_ring_create(shared->log, &ring_params);
-    ret = shared->ring ? 0 : av_error_of(glr_last_error_code());
+    if (!(shared->scene = glr_scene_create(shared->log, &scene_params)))
+        ret = av_error_of(glr_last_error_code());
+    else if (s->readback == READBACK_SYNC)
+        ret = (s->pixels = av_malloc((size_t)row_bytes(s) * s->h)) ? 0 : AVERROR(ENOMEM);
+    else
+        ret = (shared->ring = glr_ring_create(shared->log, &ring_params)) ? 0 : av_error_of(glr_last_error_code());
     glr_context_release_current(shared->gl);
     return ret;
 }
@@ -185,6 +203,7 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
 
+    av_freep(&s->pixels);
     if (!s->shared)
         return;
     if (s->emitted)
@@ -237,8 +256,7 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
     if (atomic_load(&shared->held) + 1 >= s->depth) {
         frame = ff_get_video_buffer(outlink, s->w, s->h);
         if (frame) {
-            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride,
-                                s->w * glr_format_bytes_per_pixel(s->format), s->h);
+            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride, row_bytes(s), s->h);
             s->copied++;
         }
         glr_ring_release(shared->ring, f);
@@ -302,6 +320,35 @@ static int next_frame(AVFilterContext *ctx, struct glr_frame *f)
     return ret < 0 ? av_error_of(ret) : 0;
 }
 
+/* readback=sync: draws, waits for glReadPixels into memory, copies into a pooled frame
+ * (turning the rows upright on the way). */
+static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *outlink, int *ret)
+{
+    GLReaderContext *s = ctx->priv;
+    GLReaderShared *shared = shared_of(s);
+    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
+    AVFrame *frame;
+
+    if ((*ret = make_current(s)) < 0)
+        return NULL;
+    *ret = glr_scene_draw(shared->scene, (int)s->emitted, s->emitted * seconds_per_frame, seconds_per_frame);
+    if (*ret >= 0)
+        *ret = glr_scene_read_pixels(shared->scene, s->format, s->pixels, row_bytes(s));
+    glr_context_release_current(shared->gl);
+    if (*ret < 0) {
+        *ret = av_error_of(*ret);
+        return NULL;
+    }
+    if (!(frame = ff_get_video_buffer(outlink, s->w, s->h))) {
+        *ret = AVERROR(ENOMEM);
+        return NULL;
+    }
+    av_image_copy_plane(frame->data[0], frame->linesize[0], s->pixels + (ptrdiff_t)row_bytes(s) * (s->h - 1),
+                        -row_bytes(s), row_bytes(s), s->h);
+    s->copied++;
+    return frame;
+}
+
 static int glreader_activate(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
@@ -316,10 +363,15 @@ static int glreader_activate(AVFilterContext *ctx)
         ff_outlink_set_status(outlink, AVERROR_EOF, s->emitted);
         return 0;
     }
-    if ((ret = next_frame(ctx, &f)) < 0)
-        return ret;
-    if (!(frame = wrap_frame(ctx, outlink, &f)))
-        return AVERROR(ENOMEM);
+    if (s->readback == READBACK_SYNC) {
+        if (!(frame = read_frame_synchronously(ctx, outlink, &ret)))
+            return ret;
+    } else {
+        if ((ret = next_frame(ctx, &f)) < 0)
+            return ret;
+        if (!(frame = wrap_frame(ctx, outlink, &f)))
+            return AVERROR(ENOMEM);
+    }
     frame->pts = s->emitted++;
     return ff_filter_frame(outlink, frame);
 }

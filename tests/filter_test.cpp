@@ -83,10 +83,11 @@ TEST(filter_test, equals_glreader_export_of_the_same_scene)
     std::remove(exported.c_str());
 }
 
-TEST(filter_test, every_format_and_depth_gives_the_same_pixels)
+TEST(filter_test, every_format_depth_and_readback_gives_the_same_pixels)
 {
     std::string shader = glr_test::write_counter_shader();
-    for (std::string options : {"format=bgra", "format=rgb24", "depth=1", "depth=2", "depth=16"}) {
+    for (std::string options : {"format=bgra", "format=rgb24", "depth=1", "depth=2", "depth=16", "readback=sync",
+                                "readback=sync:format=rgb24"}) {
         SCOPED_TRACE(options);
         std::string out = glr_test::scratch_path("variant.mkv");
         run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=41x23:r=10:d=2:" + options,

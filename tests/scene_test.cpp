@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -61,6 +64,57 @@ TEST_F(scene_test, uniforms_and_orientation_follow_shadertoy)
     f->reset();
     glr_scene_destroy(&scene);
     EXPECT_EQ(scene, nullptr);
+}
+
+// The two GL calls the readback test makes itself, from the context's loader.
+constexpr unsigned gl_pack_alignment = 0x0D05; // GL_PACK_ALIGNMENT
+void set_pack_alignment(int value)
+{
+    reinterpret_cast<void (*)(unsigned, int)>(glr_context_get_proc_address("glPixelStorei"))(gl_pack_alignment, value);
+}
+int pack_alignment()
+{
+    int value = 0;
+    reinterpret_cast<void (*)(unsigned, int *)>(glr_context_get_proc_address("glGetIntegerv"))(gl_pack_alignment, &value);
+    return value;
+}
+
+// The synchronous readback gives the ring's bytes, bottom row first, in every format and
+// with rows wider than the image; it leaves the caller's pack state alone.
+TEST_F(scene_test, read_pixels_matches_the_ring_bottom_row_first)
+{
+    const int w = 37, h = 11;
+    glr_scene_params p = scene_params(w, h, probe_source);
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    ASSERT_EQ(glr_scene_draw(scene, 3, 0.5, 1.0 / 30), 0);
+    for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8, GLR_FORMAT_RGB8}) {
+        SCOPED_TRACE(glr_format_name(format));
+        int bytes = glr_format_bytes_per_pixel(format);
+        ptrdiff_t stride = (w + 5) * bytes;
+        std::vector<uint8_t> memory(static_cast<size_t>(stride * h), 0xAB);
+        set_pack_alignment(8);
+        ASSERT_EQ(glr_scene_read_pixels(scene, format, memory.data(), stride), 0) << glr_last_error();
+        EXPECT_EQ(pack_alignment(), 8);
+
+        glr::ring ring(ring_params(w, h, format, GLR_FLIP_STRIDE, 2));
+        ASSERT_TRUE(ring.try_capture(glr_scene_source(scene), 0));
+        auto f = ring.acquire(UINT64_MAX);
+        ASSERT_TRUE(f);
+        for (int y = 0; y < h; y++) {
+            const uint8_t *row = memory.data() + stride * (h - 1 - y);
+            ASSERT_EQ(std::memcmp(row, f->row(y), static_cast<size_t>(w * bytes)), 0) << "row " << y;
+            EXPECT_EQ(row[w * bytes], 0xAB) << "wrote past the row";
+        }
+    }
+    std::vector<uint8_t> memory(static_cast<size_t>(w * h * 4));
+    EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, memory.data(), w * 4 - 4), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "stride")) << glr_last_error();
+    EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, memory.data(), w * 4 + 2), -EINVAL);
+    EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, nullptr, w * 4), -EINVAL);
+    EXPECT_EQ(glr_scene_read_pixels(scene, static_cast<glr_format>(99), memory.data(), w * 4), -EINVAL);
+    EXPECT_EQ(glr_scene_read_pixels(nullptr, GLR_FORMAT_RGBA8, memory.data(), w * 4), -EINVAL);
+    glr_scene_destroy(&scene);
 }
 
 TEST_F(scene_test, builtin_scene_moves)

@@ -262,6 +262,16 @@ int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta)
     });
 }
 
+int glr_scene_read_pixels(glr_scene *scene, enum glr_format format, uint8_t *data, ptrdiff_t stride)
+{
+    if (!scene)
+        return null_argument(nullptr, "glr_scene_read_pixels", "scene");
+    return glr::guarded(scene->log(), [&] {
+        scene->read_pixels(glr::enum_value(format), data, stride);
+        return 0;
+    });
+}
+
 struct glr_source glr_scene_source(const glr_scene *scene)
 {
     glr_source source{};

@@ -48,6 +48,14 @@ GLR_API glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params 
  * framebuffer. Returns 0, or GLR_ERROR_NO_CONTEXT / GLR_ERROR_GL with a message. */
 GLR_API int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta);
 
+/* Reads the framebuffer into caller memory synchronously with glReadPixels: the GL
+ * finishes drawing and copies every pixel before this returns. Rows go bottom row first
+ * (GL's order), `stride` bytes apart. To stream frames use a ring, which does not wait;
+ * this is the design the ring is measured against, and fine for a one-off capture.
+ * Returns 0, -EINVAL (no glr_format, data NULL, stride smaller than a row or not a whole
+ * number of pixels), GLR_ERROR_NO_CONTEXT or GLR_ERROR_GL, with a message. */
+GLR_API int glr_scene_read_pixels(glr_scene *scene, enum glr_format format, uint8_t *data, ptrdiff_t stride);
+
 /* The scene's framebuffer as a ring source (colour attachment 0). */
 GLR_API struct glr_source glr_scene_source(const glr_scene *scene);
 

@@ -1,5 +1,6 @@
 #include "gl/ring.hpp"
 
+#include "gl/readback_state.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "log.hpp"
@@ -10,6 +11,8 @@
 
 using glr::fail;
 using glr::format;
+using glr::gl::pack_format_of;
+using glr::gl::readback_state_guard;
 
 namespace {
 
@@ -18,53 +21,6 @@ std::atomic<uint64_t> next_lease_id{1};
 
 constexpr int max_depth = 64;
 constexpr uint64_t default_capture_timeout_ns = 10'000'000'000ull;
-
-// Puts back the bindings and pack state that a readback changes, so the host renderer's
-// GL state is as it left it, whatever path (error included) leaves capture().
-class readback_state_guard {
-public:
-    explicit readback_state_guard(const GladGLContext &gl) : gl_(gl)
-    {
-        gl.GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo_);
-        gl.GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo_);
-        gl.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer_);
-        gl.GetIntegerv(GL_RENDERBUFFER_BINDING, &renderbuffer_);
-        gl.GetIntegerv(GL_PACK_ALIGNMENT, &alignment_);
-        gl.GetIntegerv(GL_PACK_ROW_LENGTH, &row_length_);
-        gl.GetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows_);
-        gl.GetIntegerv(GL_PACK_SKIP_PIXELS, &skip_pixels_);
-    }
-
-    // glReadBuffer is state of the framebuffer object itself: remember the source's.
-    void changed_read_buffer(GLuint fbo, GLint previous)
-    {
-        source_fbo_ = fbo;
-        source_read_buffer_ = previous;
-    }
-
-    ~readback_state_guard()
-    {
-        if (source_fbo_ != 0) {
-            gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, source_fbo_);
-            gl_.ReadBuffer(static_cast<GLenum>(source_read_buffer_));
-        }
-        gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo_));
-        gl_.BindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo_));
-        gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer_));
-        gl_.BindRenderbuffer(GL_RENDERBUFFER, static_cast<GLuint>(renderbuffer_));
-        gl_.PixelStorei(GL_PACK_ALIGNMENT, alignment_);
-        gl_.PixelStorei(GL_PACK_ROW_LENGTH, row_length_);
-        gl_.PixelStorei(GL_PACK_SKIP_ROWS, skip_rows_);
-        gl_.PixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels_);
-    }
-
-private:
-    const GladGLContext &gl_;
-    GLint read_fbo_ = 0, draw_fbo_ = 0, pack_buffer_ = 0, renderbuffer_ = 0;
-    GLint alignment_ = 4, row_length_ = 0, skip_rows_ = 0, skip_pixels_ = 0;
-    GLuint source_fbo_ = 0;
-    GLint source_read_buffer_ = 0;
-};
 
 class pack_buffer_guard {
 public:
@@ -79,16 +35,6 @@ private:
     const GladGLContext &gl_;
     GLint previous_ = 0;
 };
-
-GLenum pack_format_of(glr_format format)
-{
-    switch (format) {
-    case GLR_FORMAT_RGBA8: return GL_RGBA;
-    case GLR_FORMAT_BGRA8: return GL_BGRA;
-    case GLR_FORMAT_RGB8: return GL_RGB;
-    }
-    return 0;
-}
 
 // Checks the caller's values (enums read as ints, see enum_value.hpp), then fills in the
 // defaults for zeros.

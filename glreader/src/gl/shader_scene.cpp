@@ -1,5 +1,7 @@
 #include "gl/shader_scene.hpp"
 
+#include "gl/readback_state.hpp"
+
 #include "error.hpp"
 
 #include <cerrno>
@@ -184,6 +186,29 @@ void glr_scene::draw(int frame, double seconds, double delta)
     gl_.Uniform1i(frame_, frame);
     gl_.BindVertexArray(vao_);
     gl_.DrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void glr_scene::read_pixels(int format, uint8_t *data, ptrdiff_t stride)
+{
+    glr::gl::require_current(fns_, "glr_scene_read_pixels");
+    int bytes = glr_format_bytes_per_pixel(static_cast<glr_format>(format));
+    if (bytes == 0)
+        glr::fail(-EINVAL, "glr_scene_read_pixels: %d is not a glr_format", format);
+    if (!data)
+        glr::fail(-EINVAL, "glr_scene_read_pixels: data is NULL");
+    if (stride < static_cast<ptrdiff_t>(width_) * bytes || stride % bytes != 0)
+        glr::fail(-EINVAL, "glr_scene_read_pixels: stride %td is not a whole number of pixels of at least a row "
+                  "(%d bytes)", stride, width_ * bytes);
+    glr::gl::readback_state_guard guard(gl_);
+    gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+    gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, 0); // into client memory
+    gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
+    gl_.PixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / bytes));
+    gl_.PixelStorei(GL_PACK_SKIP_ROWS, 0);
+    gl_.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    gl_.ReadPixels(0, 0, width_, height_, glr::gl::pack_format_of(static_cast<glr_format>(format)),
+                   GL_UNSIGNED_BYTE, data);
+    glr::gl::check_errors(gl_, "glr_scene_read_pixels: glReadPixels");
 }
 
 const char *glr_scene::builtin_source_text() { return builtin_source; }

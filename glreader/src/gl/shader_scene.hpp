@@ -5,6 +5,8 @@
 #include "glreader/scene.h"
 #include "gl/functions.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 struct glr_scene {
@@ -15,6 +17,7 @@ public:
     glr_scene &operator=(const glr_scene &) = delete;
 
     void draw(int frame, double seconds, double delta);
+    void read_pixels(int format, uint8_t *data, ptrdiff_t stride); // format: a glr_format as int
     GLuint framebuffer() const { return fbo_; }
     const glr_log *log() const { return log_; }
     static const char *builtin_source_text();
