@@ -160,7 +160,7 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     struct glr_context_params context_params = { .require_hw = s->require_hw };
     struct glr_scene_params scene_params = { .width = s->w, .height = s->h, .source_path = s->shader };
     struct glr_ring_params ring_params = { .width = s->w, .height = s->h, .format = s->format,
-                                           .flip = GLR_FLIP_GPU, .depth = s->depth };
+                                           .depth = s->depth }; /* GLR_FLIP_STRIDE */
     struct glr_log_params log_params = { .callback = log_to_av, .level = GLR_LOG_INFO };
     GLReaderShared *shared;
     int ret;
@@ -271,8 +271,10 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
         return NULL;
     }
     lease->frame = *f;
-    frame->buf[0] = av_buffer_create((uint8_t *)f->data, (size_t)f->stride * s->h, release_lease, lease,
-                                     AV_BUFFER_FLAG_READONLY);
+    /* The rows are GL's, bottom first: the frame starts at the top row, the last in
+     * memory, with a negative linesize. The buffer spans all of them. */
+    frame->buf[0] = av_buffer_create((uint8_t *)f->data + f->stride * (s->h - 1), (size_t)-f->stride * s->h,
+                                     release_lease, lease, AV_BUFFER_FLAG_READONLY);
     if (!frame->buf[0]) {
         av_buffer_unref(&lease->shared);
         av_free(lease);

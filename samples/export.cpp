@@ -3,11 +3,12 @@
 //
 //   glreader-export [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [-c libx264] [--preset P]
 //                   [--crf N] [--pix-fmt F] [--codec-options k=v:k=v] [--depth 3]
-//                   [--queue 2] [--shader FILE] [--stats-json FILE] [-o FILE]
+//                   [--queue 2] [--shader FILE] [--stats-json FILE] [-f FORMAT] [-o FILE]
 //
 // --shader takes a Shadertoy-style fragment shader: mainImage(out vec4, in vec2) with
 // iResolution, iTime, iTimeDelta and iFrame. SIGINT or SIGTERM stops rendering; what was
-// rendered is encoded and the file is finalized, so it stays playable.
+// rendered is encoded and the file is finalized, so it stays playable. -f names the
+// container when the file name does not (-f null -o /dev/null: encode, write nothing).
 #include "command_line.hpp"
 #include "scene.hpp"
 
@@ -40,14 +41,15 @@ struct options {
     int fps_num = 30, fps_den = 1;
     double seconds = 5;
     int frames = 0; // 0: from seconds
-    std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, output;
+    std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, container, output;
     int depth = 3, queue = 2;
 };
 
 const char *const usage_text =
     "usage: glreader-export [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [-c CODEC]\n"
     "         [--preset P] [--crf N] [--pix-fmt F] [--codec-options k=v:k=v]\n"
-    "         [--depth N] [--queue N] [--shader FILE] [--stats-json FILE] [-o FILE]\n";
+    "         [--depth N] [--queue N] [--shader FILE] [--stats-json FILE] [-f FORMAT]\n"
+    "         [-o FILE]\n";
 
 options parse(int argc, char **argv)
 {
@@ -85,6 +87,8 @@ options parse(int argc, char **argv)
             o.shader = args.value();
         } else if (args.is("--stats-json")) {
             o.stats_json = args.value();
+        } else if (args.is("-f")) {
+            o.container = args.value();
         } else if (args.is("-o")) {
             o.output = args.value();
         } else {
@@ -229,6 +233,7 @@ int main(int argc, char **argv)
         ep.codec = o.codec.c_str();
         ep.pix_fmt = o.pix_fmt.empty() ? nullptr : o.pix_fmt.c_str();
         ep.codec_options = codec_options.empty() ? nullptr : codec_options.c_str();
+        ep.container = o.container.empty() ? nullptr : o.container.c_str();
         ep.output = o.output.c_str();
         ep.queue_depth = o.queue;
         glr::encoder enc(ep, log);

@@ -44,6 +44,16 @@ TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
     std::remove(out.c_str());
 }
 
+TEST(export_test, format_option_names_the_container_the_file_name_does_not)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counter.video"),
+                log = glr_test::scratch_path("format.txt");
+    pid_t pid = spawn_export({"-s", "40x24", "-n", "5", "-c", "ffv1", "--shader", shader, "-f", "nut", "-o", out}, log);
+    ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
+    glr_test::expect_counter_video(out, 40, 24, 5);
+    std::remove(out.c_str());
+}
+
 TEST(export_test, shader_compile_error_names_file_and_line)
 {
     std::string shader = glr_test::scratch_path("broken.frag"), log = glr_test::scratch_path("broken.txt");

@@ -84,6 +84,13 @@ summary summarize(std::vector<double> v)
     return {v.front(), v[v.size() / 2], v.back()};
 }
 
+std::string min_median_max(const summary &x)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", x.min, x.median, x.max);
+    return text;
+}
+
 std::string json_array(const std::vector<double> &v)
 {
     std::string out = "[";

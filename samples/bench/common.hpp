@@ -42,6 +42,8 @@ struct summary {
     double min, median, max;
 };
 summary summarize(std::vector<double> v);
+// "min / median / max" with one decimal, for a table cell.
+std::string min_median_max(const summary &x);
 
 std::string json_array(const std::vector<double> &v);
 // {"min": .., "median": .., "max": .., "runs": [..]}

@@ -196,17 +196,12 @@ int bench_encode(int argc, char **argv)
     std::printf("| size | preset | in-process | classic pipe (write) | glreader pipe mode | in-process / classic "
                 "(median) | in-process / pipe mode | encoder only (ceiling) | other CPU s (max) |\n"
                 "|---|---|---|---|---|---|---|---|---|\n");
-    auto cell = [](const summary &x) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", x.min, x.median, x.max);
-        return std::string(text);
-    };
     for (const encode_case &c : cases) {
         summary a = summarize(c.in_process_fps), b = summarize(c.classic_pipe_fps), p = summarize(c.pipe_mode_fps),
                 e = summarize(c.encoder_only_fps), l = summarize(c.load);
         std::printf("| %s | %s | %s | %s | %s | %.2fx | %.2fx | %s | %.2f |\n", c.size.name.c_str(), c.preset.c_str(),
-                    cell(a).c_str(), cell(b).c_str(), cell(p).c_str(), a.median / b.median, a.median / p.median,
-                    cell(e).c_str(), l.max);
+                    min_median_max(a).c_str(), min_median_max(b).c_str(), min_median_max(p).c_str(),
+                    a.median / b.median, a.median / p.median, min_median_max(e).c_str(), l.max);
     }
     std::vector<std::string> items;
     for (const encode_case &c : cases)

@@ -1,6 +1,6 @@
 // glreader-bench: side-by-side measurements, interleaved in one run so that every ratio
 // compares numbers taken under the same machine conditions. One mode per file:
-// ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare).
+// ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare), filter_bench.cpp.
 #include "modes.hpp"
 
 #include <cstdio>
@@ -19,6 +19,8 @@ int main(int argc, char **argv)
             return bench::bench_pipe(argc - 2, argv + 2);
         if (mode == "compare")
             return bench::bench_compare(argc - 2, argv + 2);
+        if (mode == "filter")
+            return bench::bench_filter(argc - 2, argv + 2);
         std::fprintf(stderr,
                      "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
                      "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
@@ -26,7 +28,10 @@ int main(int argc, char **argv)
                      "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"
                      "                             [--buffers 1,4] [--runs N] [--frames N] [--seconds S]\n"
                      "                             [--no-load-row] [--python PROGRAM] [--json FILE]\n"
-                     "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n");
+                     "       glreader-bench filter [--ffmpeg PATH] [--sizes 720p,1080p] [--codecs rawvideo,ffv1]\n"
+                     "                             [--depth N] [--shader FILE] [--runs N] [--frames N] [--json FILE]\n"
+                     "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n"
+                     "  filter needs a patched ffmpeg: ffmpeg-patches/build.sh 9.0\n");
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-bench: %s\n", e.what());

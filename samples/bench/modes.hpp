@@ -7,5 +7,6 @@ int bench_ring(int argc, char **argv);
 int bench_encode(int argc, char **argv);
 int bench_pipe(int argc, char **argv);
 int bench_compare(int argc, char **argv);
+int bench_filter(int argc, char **argv);
 
 } // namespace bench

@@ -88,7 +88,8 @@ struct glr_source {
     int level;
 };
 
-/* A leased frame: a read-only view into a slot's mapped PBO.
+/* A leased frame: a read-only view into a slot's mapped PBO. At least 64 readable bytes
+ * follow its last row in memory, so SIMD code may read whole vectors past a row's end.
  * Thread-safety: may be passed to and read from any thread.
  * Lifetime: data stays valid and unchanged until glr_ring_release() of this frame (or
  * until the GL context is destroyed). Copies of the struct share the one lease. */

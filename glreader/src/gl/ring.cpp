@@ -21,6 +21,9 @@ std::atomic<uint64_t> next_lease_id{1};
 
 constexpr int max_depth = 64;
 constexpr uint64_t default_capture_timeout_ns = 10'000'000'000ull;
+// Readable bytes after a frame's last row in memory: SIMD code in consumers (libav*'s
+// included) reads whole vectors and may run up to 64 bytes past the end of a row.
+constexpr size_t read_slack = 64;
 
 class pack_buffer_guard {
 public:
@@ -118,7 +121,7 @@ void glr_ring::create_buffers()
     for (slot &s : slots_) {
         gl_.GenBuffers(1, &s.buffer);
         pack_buffer_guard bind(gl_, s.buffer);
-        auto size = static_cast<GLsizeiptr>(frame_bytes_);
+        auto size = static_cast<GLsizeiptr>(frame_bytes_ + read_slack);
         if (persistent_) {
             // CLIENT_STORAGE asks for memory on the CPU side, which is cached: reading
             // write-combined (uncached) memory with the CPU is many times slower.
@@ -472,7 +475,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
         glr::gl::clear_errors(gl_);
         pack_buffer_guard bind(gl_, s.buffer);
         s.mapped = static_cast<uint8_t *>(gl_.MapBufferRange(
-            GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(frame_bytes_), GL_MAP_READ_BIT));
+            GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(frame_bytes_ + read_slack), GL_MAP_READ_BIT));
         if (!s.mapped)
             fail(GLR_ERROR_GL, "glr_ring_acquire: glMapBufferRange failed with %s",
                  glr::gl::error_name(gl_.GetError()));

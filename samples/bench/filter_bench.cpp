@@ -1,0 +1,204 @@
+// glreader-bench filter [--ffmpeg PATH] [--sizes 720p,1080p] [--codecs rawvideo,ffv1]
+//                       [--depth 3] [--shader FILE] [--runs 3] [--frames 300] [--json FILE]
+//
+// The lavfi source in a patched ffmpeg (ffmpeg-patches/build.sh) against glreader-export
+// on the same shader, size, frames, encoder settings and null muxer, and against the same
+// filter reading back synchronously (readback=sync: glReadPixels into memory, then a copy
+// into the frame), interleaved. Each is a whole process, timed from start to exit. The
+// default ffmpeg is the 5.1 line's: the libavcodec glreader-export links (Debian 12's) is
+// 5.1 too, so both run the same encoder code.
+#include "common.hpp"
+#include "modes.hpp"
+
+#include <fcntl.h>
+#include <glob.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char **environ;
+
+namespace bench {
+
+namespace {
+
+struct filter_case {
+    size_spec size;
+    std::string codec;
+    std::vector<double> export_fps, ring_fps, sync_fps, zero_copy_share, load;
+};
+
+// The patched ffmpeg of the 5.1 line that build.sh left in this checkout.
+std::string find_patched_ffmpeg()
+{
+    glob_t found{};
+    std::string path;
+    if (glob(GLREADER_SOURCE_DIR "/build-ffmpeg/5.1-*/build/ffmpeg", 0, nullptr, &found) == 0)
+        path = found.gl_pathv[0];
+    globfree(&found);
+    if (path.empty())
+        throw std::runtime_error("no patched ffmpeg in " GLREADER_SOURCE_DIR "/build-ffmpeg: build one with "
+                                 "ffmpeg-patches/build.sh 5.1, or pass --ffmpeg PATH");
+    return path;
+}
+
+// glreader-export, next to this program.
+std::string export_path()
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        throw std::runtime_error("cannot find this program's directory");
+    std::string dir(self, static_cast<size_t>(n));
+    return dir.substr(0, dir.rfind('/')) + "/glreader-export";
+}
+
+// Runs program to the end with stdout and stderr in log; returns the seconds it took.
+// Throws with the log's end when it fails.
+double time_process(const std::vector<std::string> &args, const std::string &log)
+{
+    std::vector<std::string> storage = args;
+    std::vector<char *> argv;
+    for (std::string &a : storage)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    auto start = clock_type::now();
+    pid_t pid = -1;
+    int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        throw std::runtime_error("cannot run " + args[0] + ": " + std::strerror(rc));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double seconds = ms_since(start) / 1000;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::ifstream in(log);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string tail = text.str();
+        tail = tail.substr(tail.size() > 2000 ? tail.size() - 2000 : 0);
+        throw std::runtime_error(args[0] + " failed:\n" + tail);
+    }
+    return seconds;
+}
+
+// From the filter's "N frames, M of them lent without a copy" (verbose log): M / N.
+double zero_copy_share(const std::string &log)
+{
+    std::ifstream in(log);
+    std::string line;
+    double share = 0;
+    while (std::getline(in, line)) {
+        long long frames = 0, lent = 0;
+        size_t at = line.find("] ");
+        if (at != std::string::npos &&
+            std::sscanf(line.c_str() + at + 2, "%lld frames, %lld of them lent", &frames, &lent) == 2 && frames > 0)
+            share = static_cast<double>(lent) / static_cast<double>(frames);
+    }
+    return share;
+}
+
+} // namespace
+
+int bench_filter(int argc, char **argv)
+{
+    std::string ffmpeg, codecs = "rawvideo,ffv1", shader;
+    int depth = 3;
+    options o = parse_options(argc, argv, {"720p,1080p", "", 3, 300}, [&](const std::string &name, const std::string &v) {
+        if (name == "--ffmpeg")
+            return ffmpeg = v, true;
+        if (name == "--codecs")
+            return codecs = v, true;
+        if (name == "--shader")
+            return shader = v, true;
+        if (name == "--depth")
+            return depth = std::atoi(v.c_str()), depth >= 1 && depth <= 16;
+        return false;
+    });
+    if (ffmpeg.empty())
+        ffmpeg = find_patched_ffmpeg();
+    std::string exporter = export_path(), scratch = "/tmp/glreader-bench-filter-" + std::to_string(getpid());
+    if (shader.empty()) {
+        shader = scratch + ".frag";
+        std::ofstream(shader) << cheap_scene_source;
+    }
+    std::string log = scratch + ".log";
+
+    std::vector<filter_case> cases;
+    for (const size_spec &s : parse_sizes(o.sizes))
+        for (const std::string &c : split(codecs))
+            cases.push_back({s, c, {}, {}, {}, {}, {}});
+    glr::context ctx;
+    std::string renderer = ctx.renderer();
+    std::fprintf(stderr, "glreader-bench filter on %s: %s against %s, %d runs x %d frames, interleaved\n",
+                 renderer.c_str(), ffmpeg.c_str(), exporter.c_str(), o.runs, o.frames);
+
+    load_meter load;
+    for (int run = 0; run < o.runs; run++) {
+        for (filter_case &c : cases) {
+            std::string size = std::to_string(c.size.width) + "x" + std::to_string(c.size.height);
+            auto filter = [&](const std::string &readback) {
+                return std::vector<std::string>{
+                    ffmpeg, "-hide_banner", "-nostdin", "-v", "verbose", "-f", "lavfi", "-i",
+                    "glreader=s=" + size + ":r=60:format=bgra:depth=" + std::to_string(depth) + ":readback=" +
+                        readback + ":shader=" + shader,
+                    "-frames:v", std::to_string(o.frames), "-c:v", c.codec, "-threads", "auto", "-f", "null", "-"};
+            };
+            load.other_cpu_seconds();
+            c.export_fps.push_back(o.frames / time_process({exporter, "-s", size, "-r", "60", "-n",
+                                                            std::to_string(o.frames), "-c", c.codec,
+                                                            "--codec-options", "threads=auto", "--depth",
+                                                            std::to_string(depth), "--shader", shader, "-f", "null",
+                                                            "-o", "/dev/null"},
+                                                           log));
+            c.ring_fps.push_back(o.frames / time_process(filter("ring"), log));
+            c.zero_copy_share.push_back(zero_copy_share(log));
+            c.sync_fps.push_back(o.frames / time_process(filter("sync"), log));
+            c.load.push_back(load.other_cpu_seconds());
+        }
+        std::fprintf(stderr, "  run %d/%d done\n", run + 1, o.runs);
+    }
+    std::remove(log.c_str());
+    std::remove((scratch + ".frag").c_str());
+
+    std::printf("\nglreader-bench filter: %d frames per run, BGRA, depth %d, encoder threads auto, null muxer, %s, "
+                "%d runs\n", o.frames, depth, renderer.c_str(), o.runs);
+    std::printf("fps as min / median / max of the runs, each a whole process from start to exit; ratios of "
+                "medians; zero-copy = share of the filter's frames lent without a copy; other CPU s = CPU time "
+                "of other processes during the case\n\n");
+    std::printf("| size | codec | glreader-export | filter, ring | filter, readback=sync | filter / export | "
+                "ring / sync | zero-copy | other CPU s (max) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (const filter_case &c : cases) {
+        summary e = summarize(c.export_fps), r = summarize(c.ring_fps), s = summarize(c.sync_fps),
+                z = summarize(c.zero_copy_share), l = summarize(c.load);
+        std::printf("| %s | %s | %s | %s | %s | %.2fx | %.2fx | %.0f%% | %.2f |\n", c.size.name.c_str(),
+                    c.codec.c_str(), min_median_max(e).c_str(), min_median_max(r).c_str(), min_median_max(s).c_str(),
+                    r.median / e.median, r.median / s.median, 100 * z.median, l.max);
+    }
+    std::vector<std::string> items;
+    for (const filter_case &c : cases)
+        items.push_back("{\"size\": \"" + c.size.name + "\", \"codec\": \"" + c.codec +
+                        "\",\n     \"glreader_export\": " + json_summary(c.export_fps) +
+                        ",\n     \"filter_ring\": " + json_summary(c.ring_fps) +
+                        ",\n     \"filter_sync\": " + json_summary(c.sync_fps) +
+                        ",\n     \"zero_copy_share\": " + json_summary(c.zero_copy_share) +
+                        ",\n     \"other_cpu_seconds\": " + json_summary(c.load) + "}");
+    write_json(o.json, "filter", renderer, o.runs,
+               "\"frames_per_run\": " + std::to_string(o.frames) + ", \"depth\": " + std::to_string(depth) +
+                   ", \"ffmpeg\": \"" + ffmpeg + "\", \"unit\": \"fps\"",
+               items);
+    return 0;
+}
+
+} // namespace bench
