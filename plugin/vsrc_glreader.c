@@ -2,6 +2,11 @@
  * glreader video source: renders a Shadertoy-style fragment shader headless with OpenGL
  * and reads each frame back through glreader's ring of persistently mapped PBOs.
  *
+ * A render thread of its own owns the GL context: it draws and captures frame after frame
+ * into the ring's free slots and queues each finished one, while the graph's threads take
+ * them from the queue in activate. Rendering thus overlaps whatever runs downstream, on
+ * any FFmpeg release, and the context never moves between threads.
+ *
  * This file is part of glreader (plugin/vsrc_glreader.c), copied into FFmpeg trees by
  * the patches in ffmpeg-patches/. It uses only glreader's core C ABI (libglreader, no
  * FFmpeg inside), so one process never holds two libavcodec versions.
@@ -15,6 +20,7 @@
 #include <glreader/glreader.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "libavutil/imgutils.h"
@@ -24,17 +30,29 @@
 #include "avfilter.h"
 #include "glreader_compat.h"
 
-/* The GL side, shared by the filter and every frame it sent downstream without a copy:
- * frames may outlive the filter (a muxer's queue, a graph torn down with frames in
- * flight), and their memory is a mapping of the GL context, so the context, the ring and
- * the scene go when the last of them does. */
+#define MAX_DEPTH 16
+
+/* The GL side and the render thread, shared by the filter and every frame it lent
+ * downstream: frames may outlive the filter (a muxer's queue, a graph torn down with
+ * frames in flight), and their memory is a mapping of the GL context, so the context, the
+ * ring and the scene go when the last of them does. The fields below the mutex are
+ * guarded by it. */
 typedef struct GLReaderShared {
     glr_log *log;
     glr_context *gl;
     glr_scene *scene;
     glr_ring *ring;
-    atomic_int held;                   /* frames downstream still holds */
     _Atomic(AVFilterContext *) filter; /* where messages go; NULL once the filter is gone */
+
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;     /* any change below */
+    struct glr_frame ready[MAX_DEPTH]; /* finished frames in order, for activate */
+    int ready_start, ready_count;
+    int in_flight;           /* captured, not yet acquired */
+    int held;                /* lent downstream, not yet released */
+    int error;               /* the render thread's first error (AVERROR), 0 if none */
+    int stop;
+    int ended;               /* the render thread rendered all it was asked to */
 } GLReaderShared;
 
 enum GLReaderReadback {
@@ -53,13 +71,13 @@ typedef struct GLReaderContext {
     int require_hw;
     int readback;
 
-    AVBufferRef *shared; /* GLReaderShared */
-    int64_t total;       /* frames to emit: duration x rate, or INT64_MAX */
-    int64_t rendered;    /* frames drawn and captured */
+    AVBufferRef *shared;  /* GLReaderShared */
+    pthread_t thread;
+    int thread_started;
+    int64_t total;        /* frames to emit: duration x rate, or INT64_MAX */
     int64_t emitted;
-    int64_t copied;      /* emitted as copies, downstream holding too many */
-    int in_flight;       /* captured, not yet acquired */
-    uint8_t *pixels;     /* readback=sync: the frame in client memory, bottom row first */
+    int64_t copied;       /* emitted as copies, downstream holding too many */
+    uint8_t *pixels;      /* readback=sync: the frame in client memory, bottom row first */
 } GLReaderContext;
 
 /* One leased frame lent downstream as an AVFrame buffer, until downstream lets go. */
@@ -122,6 +140,16 @@ static enum AVPixelFormat pix_fmt_of(int format)
                                       : AV_PIX_FMT_RGBA;
 }
 
+static GLReaderShared *shared_of(GLReaderContext *s)
+{
+    return (GLReaderShared *)s->shared->data;
+}
+
+static int row_bytes(const GLReaderContext *s)
+{
+    return s->w * glr_format_bytes_per_pixel(s->format);
+}
+
 /* Runs when the filter and every frame it lent are gone, on whichever thread that was. */
 static void free_shared(void *opaque, uint8_t *data)
 {
@@ -134,24 +162,66 @@ static void free_shared(void *opaque, uint8_t *data)
     }
     glr_context_destroy(&shared->gl);
     glr_log_destroy(&shared->log);
+    pthread_cond_destroy(&shared->cond);
+    pthread_mutex_destroy(&shared->mutex);
     av_free(shared);
 }
 
-static GLReaderShared *shared_of(GLReaderContext *s)
+/* The render thread: keeps every slot busy, drawing frame after frame while one is free
+ * (neither in flight, queued nor lent) and moving finished frames to the queue. */
+static void *render_thread(void *opaque)
 {
-    return (GLReaderShared *)s->shared->data;
-}
+    GLReaderContext *s = opaque;
+    GLReaderShared *shared = shared_of(s);
+    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
+    int64_t rendered = 0;
+    int ret = glr_context_make_current(shared->gl);
 
-static int row_bytes(const GLReaderContext *s)
-{
-    return s->w * glr_format_bytes_per_pixel(s->format);
-}
-
-/* Filter graphs may call from any of their threads: take the context each time. */
-static int make_current(GLReaderContext *s)
-{
-    int ret = glr_context_make_current(shared_of(s)->gl);
-    return ret < 0 ? av_error_of(ret) : 0;
+    pthread_mutex_lock(&shared->mutex);
+    while (ret >= 0 && !shared->stop && (rendered < s->total || shared->in_flight)) {
+        struct glr_frame f;
+        if (rendered < s->total &&
+            shared->in_flight + shared->ready_count + shared->held < s->depth) {
+            struct glr_source source = glr_scene_source(shared->scene);
+            pthread_mutex_unlock(&shared->mutex);
+            ret = glr_scene_draw(shared->scene, (int)rendered, rendered * seconds_per_frame, seconds_per_frame);
+            if (ret >= 0)
+                ret = glr_ring_capture(shared->ring, &source, rendered);
+            pthread_mutex_lock(&shared->mutex);
+            if (ret < 0)
+                break;
+            rendered++;
+            shared->in_flight++;
+        } else if (!shared->in_flight) {
+            /* Every slot is queued or lent: wait for activate or a release. */
+            pthread_cond_wait(&shared->cond, &shared->mutex);
+            continue;
+        }
+        /* Queue what has finished; wait for the oldest only when nothing can be drawn. */
+        for (;;) {
+            int blocking = rendered >= s->total ||
+                           shared->in_flight + shared->ready_count + shared->held >= s->depth;
+            pthread_mutex_unlock(&shared->mutex);
+            ret = glr_ring_acquire(shared->ring, &f, blocking ? UINT64_MAX : 0);
+            pthread_mutex_lock(&shared->mutex);
+            if (ret < 0)
+                break;
+            shared->ready[(shared->ready_start + shared->ready_count++) % MAX_DEPTH] = f;
+            shared->in_flight--;
+            pthread_cond_broadcast(&shared->cond);
+            if (!shared->in_flight)
+                break;
+        }
+        if (ret == -EAGAIN)
+            ret = 0;
+    }
+    if (ret < 0 && !shared->error)
+        shared->error = av_error_of(ret);
+    shared->ended = 1;
+    pthread_cond_broadcast(&shared->cond);
+    pthread_mutex_unlock(&shared->mutex);
+    glr_context_release_current(shared->gl); /* so that the last frame's owner can take it */
+    return NULL;
 }
 
 static av_cold int glreader_init(AVFilterContext *ctx)
@@ -173,20 +243,19 @@ static av_cold int glreader_init(AVFilterContext *ctx)
                                : av_rescale_q_rnd(s->duration, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_UP);
     if (!(shared = av_mallocz(sizeof(*shared))))
         return AVERROR(ENOMEM);
+    pthread_mutex_init(&shared->mutex, NULL);
+    pthread_cond_init(&shared->cond, NULL);
     atomic_init(&shared->filter, ctx);
     log_params.opaque = shared;
     if (!(shared->log = glr_log_create(&log_params)) ||
         !(s->shared = av_buffer_create((uint8_t *)shared, sizeof(*shared), free_shared, NULL, 0))) {
-        glr_log_destroy(&shared->log);
-        av_free(shared);
+        free_shared(NULL, (uint8_t *)shared);
         return AVERROR(ENOMEM);
     }
 
     /* Each failure below was logged through log_to_av with its cause. */
     if (!(shared->gl = glr_context_create(shared->log, &context_params)))
         return av_error_of(glr_last_error_code());
-    if ((ret = make_current(s)) < 0)
-        return ret;
     av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(shared->gl),
            glr_context_platform_name(shared->gl), glr_context_is_software(shared->gl) ? ", software" : "");
     if (!(shared->scene = glr_scene_create(shared->log, &scene_params)))
@@ -196,20 +265,37 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     else
         ret = (shared->ring = glr_ring_create(shared->log, &ring_params)) ? 0 : av_error_of(glr_last_error_code());
     glr_context_release_current(shared->gl);
+    if (ret >= 0 && s->readback == READBACK_RING) {
+        if ((ret = pthread_create(&s->thread, NULL, render_thread, s)))
+            return AVERROR(ret);
+        s->thread_started = 1;
+    }
     return ret;
 }
 
 static av_cold void glreader_uninit(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
+    GLReaderShared *shared;
 
     av_freep(&s->pixels);
     if (!s->shared)
         return;
+    shared = shared_of(s);
+    if (s->thread_started) {
+        pthread_mutex_lock(&shared->mutex);
+        shared->stop = 1;
+        pthread_cond_broadcast(&shared->cond);
+        pthread_mutex_unlock(&shared->mutex);
+        pthread_join(s->thread, NULL);
+    }
+    /* Frames rendered but never taken go back to the ring. */
+    for (; shared->ready_count; shared->ready_count--)
+        glr_ring_release(shared->ring, &shared->ready[shared->ready_start++ % MAX_DEPTH]);
     if (s->emitted)
         av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames, %"PRId64" of them lent without a copy\n",
                s->emitted, s->emitted - s->copied);
-    atomic_store(&shared_of(s)->filter, NULL);
+    atomic_store(&shared->filter, NULL);
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
@@ -238,7 +324,10 @@ static void release_lease(void *opaque, uint8_t *data)
     GLReaderShared *shared = (GLReaderShared *)lease->shared->data;
 
     glr_ring_release(shared->ring, &lease->frame);
-    atomic_fetch_sub(&shared->held, 1);
+    pthread_mutex_lock(&shared->mutex);
+    shared->held--;
+    pthread_cond_broadcast(&shared->cond);
+    pthread_mutex_unlock(&shared->mutex);
     av_buffer_unref(&lease->shared);
     av_free(lease);
 }
@@ -252,8 +341,13 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
     GLReaderShared *shared = shared_of(s);
     GLReaderLease *lease;
     AVFrame *frame;
+    int lend;
 
-    if (atomic_load(&shared->held) + 1 >= s->depth) {
+    pthread_mutex_lock(&shared->mutex);
+    if ((lend = shared->held + 1 < s->depth))
+        shared->held++;
+    pthread_mutex_unlock(&shared->mutex);
+    if (!lend) {
         frame = ff_get_video_buffer(outlink, s->w, s->h);
         if (frame) {
             av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride, row_bytes(s), s->h);
@@ -264,66 +358,56 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
     }
     frame = av_frame_alloc();
     lease = av_mallocz(sizeof(*lease));
-    if (!frame || !lease || !(lease->shared = av_buffer_ref(s->shared))) {
-        av_frame_free(&frame);
-        av_free(lease);
-        glr_ring_release(shared->ring, f);
-        return NULL;
-    }
-    lease->frame = *f;
-    /* The rows are GL's, bottom first: the frame starts at the top row, the last in
-     * memory, with a negative linesize. The buffer spans all of them. */
-    frame->buf[0] = av_buffer_create((uint8_t *)f->data + f->stride * (s->h - 1), (size_t)-f->stride * s->h,
-                                     release_lease, lease, AV_BUFFER_FLAG_READONLY);
-    if (!frame->buf[0]) {
+    if (frame && lease && (lease->shared = av_buffer_ref(s->shared))) {
+        lease->frame = *f;
+        /* The rows are GL's, bottom first: the frame starts at the top row, the last in
+         * memory, with a negative linesize. The buffer spans all of them. */
+        frame->buf[0] = av_buffer_create((uint8_t *)f->data + f->stride * (s->h - 1), (size_t)-f->stride * s->h,
+                                         release_lease, lease, AV_BUFFER_FLAG_READONLY);
+        if (frame->buf[0]) {
+            frame->data[0] = (uint8_t *)f->data;
+            frame->linesize[0] = (int)f->stride;
+            frame->width = s->w;
+            frame->height = s->h;
+            frame->format = pix_fmt_of(s->format);
+            glr_frame_take_link_properties(frame, outlink);
+            return frame;
+        }
         av_buffer_unref(&lease->shared);
-        av_free(lease);
-        av_frame_free(&frame);
-        glr_ring_release(shared->ring, f);
-        return NULL;
     }
-    atomic_fetch_add(&shared->held, 1);
-    frame->data[0] = (uint8_t *)f->data;
-    frame->linesize[0] = (int)f->stride;
-    frame->width = s->w;
-    frame->height = s->h;
-    frame->format = pix_fmt_of(s->format);
-    glr_frame_take_link_properties(frame, outlink);
-    return frame;
+    av_free(lease);
+    av_frame_free(&frame);
+    glr_ring_release(shared->ring, f);
+    pthread_mutex_lock(&shared->mutex);
+    shared->held--;
+    pthread_cond_broadcast(&shared->cond);
+    pthread_mutex_unlock(&shared->mutex);
+    return NULL;
 }
 
-/* Draws and captures frames into every slot that is neither in flight nor held
- * downstream, then takes the oldest finished one. */
-static int next_frame(AVFilterContext *ctx, struct glr_frame *f)
+/* Takes the oldest finished frame from the render thread, waiting for it if need be. */
+static int next_frame(GLReaderContext *s, struct glr_frame *f)
 {
-    GLReaderContext *s = ctx->priv;
     GLReaderShared *shared = shared_of(s);
-    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
-    int ret;
+    int ret = 0;
 
-    if ((ret = make_current(s)) < 0)
-        return ret;
-    while (s->rendered < s->total && s->in_flight + atomic_load(&shared->held) < s->depth) {
-        struct glr_source source = glr_scene_source(shared->scene);
-        ret = glr_scene_draw(shared->scene, (int)s->rendered, s->rendered * seconds_per_frame, seconds_per_frame);
-        if (ret >= 0)
-            ret = glr_ring_capture(shared->ring, &source, s->rendered);
-        if (ret < 0)
-            break;
-        s->rendered++;
-        s->in_flight++;
+    pthread_mutex_lock(&shared->mutex);
+    while (!shared->ready_count && !shared->ended)
+        pthread_cond_wait(&shared->cond, &shared->mutex);
+    if (shared->ready_count) {
+        *f = shared->ready[shared->ready_start];
+        shared->ready_start = (shared->ready_start + 1) % MAX_DEPTH;
+        shared->ready_count--;
+        pthread_cond_broadcast(&shared->cond);
+    } else {
+        ret = shared->error ? shared->error : AVERROR_BUG; /* ended early without a cause */
     }
-    if (ret >= 0) {
-        ret = glr_ring_acquire(shared->ring, f, UINT64_MAX);
-        if (ret == 0)
-            s->in_flight--;
-    }
-    glr_context_release_current(shared->gl);
-    return ret < 0 ? av_error_of(ret) : 0;
+    pthread_mutex_unlock(&shared->mutex);
+    return ret;
 }
 
 /* readback=sync: draws, waits for glReadPixels into memory, copies into a pooled frame
- * (turning the rows upright on the way). */
+ * (turning the rows upright on the way), all on the calling thread. */
 static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *outlink, int *ret)
 {
     GLReaderContext *s = ctx->priv;
@@ -331,12 +415,13 @@ static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *out
     double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
     AVFrame *frame;
 
-    if ((*ret = make_current(s)) < 0)
-        return NULL;
-    *ret = glr_scene_draw(shared->scene, (int)s->emitted, s->emitted * seconds_per_frame, seconds_per_frame);
-    if (*ret >= 0)
-        *ret = glr_scene_read_pixels(shared->scene, s->format, s->pixels, row_bytes(s));
-    glr_context_release_current(shared->gl);
+    /* Filter graphs may call from any of their threads: take the context each time. */
+    if ((*ret = glr_context_make_current(shared->gl)) >= 0) {
+        *ret = glr_scene_draw(shared->scene, (int)s->emitted, s->emitted * seconds_per_frame, seconds_per_frame);
+        if (*ret >= 0)
+            *ret = glr_scene_read_pixels(shared->scene, s->format, s->pixels, row_bytes(s));
+        glr_context_release_current(shared->gl);
+    }
     if (*ret < 0) {
         *ret = av_error_of(*ret);
         return NULL;
@@ -369,7 +454,7 @@ static int glreader_activate(AVFilterContext *ctx)
         if (!(frame = read_frame_synchronously(ctx, outlink, &ret)))
             return ret;
     } else {
-        if ((ret = next_frame(ctx, &f)) < 0)
+        if ((ret = next_frame(s, &f)) < 0)
             return ret;
         if (!(frame = wrap_frame(ctx, outlink, &f)))
             return AVERROR(ENOMEM);
