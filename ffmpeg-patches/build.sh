@@ -35,6 +35,7 @@ key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$
 work=$cache/$line-$key
 prefix=$cache/glreader
 
+mkdir -p "$cache"
 say "installing glreader from $root into $prefix"
 cmake -S "$root" -B "$cache/glreader-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
