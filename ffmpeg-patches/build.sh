@@ -26,6 +26,7 @@ case "${1:-}" in
   *) usage ;;
 esac
 read_release "$line"
+[ -z "$source" ] || check_source_release "$source"
 
 # nasm: FFmpeg's x86 assembly; libx264-dev: the libx264 encoder of the lean build.
 "$root/scripts/setup.sh" nasm libx264-dev xz-utils >&2

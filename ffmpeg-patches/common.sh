@@ -41,19 +41,35 @@ fetch_release_tarball() {
   local apt_options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
                      -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o APT::Sandbox::User=root)
   say "fetching the list of Debian source packages ($suites)"
-  apt-get "${apt_options[@]}" update -q >&2 || die "apt-get update failed for deb-src $suites (network?)"
+  apt-get "${apt_options[@]}" update -qq >&2 || die "apt-get update failed for deb-src $suites (network?)"
   # The Debian revision changes often; the upstream release is what the series names.
   local debian_version
   debian_version=$(apt-cache "${apt_options[@]}" showsrc ffmpeg 2>/dev/null |
-    sed -n 's/^Version: //p' | grep -E "^([0-9]+:)?$(printf %s "$version" | sed 's/\./\\./g')-" | head -n1)
+    sed -n 's/^Version: //p' | { grep -E "^([0-9]+:)?$(printf %s "$version" | sed 's/\./\\./g')-" || true; } |
+    head -n1)
   [ -n "$debian_version" ] || die "Debian ($suites) no longer has FFmpeg $version's source; pass it yourself:
   $0 $line --source ffmpeg-$version.tar.xz   (or a directory holding that release)"
   say "downloading FFmpeg $version (Debian source $debian_version)"
-  (cd "$cache/sources" && apt-get "${apt_options[@]}" source --download-only --tar-only -q "ffmpeg=$debian_version" >&2) ||
-    die "apt-get source ffmpeg=$debian_version failed"
+  (cd "$cache/sources" && apt-get "${apt_options[@]}" source --download-only --tar-only -q \
+    "ffmpeg=$debian_version" >"$apt/source.log" 2>&1) ||
+    { cat "$apt/source.log" >&2; die "apt-get source ffmpeg=$debian_version failed"; }
   echo "$sha256  $tarball" | sha256sum --quiet -c - ||
     die "$tarball does not have the sha256 that ffmpeg-patches/$line/RELEASE names"
   echo "$tarball"
+}
+
+# Fails unless SOURCE (a tree or a tarball) is FFmpeg $version, by its RELEASE file.
+check_source_release() { # SOURCE
+  local source=$1 found
+  if [ -d "$source" ]; then
+    found=$(cat "$source/RELEASE" 2>/dev/null) || die "$source is not an FFmpeg source tree (no RELEASE file)"
+  elif [ -f "$source" ]; then
+    found=$(tar -xOf "$source" --wildcards '*/RELEASE' 2>/dev/null | head -n1) || true
+    [ -n "$found" ] || die "$source is not an FFmpeg release tarball (no RELEASE file)"
+  else
+    die "source '$source' is neither a directory nor a tarball"
+  fi
+  [ "$found" = "$version" ] || die "$source is FFmpeg $found, but the $line series is for FFmpeg $version exactly"
 }
 
 # Unpacks FFmpeg $version from SOURCE (a tarball or a directory; the Debian download when
@@ -61,18 +77,13 @@ fetch_release_tarball() {
 unpack_tree() { # DEST [SOURCE]
   local dest=$1 source=${2:-}
   [ -n "$source" ] || source=$(fetch_release_tarball)
+  check_source_release "$source"
   rm -rf "$dest"; mkdir -p "$dest"
   if [ -d "$source" ]; then
-    [ -f "$source/configure" ] || die "$source is not an FFmpeg source tree (no configure)"
     tar -C "$source" --exclude=.git -cf - . | tar -C "$dest" -xf -
-  elif [ -f "$source" ]; then
-    tar -C "$dest" --strip-components=1 -xf "$source" || die "cannot unpack $source"
   else
-    die "source '$source' is neither a directory nor a tarball"
+    tar -C "$dest" --strip-components=1 -xf "$source" || die "cannot unpack $source"
   fi
-  local found
-  found=$(cat "$dest/RELEASE" 2>/dev/null || echo unknown)
-  [ "$found" = "$version" ] || die "$source is FFmpeg $found, but the $line series is for FFmpeg $version exactly"
   git -C "$dest" init -q
   git -C "$dest" add -A
   git -C "$dest" -c user.name=glreader -c user.email=glreader@localhost commit -q -m "FFmpeg $version"

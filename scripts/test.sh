@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, builds a patched ffmpeg
 # of every release line in ffmpeg-patches/ (cached), builds, runs every test (the lavfi
-# filter's against each of those ffmpegs), then builds everything again under AddressSanitizer+UBSan and runs the whole suite there
-# (but the packaging and memory-growth checks, meaningless in that build), and the ring,
-# encoder and pipe tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
+# filter's against each of those ffmpegs), then builds everything again under
+# AddressSanitizer+UBSan and runs the whole suite there (but the packaging and
+# memory-growth checks, meaningless in that build), and the ring, encoder and pipe tests
+# under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitizers=1
