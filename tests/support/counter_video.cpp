@@ -38,8 +38,12 @@ void expect_counter_video(const std::string &path, int width, int height, int fr
         ASSERT_GT(v.frames.size(), 0u);
     else
         ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-    for (size_t n = 0; n < v.frames.size(); n++)
+    for (size_t n = 0; n < v.frames.size(); n++) {
         ASSERT_EQ(check_decoded(v.frames[n], n, width, height, false), "");
+        // The shader writes alpha 1 where pattern() has its own alpha.
+        for (size_t i = 3; i < v.frames[n].rgba.size(); i += 4)
+            ASSERT_EQ(v.frames[n].rgba[i], 255) << "frame " << n << " byte " << i;
+    }
 }
 
 } // namespace glr_test

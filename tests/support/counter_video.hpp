@@ -10,7 +10,7 @@ namespace glr_test {
 // Writes the counter shader into a scratch file; returns its path.
 std::string write_counter_shader();
 
-// The file holds frames 0..frames-1 of the counter shader, upright and pixel-exact
+// The file holds frames 0..frames-1 of the counter shader, upright, pixel-exact and opaque
 // (frames < 0: however many there are, at least one). Fails the test otherwise.
 void expect_counter_video(const std::string &path, int width, int height, int frames);
 
