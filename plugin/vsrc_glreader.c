@@ -318,16 +318,21 @@ static int glreader_config_props(AVFilterLink *outlink)
     return 0;
 }
 
-static void release_lease(void *opaque, uint8_t *data)
+/* A lent frame came back: its slot is the render thread's again. */
+static void return_lent_frame(GLReaderShared *shared, struct glr_frame *f)
 {
-    GLReaderLease *lease = opaque;
-    GLReaderShared *shared = (GLReaderShared *)lease->shared->data;
-
-    glr_ring_release(shared->ring, &lease->frame);
+    glr_ring_release(shared->ring, f);
     pthread_mutex_lock(&shared->mutex);
     shared->held--;
     pthread_cond_broadcast(&shared->cond);
     pthread_mutex_unlock(&shared->mutex);
+}
+
+static void release_lease(void *opaque, uint8_t *data)
+{
+    GLReaderLease *lease = opaque;
+
+    return_lent_frame((GLReaderShared *)lease->shared->data, &lease->frame);
     av_buffer_unref(&lease->shared);
     av_free(lease);
 }
@@ -377,11 +382,7 @@ static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct g
     }
     av_free(lease);
     av_frame_free(&frame);
-    glr_ring_release(shared->ring, f);
-    pthread_mutex_lock(&shared->mutex);
-    shared->held--;
-    pthread_cond_broadcast(&shared->cond);
-    pthread_mutex_unlock(&shared->mutex);
+    return_lent_frame(shared, f);
     return NULL;
 }
 
