@@ -2,7 +2,8 @@
  * What differs between the FFmpeg releases vsrc_glreader.c is built in: the filter
  * declaration (AVFilter until libavfilter 10, FFFilter with the public part in .p since
  * 11), where a link's frame rate lives (AVFilterLink until 10, FilterLink since), which
- * frame properties a link negotiates, and the internal headers.
+ * frame properties a link negotiates (colour space and range since the 7.1 line), and the
+ * internal headers.
  */
 #ifndef AVFILTER_GLREADER_COMPAT_H
 #define AVFILTER_GLREADER_COMPAT_H
@@ -29,6 +30,20 @@
 #else
 #error "vsrc_glreader supports the FFmpeg 5.1 line (libavfilter 8) and 8.0 and later (libavfilter 11+)"
 #endif
+
+/* Makes the filter's output link negotiate one colour space and range, where links
+ * negotiate them; older lines only carry them on frames. */
+static inline int glr_set_common_color(AVFilterContext *ctx, int space, int range)
+{
+#if LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(9, 15, 100)
+    const int spaces[] = { space, -1 }, ranges[] = { range, -1 };
+    int ret = ff_set_common_color_spaces_from_list(ctx, spaces);
+    return ret < 0 ? ret : ff_set_common_color_ranges_from_list(ctx, ranges);
+#else
+    (void)ctx; (void)space; (void)range;
+    return 0;
+#endif
+}
 
 /* Gives a frame the properties the link negotiated, as ff_get_video_buffer() does for
  * pooled frames: frames that differ from them make the graph reconfigure. */

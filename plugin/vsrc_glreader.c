@@ -18,6 +18,7 @@
  */
 
 #include <glreader/glreader.h>
+#include <glreader/libav.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -49,7 +50,7 @@ typedef struct GLReaderShared {
     struct glr_frame ready[MAX_DEPTH]; /* finished frames in order, for activate */
     int ready_start, ready_count;
     int in_flight;           /* captured, not yet acquired */
-    int held;                /* lent downstream, not yet released */
+    struct glr_av_lender lender; /* frames lent downstream (lender.kept, atomic) */
     int error;               /* the render thread's first error (AVERROR), 0 if none */
     int stop;
     int ended;               /* the render thread rendered all it was asked to */
@@ -67,6 +68,7 @@ typedef struct GLReaderContext {
     int64_t duration;
     char *shader;
     int format;
+    int matrix, range, chroma_loc;
     int depth;
     int require_hw;
     int readback;
@@ -97,10 +99,24 @@ static const AVOption glreader_options[] = {
     { "duration",   "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { "d",          "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { "shader",     "Shadertoy-style fragment shader file (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "format",     "pixel format of the frames", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_RGB8, FLAGS, "format" },
-        { "rgba",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 }, 0, 0, FLAGS, "format" },
-        { "bgra",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 }, 0, 0, FLAGS, "format" },
-        { "rgb24",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },  0, 0, FLAGS, "format" },
+    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_YUV444, FLAGS, "format" },
+        { "rgba",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 },  0, 0, FLAGS, "format" },
+        { "bgra",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 },  0, 0, FLAGS, "format" },
+        { "rgb24",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },   0, 0, FLAGS, "format" },
+        { "nv12",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_NV12 },   0, 0, FLAGS, "format" },
+        { "yuv420p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_I420 },   0, 0, FLAGS, "format" },
+        { "p010le",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_P010 },   0, 0, FLAGS, "format" },
+        { "yuv444p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUV444 }, 0, 0, FLAGS, "format" },
+    { "matrix",     "YUV formats: the conversion matrix", OFFSET(matrix), AV_OPT_TYPE_INT, { .i64 = GLR_MATRIX_BT709 }, GLR_MATRIX_BT709, GLR_MATRIX_BT2020_NCL, FLAGS, "matrix" },
+        { "bt709",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT709 },      0, 0, FLAGS, "matrix" },
+        { "bt601",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT601 },      0, 0, FLAGS, "matrix" },
+        { "bt2020",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT2020_NCL }, 0, 0, FLAGS, "matrix" },
+    { "range",      "YUV formats: the range of the values", OFFSET(range), AV_OPT_TYPE_INT, { .i64 = GLR_RANGE_LIMITED }, GLR_RANGE_LIMITED, GLR_RANGE_FULL, FLAGS, "range" },
+        { "tv",      "limited: 16..235", 0, AV_OPT_TYPE_CONST, { .i64 = GLR_RANGE_LIMITED }, 0, 0, FLAGS, "range" },
+        { "pc",      "full: 0..255",     0, AV_OPT_TYPE_CONST, { .i64 = GLR_RANGE_FULL },    0, 0, FLAGS, "range" },
+    { "chroma_loc", "4:2:0 formats: where chroma samples sit", OFFSET(chroma_loc), AV_OPT_TYPE_INT, { .i64 = GLR_CHROMA_LEFT }, GLR_CHROMA_LEFT, GLR_CHROMA_CENTER, FLAGS, "chroma_loc" },
+        { "left",    "the H.264/HEVC default", 0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_LEFT },   0, 0, FLAGS, "chroma_loc" },
+        { "center",  NULL,                     0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_CENTER }, 0, 0, FLAGS, "chroma_loc" },
     { "depth",      "frames rendered ahead (ring depth)", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, FLAGS },
     { "require_hw", "fail rather than render on a software rasterizer", OFFSET(require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "readback",   "how frames are read back", OFFSET(readback), AV_OPT_TYPE_INT, { .i64 = READBACK_RING }, READBACK_RING, READBACK_SYNC, FLAGS, "readback" },
@@ -133,21 +149,30 @@ static int av_error_of(int code)
     }
 }
 
-static enum AVPixelFormat pix_fmt_of(int format)
-{
-    return format == GLR_FORMAT_BGRA8 ? AV_PIX_FMT_BGRA
-         : format == GLR_FORMAT_RGB8  ? AV_PIX_FMT_RGB24
-                                      : AV_PIX_FMT_RGBA;
-}
-
 static GLReaderShared *shared_of(GLReaderContext *s)
 {
     return (GLReaderShared *)s->shared->data;
 }
 
+/* readback=sync: bytes in a row of the RGB frame. */
 static int row_bytes(const GLReaderContext *s)
 {
-    return s->w * glr_format_bytes_per_pixel(s->format);
+    return (int)glr_format_plane_row_bytes(s->format, 0, s->w);
+}
+
+static int lent(GLReaderShared *shared)
+{
+    return __atomic_load_n(&shared->lender.kept, __ATOMIC_ACQUIRE);
+}
+
+/* A lent frame came back (its slot is free again, on any thread): wake the render thread. */
+static void lent_frame_returned(void *opaque)
+{
+    GLReaderShared *shared = opaque;
+
+    pthread_mutex_lock(&shared->mutex);
+    pthread_cond_broadcast(&shared->cond);
+    pthread_mutex_unlock(&shared->mutex);
 }
 
 /* Runs when the filter and every frame it lent are gone, on whichever thread that was. */
@@ -181,7 +206,7 @@ static void *render_thread(void *opaque)
     while (ret >= 0 && !shared->stop && (rendered < s->total || shared->in_flight)) {
         struct glr_frame f;
         if (rendered < s->total &&
-            shared->in_flight + shared->ready_count + shared->held < s->depth) {
+            shared->in_flight + shared->ready_count + lent(shared) < s->depth) {
             struct glr_source source = glr_scene_source(shared->scene);
             pthread_mutex_unlock(&shared->mutex);
             ret = glr_scene_draw(shared->scene, (int)rendered, rendered * seconds_per_frame, seconds_per_frame);
@@ -200,7 +225,7 @@ static void *render_thread(void *opaque)
         /* Queue what has finished; wait for the oldest only when nothing can be drawn. */
         for (;;) {
             int blocking = rendered >= s->total ||
-                           shared->in_flight + shared->ready_count + shared->held >= s->depth;
+                           shared->in_flight + shared->ready_count + lent(shared) >= s->depth;
             pthread_mutex_unlock(&shared->mutex);
             ret = glr_ring_acquire(shared->ring, &f, blocking ? UINT64_MAX : 0);
             pthread_mutex_lock(&shared->mutex);
@@ -230,6 +255,7 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     struct glr_context_params context_params = { .require_hw = s->require_hw };
     struct glr_scene_params scene_params = { .width = s->w, .height = s->h, .source_path = s->shader };
     struct glr_ring_params ring_params = { .width = s->w, .height = s->h, .format = s->format,
+                                           .color = { .matrix = s->matrix, .range = s->range, .chroma = s->chroma_loc },
                                            .depth = s->depth }; /* GLR_FLIP_STRIDE */
     struct glr_log_params log_params = { .callback = log_to_av, .level = GLR_LOG_INFO };
     GLReaderShared *shared;
@@ -239,6 +265,11 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "the frame rate must be positive\n");
         return AVERROR(EINVAL);
     }
+    if (s->readback == READBACK_SYNC && glr_format_get_info(s->format)->yuv) {
+        av_log(ctx, AV_LOG_ERROR, "readback=sync reads RGB formats only; %s is converted by the ring\n",
+               glr_format_name(s->format));
+        return AVERROR(EINVAL);
+    }
     s->total = s->duration < 0 ? INT64_MAX
                                : av_rescale_q_rnd(s->duration, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_UP);
     if (!(shared = av_mallocz(sizeof(*shared))))
@@ -246,12 +277,18 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     pthread_mutex_init(&shared->mutex, NULL);
     pthread_cond_init(&shared->cond, NULL);
     atomic_init(&shared->filter, ctx);
+    shared->lender.keeps_frames = 1;
+    shared->lender.returned = lent_frame_returned;
+    shared->lender.opaque = shared;
     log_params.opaque = shared;
     if (!(shared->log = glr_log_create(&log_params)) ||
         !(s->shared = av_buffer_create((uint8_t *)shared, sizeof(*shared), free_shared, NULL, 0))) {
         free_shared(NULL, (uint8_t *)shared);
         return AVERROR(ENOMEM);
     }
+    /* Every frame lent downstream keeps the GL side alive (a weak use of the reference:
+     * the filter's own s->shared is the strong one). */
+    shared->lender.owner = s->shared;
 
     /* Each failure below was logged through log_to_av with its cause. */
     if (!(shared->gl = glr_context_create(shared->log, &context_params)))
@@ -291,7 +328,7 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
     }
     /* Frames rendered but never taken go back to the ring. */
     for (; shared->ready_count; shared->ready_count--)
-        glr_ring_release(shared->ring, &shared->ready[shared->ready_start++ % MAX_DEPTH]);
+        glr_frame_release(&shared->ready[shared->ready_start++ % MAX_DEPTH]);
     if (s->emitted)
         av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames, %"PRId64" of them lent without a copy\n",
                s->emitted, s->emitted - s->copied);
@@ -302,8 +339,17 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
 static int glreader_query_formats(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
-    const int formats[] = { pix_fmt_of(s->format), AV_PIX_FMT_NONE };
-    return ff_set_common_formats_from_list(ctx, formats);
+    const int formats[] = { glr_av_pix_fmt(s->format), AV_PIX_FMT_NONE };
+    int ret = ff_set_common_formats_from_list(ctx, formats);
+    struct glr_color color;
+
+    /* The link carries the colour the ring converts with, where the release negotiates it. */
+    if (ret >= 0 && glr_format_get_info(s->format)->yuv) {
+        const struct glr_color wanted = { .matrix = s->matrix, .range = s->range, .chroma = s->chroma_loc };
+        glr_color_resolve(s->format, &wanted, &color);
+        ret = glr_set_common_color(ctx, color.matrix, color.range);
+    }
+    return ret;
 }
 
 static int glreader_config_props(AVFilterLink *outlink)
@@ -318,72 +364,28 @@ static int glreader_config_props(AVFilterLink *outlink)
     return 0;
 }
 
-/* A lent frame came back: its slot is the render thread's again. */
-static void return_lent_frame(GLReaderShared *shared, struct glr_frame *f)
+static AVFrame *pooled_frame(void *opaque)
 {
-    glr_ring_release(shared->ring, f);
-    pthread_mutex_lock(&shared->mutex);
-    shared->held--;
-    pthread_cond_broadcast(&shared->cond);
-    pthread_mutex_unlock(&shared->mutex);
-}
-
-static void release_lease(void *opaque, uint8_t *data)
-{
-    GLReaderLease *lease = opaque;
-
-    return_lent_frame((GLReaderShared *)lease->shared->data, &lease->frame);
-    av_buffer_unref(&lease->shared);
-    av_free(lease);
+    AVFilterLink *outlink = opaque;
+    return ff_get_video_buffer(outlink, outlink->w, outlink->h);
 }
 
 /* The leased frame lent as an AVFrame while downstream holds fewer than depth - 1
- * frames, else copied into a pooled frame, so that the ring always has a slot to render
- * into and a graph that keeps frames never deadlocks it. */
+ * frames, else copied into a pooled frame (glreader/libav.h), so that the ring always has
+ * a slot to render into and a graph that keeps frames never deadlocks it. RGB rows stay in
+ * GL's order: the frame starts at the top row, the last in memory, with a negative
+ * linesize; YUV frames were converted top row first. */
 static AVFrame *wrap_frame(AVFilterContext *ctx, AVFilterLink *outlink, struct glr_frame *f)
 {
     GLReaderContext *s = ctx->priv;
-    GLReaderShared *shared = shared_of(s);
-    GLReaderLease *lease;
-    AVFrame *frame;
-    int lend;
+    int lent_now = 0;
+    AVFrame *frame = glr_av_frame_from_lease(f, &shared_of(s)->lender, pooled_frame, outlink, &lent_now);
 
-    pthread_mutex_lock(&shared->mutex);
-    if ((lend = shared->held + 1 < s->depth))
-        shared->held++;
-    pthread_mutex_unlock(&shared->mutex);
-    if (!lend) {
-        frame = ff_get_video_buffer(outlink, s->w, s->h);
-        if (frame) {
-            av_image_copy_plane(frame->data[0], frame->linesize[0], f->data, (int)f->stride, row_bytes(s), s->h);
-            s->copied++;
-        }
-        glr_ring_release(shared->ring, f);
-        return frame;
+    if (frame) {
+        s->copied += !lent_now;
+        glr_frame_take_link_properties(frame, outlink);
     }
-    frame = av_frame_alloc();
-    lease = av_mallocz(sizeof(*lease));
-    if (frame && lease && (lease->shared = av_buffer_ref(s->shared))) {
-        lease->frame = *f;
-        /* The rows are GL's, bottom first: the frame starts at the top row, the last in
-         * memory, with a negative linesize. The buffer spans all of them. */
-        frame->buf[0] = av_buffer_create((uint8_t *)f->data + f->stride * (s->h - 1), (size_t)-f->stride * s->h,
-                                         release_lease, lease, AV_BUFFER_FLAG_READONLY);
-        if (frame->buf[0]) {
-            frame->data[0] = (uint8_t *)f->data;
-            frame->linesize[0] = (int)f->stride;
-            frame->width = s->w;
-            frame->height = s->h;
-            frame->format = pix_fmt_of(s->format);
-            glr_frame_take_link_properties(frame, outlink);
-            return frame;
-        }
-        av_buffer_unref(&lease->shared);
-    }
-    av_free(lease);
-    av_frame_free(&frame);
-    return_lent_frame(shared, f);
-    return NULL;
+    return frame;
 }
 
 /* Takes the oldest finished frame from the render thread, waiting for it if need be. */

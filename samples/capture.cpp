@@ -2,7 +2,7 @@
 // through the ring, handing each leased frame to a consumer thread (which checksums it, as
 // an encoder would read it), then prints the ring's statistics.
 //
-//   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24]
+//   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
 //                    [--ppm last.ppm] [--require-hw]
 #include "command_line.hpp"
@@ -37,7 +37,7 @@ struct options {
 
 const char *const usage_text =
     "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
-    "         [--format rgba|bgra|rgb24] [--flip stride|gpu|none]\n"
+    "         [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p] [--flip stride|gpu|none]\n"
     "         [--map-per-frame] [--no-fences] [--ppm FILE] [--require-hw]\n";
 
 options parse(int argc, char **argv)
@@ -55,10 +55,9 @@ options parse(int argc, char **argv)
             o.depth = static_cast<int>(args.positive());
         } else if (args.is("--format")) {
             std::string v = args.value();
-            if (v == "rgba") o.format = GLR_FORMAT_RGBA8;
-            else if (v == "bgra") o.format = GLR_FORMAT_BGRA8;
-            else if (v == "rgb24") o.format = GLR_FORMAT_RGB8;
-            else args.fail("unknown format " + v);
+            o.format = glr_format_from_name(v.c_str());
+            if (!o.format)
+                args.fail("unknown format " + v);
         } else if (args.is("--flip")) {
             std::string v = args.value();
             if (v == "stride") o.flip = GLR_FLIP_STRIDE;
@@ -77,6 +76,8 @@ options parse(int argc, char **argv)
             args.fail("unknown option " + args.option());
         }
     }
+    if (!o.ppm.empty() && glr_format_get_info(o.format)->yuv)
+        std::fprintf(stderr, "glreader-capture: --ppm writes RGB frames only\n"), std::exit(2);
     return o;
 }
 
@@ -92,7 +93,7 @@ void write_ppm(const glr::frame &f, const std::string &path)
         return;
     }
     std::fprintf(out, "P6\n%d %d\n255\n", f.width(), f.height());
-    int bpp = glr_format_bytes_per_pixel(f.format());
+    int bpp = glr_format_get_info(f.format())->samples_per_pixel[0];
     bool bgr = f.format() == GLR_FORMAT_BGRA8;
     for (int y = 0; y < f.height(); y++) {
         const uint8_t *p = f.row(y);
@@ -141,11 +142,13 @@ int main(int argc, char **argv)
         // would, and releases the lease there.
         uint64_t checksum = 0;
         sample::frame_worker consumer([&](const glr::frame &f) {
-            size_t row_bytes = static_cast<size_t>(f.width() * glr_format_bytes_per_pixel(f.format()));
-            for (int y = 0; y < f.height(); y++) {
-                const uint8_t *row = f.row(y);
-                for (size_t x = 0; x < row_bytes; x += 8)
-                    checksum = checksum * 31 + row[x];
+            for (int p = 0; p < glr_format_get_info(f.format())->planes; p++) {
+                size_t row_bytes = glr_format_plane_row_bytes(f.format(), p, f.width());
+                for (int y = 0; y < glr_format_plane_rows(f.format(), p, f.height()); y++) {
+                    const uint8_t *row = f.row(y, p);
+                    for (size_t x = 0; x < row_bytes; x += 8)
+                        checksum = checksum * 31 + row[x];
+                }
             }
             if (!o.ppm.empty() && static_cast<int>(f.sequence()) == o.frames - 1)
                 write_ppm(f, o.ppm);

@@ -78,7 +78,7 @@ int main(void)
             while ((rc = glr_ring_capture(ring, &source, n)) == -EBUSY) {
                 struct glr_frame f;
                 CHECK(glr_ring_acquire(ring, &f, UINT64_MAX) == 0);
-                CHECK(glr_ring_release(ring, &f) == 0);
+                CHECK(glr_frame_release(&f) == 0);
                 received++;
             }
             CHECK(rc == 0);
@@ -87,12 +87,14 @@ int main(void)
         uint64_t timeout = n == FRAMES ? UINT64_MAX : 0;
         while (glr_ring_acquire(ring, &f, timeout) == 0) {
             CHECK(f.sequence == (uint64_t)received && f.pts == received);
-            CHECK(f.width == W && f.height == H && f.stride == -W * 4);
+            const struct glr_plane *plane = &f.planes[0];
+            CHECK(f.width == W && f.height == H && plane->stride == -W * 4 && f.planes[1].data == NULL);
+            CHECK(f.format == GLR_FORMAT_BGRA8 && f.color.range == GLR_RANGE_FULL && f.color.primaries == 1);
             /* BGRA in memory: blue, green, red, alpha. */
-            const uint8_t *last = f.data + f.stride * (H - 1) + (W - 1) * 4;
-            CHECK(f.data[0] == 255 && f.data[2] == (uint8_t)received && last[2] == (uint8_t)received);
-            CHECK(glr_ring_release(ring, &f) == 0);
-            CHECK(f.data == NULL);
+            const uint8_t *last = plane->data + plane->stride * (H - 1) + (W - 1) * 4;
+            CHECK(plane->data[0] == 255 && plane->data[2] == (uint8_t)received && last[2] == (uint8_t)received);
+            CHECK(glr_frame_release(&f) == 0);
+            CHECK(f.planes[0].data == NULL && f.ring_ == NULL);
             received++;
         }
     }
@@ -112,7 +114,12 @@ int main(void)
     glr_context_destroy(&ctx);
     CHECK(ctx == NULL);
     CHECK(strcmp(glr_format_name(GLR_FORMAT_RGB8), "rgb24") == 0);
-    CHECK(glr_format_bytes_per_pixel(GLR_FORMAT_RGB8) == 3);
+    CHECK(glr_format_plane_row_bytes(GLR_FORMAT_RGB8, 0, 10) == 30);
+    CHECK(glr_format_plane_row_bytes(GLR_FORMAT_NV12, 1, 10) == 10 && glr_format_plane_rows(GLR_FORMAT_I420, 2, 7) == 4);
+    CHECK(glr_format_plane_row_bytes(GLR_FORMAT_P010, 0, 10) == 20 && glr_format_plane_row_bytes(GLR_FORMAT_RGBA8, 1, 10) == 0);
+    CHECK(glr_format_from_name("p010le") == GLR_FORMAT_P010 && glr_format_get_info(GLR_FORMAT_YUV444)->planes == 3);
+    CHECK(glr_format_get_info((enum glr_format)99) == NULL);
+    CHECK(glr_version() == GLR_VERSION);
 
 done:
     printf("capi: %d passed, %d failed\n", passed, failed);

@@ -218,18 +218,18 @@ TEST_F(encoder_test, disk_full_is_reported_and_no_lease_is_lost)
         while (!ring.try_capture(scene.source(), n))
             if (auto g = ring.acquire(UINT64_MAX)) {
                 glr_frame c = g->detach();
-                first_error = glr_encoder_submit(enc, ring.get(), &c);
+                first_error = glr_encoder_submit(enc, &c);
             }
         while (auto g = ring.acquire(0)) {
             glr_frame c = g->detach();
-            int rc = glr_encoder_submit(enc, ring.get(), &c);
+            int rc = glr_encoder_submit(enc, &c);
             if (first_error == 0)
                 first_error = rc;
         }
     }
     ring.drain([&](glr::frame &&g) {
         glr_frame c = g.detach();
-        glr_encoder_submit(enc, ring.get(), &c);
+        glr_encoder_submit(enc, &c);
     });
     int rc = glr_encoder_finish(enc);
     EXPECT_EQ(rc, -ENOSPC);
@@ -331,7 +331,7 @@ TEST_F(encoder_test, encoder_failure_mid_stream_is_sticky_and_the_file_is_finali
     int first_error = 0;
     auto submit = [&](glr::frame &&f) {
         glr_frame c = f.detach();
-        int rc = glr_encoder_submit(enc, ring.get(), &c);
+        int rc = glr_encoder_submit(enc, &c);
         if (rc < 0 && first_error == 0)
             first_error = rc;
     };

@@ -181,21 +181,22 @@ TEST_F(ring_errors, release_of_foreign_or_released_frame)
     ASSERT_EQ(glr_ring_acquire(b, &fb, UINT64_MAX), 0);
 
     glr_frame copy_of_a = fa;
-    EXPECT_EQ(glr_ring_release(b, &fa), -EINVAL); // fa belongs to a
-    EXPECT_TRUE(contains(glr_last_error(), "not leased from this ring"));
-    EXPECT_EQ(glr_ring_release(a, &fa), 0);
-    EXPECT_EQ(fa.data, nullptr); // cleared
-    EXPECT_EQ(glr_ring_release(a, &fa), -EINVAL);        // already released (cleared struct)
-    EXPECT_EQ(glr_ring_release(a, &copy_of_a), -EINVAL); // already released (stale copy)
-    glr_frame garbage{};
+    EXPECT_EQ(fa.ring_, a); // each frame knows its own ring
+    EXPECT_EQ(fb.ring_, b);
+    EXPECT_EQ(glr_frame_release(&fa), 0);
+    EXPECT_EQ(fa.planes[0].data, nullptr); // cleared
+    EXPECT_EQ(glr_frame_release(&fa), -EINVAL);        // already released (cleared struct)
+    EXPECT_TRUE(contains(glr_last_error(), "holds no lease"));
+    EXPECT_EQ(glr_frame_release(&copy_of_a), -EINVAL); // already released (stale copy)
+    glr_frame garbage = copy_of_a;
     garbage.slot_ = 1234;
-    EXPECT_EQ(glr_ring_release(a, &garbage), -EINVAL);
-    EXPECT_EQ(glr_ring_release(a, nullptr), -EINVAL);
+    EXPECT_EQ(glr_frame_release(&garbage), -EINVAL);
+    EXPECT_EQ(glr_frame_release(nullptr), -EINVAL);
 
     glr_ring_stats stats{};
     glr_ring_get_stats(b, &stats);
-    EXPECT_EQ(stats.frames_leased_now, 1u); // b's lease survived the foreign release
-    EXPECT_EQ(glr_ring_release(b, &fb), 0);
+    EXPECT_EQ(stats.frames_leased_now, 1u); // b's lease survived the bad releases
+    EXPECT_EQ(glr_frame_release(&fb), 0);
     glr_ring_destroy(&a);
     glr_ring_destroy(&b);
 }
@@ -213,13 +214,12 @@ TEST_F(ring_errors, destroy_with_leases_outstanding)
         ASSERT_EQ(glr_ring_capture(ring, &source, 6), 0); // stays unacquired
         glr_frame f{};
         ASSERT_EQ(glr_ring_acquire(ring, &f, UINT64_MAX), 0);
-        glr_ring *handle = ring;
         glr_ring_destroy(&ring);
         EXPECT_EQ(ring, nullptr);
         EXPECT_TRUE(contains(log.text, "1 frame(s) still leased")) << log.text;
         // The lease's memory is still readable and intact, and releasing it frees the rest.
         EXPECT_EQ(glr_test::check_frame(f, 5, GLR_FLIP_STRIDE), "");
-        EXPECT_EQ(glr_ring_release(handle, &f), 0);
+        EXPECT_EQ(glr_frame_release(&f), 0);
         log.text.clear();
     }
 }
@@ -235,7 +235,7 @@ TEST_F(ring_errors, ring_full_of_unacquired_frames_is_busy_not_blocked)
     glr_frame f{};
     EXPECT_EQ(glr_ring_acquire(ring.get(), &f, UINT64_MAX), 0);
     EXPECT_EQ(f.pts, 0);
-    EXPECT_EQ(glr_ring_release(ring.get(), &f), 0);
+    EXPECT_EQ(glr_frame_release(&f), 0);
     EXPECT_EQ(glr_ring_capture(ring.get(), &source, 2), 0);
 }
 
@@ -245,7 +245,7 @@ TEST(ring_errors_no_fixture, null_arguments_and_strerror)
     EXPECT_TRUE(contains(glr_last_error(), "params is NULL"));
     EXPECT_EQ(glr_ring_capture(nullptr, nullptr, 0), -EINVAL);
     EXPECT_EQ(glr_ring_acquire(nullptr, nullptr, 0), -EINVAL);
-    EXPECT_EQ(glr_ring_release(nullptr, nullptr), -EINVAL);
+    EXPECT_EQ(glr_frame_release(nullptr), -EINVAL);
     glr_ring_destroy(nullptr);
     glr_ring_get_stats(nullptr, nullptr);
     EXPECT_STREQ(glr_strerror(-EBUSY), "ring full of frames not acquired yet");

@@ -90,7 +90,7 @@ TEST_F(scene_test, read_pixels_matches_the_ring_bottom_row_first)
     ASSERT_EQ(glr_scene_draw(scene, 3, 0.5, 1.0 / 30), 0);
     for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8, GLR_FORMAT_RGB8}) {
         SCOPED_TRACE(glr_format_name(format));
-        int bytes = glr_format_bytes_per_pixel(format);
+        int bytes = glr_format_get_info(format)->samples_per_pixel[0];
         ptrdiff_t stride = (w + 5) * bytes;
         std::vector<uint8_t> memory(static_cast<size_t>(stride * h), 0xAB);
         set_pack_alignment(8);
@@ -113,6 +113,8 @@ TEST_F(scene_test, read_pixels_matches_the_ring_bottom_row_first)
     EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, memory.data(), w * 4 + 2), -EINVAL);
     EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, nullptr, w * 4), -EINVAL);
     EXPECT_EQ(glr_scene_read_pixels(scene, static_cast<glr_format>(99), memory.data(), w * 4), -EINVAL);
+    EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_NV12, memory.data(), w * 4), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "RGB formats only")) << glr_last_error();
     EXPECT_EQ(glr_scene_read_pixels(nullptr, GLR_FORMAT_RGBA8, memory.data(), w * 4), -EINVAL);
     glr_scene_destroy(&scene);
 }

@@ -5,7 +5,6 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
-#include "internal_abi.h"
 #include "gl/headless_context.hpp"
 #include "gl/ring.hpp"
 #include "gl/shader_scene.hpp"
@@ -56,36 +55,19 @@ const char *glr_last_error(void) { return last_error_message.c_str(); }
 
 int glr_last_error_code(void) { return last_error_code; }
 
-void glr_internal_report(const glr_log *log, int code, const char *message)
+unsigned glr_version(void) { return GLR_VERSION; }
+
+void glr_report_error(const glr_log *log, int code, const char *message, int log_it)
 {
-    report(log, code, message);
+    if (log_it)
+        report(log, code, message);
+    else if (!glr::is_control_flow(code))
+        set_last_error(code, message);
 }
 
-void glr_internal_set_last_error(int code, const char *message) { set_last_error(code, message); }
-
-void glr_internal_log(const glr_log *log, enum glr_log_level level, const char *message)
+void glr_log_write(const glr_log *log, enum glr_log_level level, const char *message)
 {
     log_or_default(log)->write(level, message);
-}
-
-int glr_format_bytes_per_pixel(enum glr_format format)
-{
-    switch (glr::enum_value(format)) {
-    case GLR_FORMAT_RGBA8:
-    case GLR_FORMAT_BGRA8: return 4;
-    case GLR_FORMAT_RGB8: return 3;
-    }
-    return 0;
-}
-
-const char *glr_format_name(enum glr_format format)
-{
-    switch (glr::enum_value(format)) {
-    case GLR_FORMAT_RGBA8: return "rgba";
-    case GLR_FORMAT_BGRA8: return "bgra";
-    case GLR_FORMAT_RGB8: return "rgb24";
-    }
-    return nullptr;
 }
 
 glr_log *glr_log_create(const struct glr_log_params *params)
@@ -218,16 +200,25 @@ int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_n
     return glr::guarded(ring->log(), [&] { return ring->acquire(*frame, timeout_ns); });
 }
 
-int glr_ring_release(glr_ring *ring, struct glr_frame *frame)
+int glr_frame_release(struct glr_frame *frame)
 {
-    if (!ring)
-        return null_argument(nullptr, "glr_ring_release", "ring");
     if (!frame)
-        return null_argument(ring->log(), "glr_ring_release", "frame");
-    return glr::guarded(ring->log(), [&] {
+        return null_argument(nullptr, "glr_frame_release", "frame");
+    glr_ring *ring = frame->ring_;
+    if (!ring) {
+        report(nullptr, -EINVAL, "glr_frame_release: this frame holds no lease (it is empty, or was already released)");
+        return -EINVAL;
+    }
+    const glr_log *log = ring->log(); // the ring may be gone after release
+    return glr::guarded(log, [&] {
         ring->release(*frame);
         return 0;
     });
+}
+
+int glr_frame_may_keep(const struct glr_frame *frame, int kept)
+{
+    return frame && frame->ring_ && frame->ring_->may_keep(kept);
 }
 
 void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats)

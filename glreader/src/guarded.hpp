@@ -4,7 +4,6 @@
 #pragma once
 
 #include "error.hpp"
-#include "internal_abi.h"
 
 #include <cerrno>
 #include <new>
@@ -35,7 +34,7 @@ int guarded_with(Report &&report, Body &&body) noexcept
 template <typename Body>
 int guarded(const glr_log *log, Body &&body) noexcept
 {
-    return guarded_with([&](int code, const char *message) { glr_internal_report(log, code, message); }, body);
+    return guarded_with([&](int code, const char *message) { glr_report_error(log, code, message, 1); }, body);
 }
 
 } // namespace glr

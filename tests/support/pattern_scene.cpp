@@ -164,11 +164,11 @@ glr_source pattern_scene::source() const
 
 std::string check_frame(const glr_frame &frame, uint64_t n, glr_flip flip)
 {
-    int bpp = glr_format_bytes_per_pixel(frame.format);
+    int bpp = glr_format_get_info(frame.format)->samples_per_pixel[0];
     for (int row = 0; row < frame.height; row++) {
         // GLR_FLIP_NONE keeps GL's order: the frame's first row is the image's bottom row.
         int y = flip == GLR_FLIP_NONE ? frame.height - 1 - row : row;
-        const uint8_t *p = frame.data + frame.stride * row;
+        const uint8_t *p = frame.planes[0].data + frame.planes[0].stride * row;
         for (int x = 0; x < frame.width; x++, p += bpp) {
             auto want = pattern(n, x, y);
             uint8_t got[4] = {p[0], p[1], p[2], bpp == 4 ? p[3] : want[3]};

@@ -29,8 +29,15 @@ extern "C" {
 #endif
 
 #define GLR_VERSION_MAJOR 0
-#define GLR_VERSION_MINOR 1
+#define GLR_VERSION_MINOR 2
 #define GLR_VERSION_PATCH 0
+/* The version as one number, comparable with <: 0x00MMmmpp. */
+#define GLR_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
+#define GLR_VERSION GLR_VERSION_INT(GLR_VERSION_MAJOR, GLR_VERSION_MINOR, GLR_VERSION_PATCH)
+
+/* The version of the library loaded at run time (GLR_VERSION is the headers'). Until 1.0
+ * every minor version may change the ABI; the soname carries major.minor. */
+GLR_API unsigned glr_version(void);
 
 /* Library error codes, all below any negated errno value. */
 enum glr_error {
@@ -61,18 +68,90 @@ GLR_API const char *glr_last_error(void);
  * GLR_ERROR_SOFTWARE_RENDERER. Thread-safety: per thread, as glr_last_error(). */
 GLR_API int glr_last_error_code(void);
 
-/* Pixel layout of a read-back frame: bytes in memory order, 8 bits per channel. */
+/* Pixel layout of a read-back frame, in memory order. RGB formats are read back as they
+ * are; YUV formats are converted from the rendered RGB on the GPU before readback, with the
+ * colour description of struct glr_color, and arrive with their rows top first. */
 enum glr_format {
-    GLR_FORMAT_RGBA8 = 1, /* R, G, B, A */
-    GLR_FORMAT_BGRA8 = 2, /* B, G, R, A: what many encoders and displays take natively */
-    GLR_FORMAT_RGB8 = 3   /* R, G, B, rows packed tightly; 3-5x slower to read back than RGBA */
+    GLR_FORMAT_RGBA8 = 1,  /* R, G, B, A */
+    GLR_FORMAT_BGRA8 = 2,  /* B, G, R, A: what many encoders and displays take natively */
+    GLR_FORMAT_RGB8 = 3,   /* R, G, B, rows packed tightly; 3-5x slower to read back than RGBA */
+    GLR_FORMAT_NV12 = 4,   /* 8-bit 4:2:0: a Y plane, then one plane of interleaved U, V */
+    GLR_FORMAT_I420 = 5,   /* 8-bit 4:2:0: Y, U and V planes (FFmpeg's yuv420p) */
+    GLR_FORMAT_P010 = 6,   /* 10-bit 4:2:0 as NV12 with 16-bit little-endian samples, the
+                              value in the high 10 bits (FFmpeg's p010le) */
+    GLR_FORMAT_YUV444 = 7  /* 8-bit 4:4:4: Y, U and V planes at full size (yuv444p) */
 };
 
-/* Bytes per pixel of a format, or 0 for a value that is no glr_format. */
-GLR_API int glr_format_bytes_per_pixel(enum glr_format format);
+/* What glreader knows of a format: the one table every part of glreader reads. */
+struct glr_format_info {
+    enum glr_format format;
+    const char *name;       /* FFmpeg's pixel format name: "rgba", "nv12", "yuv420p", ... */
+    int planes;             /* 1..3 */
+    int yuv;                /* 1: Y'CbCr, converted on the GPU; 0: RGB, read back as is */
+    int log2_chroma_w;      /* planes after the first are subsampled by 2^this across ... */
+    int log2_chroma_h;      /* ... and down */
+    int bytes_per_sample;   /* 1, or 2 for P010 */
+    int bit_depth;          /* significant bits per sample: 8 or 10 */
+    int samples_per_pixel[4]; /* interleaved samples per pixel of each plane (RGBA: 4; NV12: 1, 2) */
+};
 
-/* Short lower-case name of a format ("rgba", "bgra", "rgb24"), or NULL if unknown. */
+/* The description of a format, or NULL for a value that is no glr_format.
+ * Lifetime: static. */
+GLR_API const struct glr_format_info *glr_format_get_info(enum glr_format format);
+
+/* The format whose FFmpeg pixel format name is name ("nv12", "yuv420p", "bgra"), or 0. */
+GLR_API enum glr_format glr_format_from_name(const char *name);
+
+/* Short lower-case name of a format (FFmpeg's), or NULL if unknown. */
 GLR_API const char *glr_format_name(enum glr_format format);
+
+/* Bytes in one row of a plane of a width-pixel frame (no padding), or 0 for a plane the
+ * format does not have. */
+GLR_API size_t glr_format_plane_row_bytes(enum glr_format format, int plane, int width);
+
+/* Rows of a plane of a height-row frame, or 0 for a plane the format does not have. */
+GLR_API int glr_format_plane_rows(enum glr_format format, int plane, int height);
+
+/* How Y'CbCr values relate to the rendered R'G'B'. The numbers are those of ITU-T H.273
+ * and FFmpeg's AVColorSpace, AVColorPrimaries, AVColorTransferCharacteristic, AVColorRange
+ * and AVChromaLocation, so each converts by a cast. */
+enum glr_matrix {
+    GLR_MATRIX_AUTO = 0,       /* in params: BT.709; in a frame of an RGB format: RGB */
+    GLR_MATRIX_BT709 = 1,      /* Kr 0.2126, Kb 0.0722: HD and most video today */
+    GLR_MATRIX_BT601 = 6,      /* Kr 0.299, Kb 0.114: SD (SMPTE 170M) */
+    GLR_MATRIX_BT2020_NCL = 9  /* Kr 0.2627, Kb 0.0593: UHD and HDR, non-constant luminance */
+};
+enum glr_range {
+    GLR_RANGE_AUTO = 0,    /* in params: limited for YUV formats; RGB frames are full */
+    GLR_RANGE_LIMITED = 1, /* Y 16..235, C 16..240 (x4 at 10 bits): what video players expect */
+    GLR_RANGE_FULL = 2     /* 0..255 (0..1023) */
+};
+enum glr_chroma_siting {
+    GLR_CHROMA_AUTO = 0,   /* in params: left for 4:2:0 formats; unused by 4:4:4 and RGB */
+    GLR_CHROMA_LEFT = 1,   /* co-sited with the left luma sample, between the two rows:
+                              the H.264/HEVC default (a [1 2 1] filter across, [1 1] down) */
+    GLR_CHROMA_CENTER = 2  /* in the middle of its 2x2 luma samples (a 2x2 box filter) */
+};
+
+/* The colour description of frames: how a YUV frame was converted, and what its values
+ * mean. In params, 0 in any field means its default; in an acquired frame every field
+ * holds the value used (RGB formats: matrix 0 = RGB, range full, chroma 0). */
+struct glr_color {
+    enum glr_matrix matrix;
+    enum glr_range range;
+    /* H.273 colour primaries and transfer characteristics of the rendered RGB, for the tags
+     * only (glreader converts no gamut or curve). 0: from the matrix: BT.709 gives 1/1
+     * (bt709), BT.601 gives 6/6 (smpte170m), BT.2020 gives 9/14 (bt2020, bt2020-10). */
+    int primaries;
+    int transfer;
+    enum glr_chroma_siting chroma;
+};
+
+/* Fills *out with requested's values for frames of format, each 0 replaced by its
+ * default (as a ring does for its frames). requested may be NULL for all defaults.
+ * Returns 0, or -EINVAL (logged nowhere, kept as the last error) for an unknown format or
+ * a value glreader cannot convert with. */
+GLR_API int glr_color_resolve(enum glr_format format, const struct glr_color *requested, struct glr_color *out);
 
 enum glr_log_level {
     GLR_LOG_NONE = 0,
@@ -106,6 +185,17 @@ GLR_API glr_log *glr_log_create(const struct glr_log_params *params);
 
 /* Destroys a log and sets *log to NULL. NULL and a pointer to NULL are accepted. */
 GLR_API void glr_log_destroy(glr_log **log);
+
+/* For libraries built on glreader (glreader-av, FFmpeg filters), so that their messages
+ * and errors reach the same log and glr_last_error() as glreader's own. */
+
+/* Writes message at level through log (NULL: the default stderr log). */
+GLR_API void glr_log_write(const glr_log *log, enum glr_log_level level, const char *message);
+
+/* Records message as the calling thread's last error with its code and, when log_it is
+ * non-zero, logs it at error level through log (NULL: the default log). Control-flow codes
+ * (-EAGAIN, -EBUSY, -ENODATA) are ignored. */
+GLR_API void glr_report_error(const glr_log *log, int code, const char *message, int log_it);
 
 #ifdef __cplusplus
 }

@@ -3,10 +3,12 @@
  * libavformat, on an encoder thread of its own. Link glreader-av (pkg-config
  * glreader-av); the core library never depends on FFmpeg.
  *
- * Frames are handed over as ring leases. Where the encoder takes the ring's pixel format,
- * the lease is wrapped in an AVFrame without a copy and goes back to the ring when
- * libavcodec drops its last reference; otherwise libswscale converts it and the lease is
- * released right after the conversion.
+ * Frames are handed over as ring leases. Where the encoder takes the ring's pixel format
+ * (RGB, or the YUV a ring converted to on the GPU: glr_encoder_preferred_format), the
+ * lease is wrapped in an AVFrame without a copy (glreader/libav.h) and goes back to the
+ * ring when libavcodec drops its last reference; otherwise libswscale converts it on the
+ * CPU and the lease is released right after the conversion. Streams and frames are tagged
+ * with the frames' colour description.
  */
 #ifndef GLREADER_ENCODER_H
 #define GLREADER_ENCODER_H
@@ -21,13 +23,18 @@ extern "C" {
 struct glr_encoder_params {
     int width, height;       /* of the submitted frames; required */
     enum glr_format format;  /* of the submitted frames; 0: GLR_FORMAT_RGBA8 */
+    /* The colour description of the submitted frames: the ring's params.color (0 fields:
+     * the same defaults). Every frame must carry it. With RGB frames encoded as YUV, the
+     * CPU conversion uses its matrix, range and chroma siting (default BT.709, limited,
+     * left). Streams are tagged with it. */
+    struct glr_color color;
     int fps_num, fps_den;    /* constant frame rate; 0: 30/1 */
     /* libavcodec encoder name ("libx264", "ffv1", "rawvideo", ...). NULL: libx264 when
      * this FFmpeg has it, else ffv1. */
     const char *codec;
     /* Pixel format to encode, by FFmpeg name ("yuv420p", "bgra"). NULL: the frames' own
      * format if the encoder takes it (no conversion), else yuv420p if it takes that, else
-     * its closest format. YUV output is tagged BT.709, limited range. */
+     * its closest format. */
     const char *pix_fmt;
     /* Encoder AVOptions as "key=value:key=value", e.g. "preset=ultrafast:crf=20:g=60".
      * An option the encoder does not know is an error. NULL: none. */
@@ -49,7 +56,7 @@ struct glr_encoder_stats {
     uint64_t frames_submitted, frames_encoded, packets_written;
     uint64_t bytes_written;
     uint64_t zero_copy_frames; /* wrapped without a copy */
-    uint64_t converted_frames; /* converted by libswscale */
+    uint64_t converted_frames; /* converted by libswscale on the CPU */
     uint64_t copied_frames;    /* copied because the encoder held too many slots */
     uint64_t max_frames_held;  /* most leases the encoder held at once: at most depth - 1 */
     struct glr_latency submit_wait; /* caller blocked in submit (queue full) */
@@ -70,13 +77,20 @@ typedef struct glr_encoder glr_encoder;
  * refuses, odd size for a 4:2:0 format, output that cannot be opened. */
 GLR_API glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params);
 
-/* Hands a leased frame to the encoder, which releases it to ring when done with it (also
+/* The ring format that encodes with these params without a CPU conversion: the YUV
+ * format the encoder would encode (params->pix_fmt, or its default for RGB frames) when a
+ * ring can convert to it on the GPU (nv12, yuv420p, p010le, yuv444p), else params->format
+ * (0: GLR_FORMAT_RGBA8). Set params->format to it to convert on the GPU. Returns 0 with the
+ * reason in glr_last_error() for an unknown codec or pixel format. */
+GLR_API enum glr_format glr_encoder_preferred_format(const struct glr_encoder_params *params);
+
+/* Hands a leased frame to the encoder, which releases it when done with it (also
  * when this call fails: the lease is never lost). Blocks while queue_depth frames are
  * waiting; never drops. *frame is cleared.
  * Returns 0, or the first error the encoder met (sticky: every later call returns it),
- * or -EINVAL for a frame whose size or format differs from the params, or a pts that does
- * not increase (use_frame_pts). */
-GLR_API int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame);
+ * or -EINVAL for a frame whose size, format or colour differs from the params, or a pts
+ * that does not increase (use_frame_pts). */
+GLR_API int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame);
 
 /* Encodes what is queued, flushes the encoder, writes the trailer and closes the file.
  * Also after an error, so that what was encoded stays playable where the container

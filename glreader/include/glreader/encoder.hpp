@@ -30,9 +30,8 @@ public:
     // Takes the lease; blocks while the hand-off queue is full. Throws glr::error.
     void submit(frame &&f)
     {
-        glr_ring *ring = f.ring();
         glr_frame c = f.detach();
-        detail::check(glr_encoder_submit(enc_, ring, &c), "glr_encoder_submit");
+        detail::check(glr_encoder_submit(enc_, &c), "glr_encoder_submit");
     }
 
     // Flushes and closes the file; throws the first error met during the encode.

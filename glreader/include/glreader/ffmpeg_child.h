@@ -27,7 +27,11 @@ struct glr_ffmpeg_child_params {
     /* The program; NULL: $GLR_FFMPEG if set, else "ffmpeg" looked up in PATH. */
     const char *ffmpeg;
     int width, height;        /* of the frames written; required */
-    enum glr_format format;   /* 0: GLR_FORMAT_RGBA8 */
+    enum glr_format format;   /* 0: GLR_FORMAT_RGBA8; YUV formats are what a ring converted */
+    /* YUV formats: the frames' colour description (0 fields: the ring's defaults), passed
+     * to ffmpeg as the input's -colorspace, -color_range, -color_primaries, -color_trc and
+     * -chroma_sample_location, so that the encoder tags its output with it. */
+    struct glr_color color;
     int fps_num, fps_den;     /* input frame rate; 0: 60/1 */
     /* Arguments after the input (output options and the output), NULL-terminated.
      * ffmpeg cannot ask before overwriting (its stdin is the frames): pass -y to allow it. */
@@ -39,7 +43,7 @@ struct glr_ffmpeg_child_params {
 typedef struct glr_ffmpeg_child glr_ffmpeg_child;
 
 /* Starts `ffmpeg -hide_banner -nostats -f rawvideo -pix_fmt F -video_size WxH
- * -framerate N/D -i - ARGS...`. Returns NULL with the reason logged and in
+ * -framerate N/D [colour options] -i - ARGS...`. Returns NULL with the reason logged and in
  * glr_last_error(): bad params, or a program that cannot be started. */
 GLR_API glr_ffmpeg_child *glr_ffmpeg_child_spawn(glr_log *log, const struct glr_ffmpeg_child_params *params);
 

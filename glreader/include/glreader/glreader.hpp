@@ -80,17 +80,13 @@ private:
 class frame {
 public:
     frame() = default;
-    frame(glr_ring *ring, const glr_frame &f) : ring_(ring), frame_(f) {}
+    explicit frame(const glr_frame &f) : frame_(f) {}
     ~frame() { reset(); }
-    frame(frame &&other) noexcept
-        : ring_(std::exchange(other.ring_, nullptr)), frame_(std::exchange(other.frame_, {}))
-    {
-    }
+    frame(frame &&other) noexcept : frame_(std::exchange(other.frame_, {})) {}
     frame &operator=(frame &&other) noexcept
     {
         if (this != &other) {
             reset();
-            ring_ = std::exchange(other.ring_, nullptr);
             frame_ = std::exchange(other.frame_, {});
         }
         return *this;
@@ -98,39 +94,32 @@ public:
     frame(const frame &) = delete;
     frame &operator=(const frame &) = delete;
 
-    explicit operator bool() const { return ring_ != nullptr; }
-    const uint8_t *data() const { return frame_.data; }
-    const uint8_t *row(int y) const { return frame_.data + frame_.stride * y; }
-    ptrdiff_t stride() const { return frame_.stride; }
+    explicit operator bool() const { return frame_.ring_ != nullptr; }
+    // Plane p's first byte of its top row, its stride, and row y of it.
+    const uint8_t *data(int p = 0) const { return frame_.planes[p].data; }
+    ptrdiff_t stride(int p = 0) const { return frame_.planes[p].stride; }
+    const uint8_t *row(int y, int p = 0) const { return frame_.planes[p].data + frame_.planes[p].stride * y; }
     int width() const { return frame_.width; }
     int height() const { return frame_.height; }
     glr_format format() const { return frame_.format; }
+    const glr_color &color() const { return frame_.color; }
     int64_t pts() const { return frame_.pts; }
     uint64_t sequence() const { return frame_.sequence; }
     const glr_frame &c_frame() const { return frame_; }
 
-    // The ring the lease belongs to (NULL when empty).
-    glr_ring *ring() const { return ring_; }
-
     // Hands the lease over to C code (e.g. glr_encoder_submit), which must release it;
     // this object is empty afterwards.
-    glr_frame detach() noexcept
-    {
-        ring_ = nullptr;
-        return std::exchange(frame_, {});
-    }
+    glr_frame detach() noexcept { return std::exchange(frame_, {}); }
 
     // Gives the slot back now. Never throws: a failure is logged by the ring.
     void reset() noexcept
     {
-        if (ring_)
-            glr_ring_release(ring_, &frame_);
-        ring_ = nullptr;
+        if (frame_.ring_)
+            glr_frame_release(&frame_);
         frame_ = {};
     }
 
 private:
-    glr_ring *ring_ = nullptr;
     glr_frame frame_{};
 };
 
@@ -193,7 +182,7 @@ public:
         if (rc == -EAGAIN || rc == -ENODATA)
             return std::nullopt;
         detail::check(rc, "glr_ring_acquire");
-        return frame(ring_, f);
+        return frame(f);
     }
 
     // The render-loop step: captures source, handing sink(glr::frame&&) every frame that

@@ -3,7 +3,7 @@
  * on writer threads (pipe mode). The TurboPipe model (pipe / sync / close), for users who
  * keep an out-of-process reader such as an `ffmpeg -f rawvideo -i -` child.
  *
- *   glr_pipe_write_frame(pipe, fd, ring, &frame);  // returns at once; the lease is the pipe's
+ *   glr_pipe_write_frame(pipe, fd, &frame);        // returns at once; the lease is the pipe's
  *   glr_pipe_write(pipe, fd, block, size);          // caller's memory: keep it unchanged ...
  *   glr_pipe_sync(pipe, block);                     // ... until this returns
  *   glr_pipe_close(pipe, fd);                       // everything for fd is out
@@ -82,11 +82,12 @@ GLR_API glr_pipe *glr_pipe_create(glr_log *log, const struct glr_pipe_params *pa
  * NULL data with a size, or size 0. */
 GLR_API int glr_pipe_write(glr_pipe *pipe, int fd, const void *data, size_t size);
 
-/* Queues a leased frame for fd: its rows, top to bottom, width * bytes-per-pixel bytes
- * each (any stride, negative included: rows are gathered, never copied). Takes the lease
- * in every case and releases it to ring once the bytes are out, or at once on failure.
+/* Queues a leased frame for fd: each plane in turn, its rows top to bottom without
+ * padding (glr_format_plane_row_bytes each; any stride, negative included: rows are
+ * gathered, never copied), which is what `ffmpeg -f rawvideo -pix_fmt NAME` reads. Takes
+ * the lease in every case and releases it once the bytes are out, or at once on failure.
  * *frame is cleared. Returns as glr_pipe_write. */
-GLR_API int glr_pipe_write_frame(glr_pipe *pipe, int fd, glr_ring *ring, struct glr_frame *frame);
+GLR_API int glr_pipe_write_frame(glr_pipe *pipe, int fd, struct glr_frame *frame);
 
 /* Waits until every queued write of the block starting at data (on any fd) is out.
  * Returns at once with 0 when none is queued. Returns the error of an fd that failed

@@ -33,9 +33,8 @@ public:
     // (e.g. -EPIPE once the reader is gone).
     void write(int fd, frame &&f)
     {
-        glr_ring *ring = f.ring();
         glr_frame c = f.detach();
-        detail::check(glr_pipe_write_frame(pipe_, fd, ring, &c), "glr_pipe_write_frame");
+        detail::check(glr_pipe_write_frame(pipe_, fd, &c), "glr_pipe_write_frame");
     }
     // The memory must stay unchanged until sync(data) returns.
     void write(int fd, const void *data, size_t size)

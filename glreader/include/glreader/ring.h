@@ -31,7 +31,9 @@
 extern "C" {
 #endif
 
-/* How rows are ordered in an acquired frame. OpenGL stores the bottom row first. */
+/* How rows are ordered in an acquired frame of an RGB format. OpenGL stores the bottom row
+ * first. YUV formats fold the flip into their conversion: their rows come top first,
+ * with positive strides, unless GLR_FLIP_NONE asks for GL's order. */
 enum glr_flip {
     /* Read rows as GL stores them and return a view that starts at the top row with a
      * negative stride. Free; libav* and most image code accept negative strides. */
@@ -56,8 +58,12 @@ enum glr_ring_flags {
 typedef void (*(*glr_get_proc_address_fn)(const char *name))(void);
 
 struct glr_ring_params {
-    int width, height;     /* frame size in pixels; required, 1..the GL size limit */
+    /* Frame size in pixels; required, 1..the GL size limit; even for 4:2:0 formats. */
+    int width, height;
     enum glr_format format; /* 0: GLR_FORMAT_RGBA8 */
+    /* YUV formats: how to convert (0 fields: BT.709, limited range, left chroma siting).
+     * RGB formats: primaries and transfer are the frames' tags; the rest is ignored. */
+    struct glr_color color;
     enum glr_flip flip;     /* 0: GLR_FLIP_STRIDE */
     int depth;              /* number of slots, 1..64; 0: 3 */
     unsigned flags;         /* glr_ring_flags */
@@ -88,21 +94,45 @@ struct glr_source {
     int level;
 };
 
-/* A leased frame: a read-only view into a slot's mapped PBO. At least 64 readable bytes
- * follow its last row in memory, so SIMD code may read whole vectors past a row's end.
+/* One plane of a frame: the first byte of its top row and the bytes from one row to the
+ * next (negative for GLR_FLIP_STRIDE). */
+struct glr_plane {
+    const uint8_t *data;
+    ptrdiff_t stride;
+};
+
+/* A leased frame: a read-only view into a slot's mapped PBO, which describes itself
+ * (planes, format, colour) and knows its ring, so glr_frame_release(&f) needs nothing
+ * else. At least 64 readable bytes follow its last row in memory, so SIMD code may read
+ * whole vectors past a row's end; YUV planes start and stride at multiples of 64 bytes.
  * Thread-safety: may be passed to and read from any thread.
- * Lifetime: data stays valid and unchanged until glr_ring_release() of this frame (or
- * until the GL context is destroyed). Copies of the struct share the one lease. */
+ * Lifetime: the planes stay valid and unchanged until glr_frame_release() of this frame
+ * (or until the GL context is destroyed). Copies of the struct share the one lease. */
 struct glr_frame {
-    const uint8_t *data;  /* first byte of the top row (see glr_flip) */
-    ptrdiff_t stride;     /* bytes from one row to the next, negative for GLR_FLIP_STRIDE */
+    struct glr_plane planes[4]; /* glr_format_info.planes of them; the rest zero */
     int width, height;
     enum glr_format format;
-    int64_t pts;          /* the pts given to capture() */
-    uint64_t sequence;    /* capture number on this ring, from 0 */
-    uint64_t lease_id_;   /* private: identifies the lease */
-    int slot_;            /* private */
+    struct glr_color color;     /* how it was converted, every field resolved */
+    int64_t pts;                /* the pts given to capture() */
+    uint64_t sequence;          /* capture number on this ring, from 0 */
+    /* Private: the lease. */
+    struct glr_ring *ring_;
+    uint64_t lease_id_;
+    int slot_;
+    uint64_t reserved_[4];      /* room to grow without changing the size */
 };
+
+/* Gives a leased frame's slot back to its ring and clears *frame. Any thread.
+ * Returns 0, or -EINVAL (logged) when the frame holds no lease (empty, or already released
+ * through another copy of the struct); nothing is changed then. */
+GLR_API int glr_frame_release(struct glr_frame *frame);
+
+/* The lending policy for consumers that keep leases for a while (an encoder holding
+ * reference frames, a filter graph's queues): whether a consumer already keeping `kept`
+ * leases of frame's ring may keep this one too, leaving the ring a slot to capture into.
+ * Returns 1 to keep (lend) it, 0 when the consumer should copy the pixels and release the
+ * lease at once: at depth 1, and whenever kept >= depth - 1. */
+GLR_API int glr_frame_may_keep(const struct glr_frame *frame, int kept);
 
 /* Statistics of a ring. Times in milliseconds. */
 struct glr_ring_stats {
@@ -112,9 +142,11 @@ struct glr_ring_stats {
     int persistent_map;           /* 1: persistent coherent mapping; 0: map per frame */
     int fences;                   /* 1: fences; 0: glFinish */
     const char *path;             /* the two above in words, e.g. "persistent-map+fences" */
+    const char *fill;             /* how slots are filled: "readback" or "gpu-convert" */
+    size_t frame_bytes;           /* bytes read back per frame (all planes, padding included) */
     struct glr_latency stall;     /* whole time the render thread spent in capture() */
     struct glr_latency slot_wait; /* part of stall spent blocked for a leased slot */
-    struct glr_latency readback;  /* issuing blits, glReadPixels and the fence */
+    struct glr_latency readback;  /* issuing blits, the conversion or glReadPixels, the fence */
     struct glr_latency fence_wait;/* time acquire() waited for a fence (or glFinish) */
     struct glr_latency map;       /* map-per-frame path only: glMapBufferRange */
     struct glr_latency hold;      /* acquire to release: how long consumers kept leases */
@@ -123,7 +155,7 @@ struct glr_ring_stats {
 /* The readback ring.
  * Thread-safety: create, capture, acquire and destroy are GL calls and must be made on a
  * thread where the GL context the ring was created in is current (the same context or
- * one sharing its objects). release and get_stats may be called from any thread.
+ * one sharing its objects). glr_frame_release and get_stats may be called from any thread.
  * Lifetime: destroy it before its GL context. Leases outstanding at destroy keep their
  * memory mapped until released (the ring logs a warning); the ring's remaining memory is
  * freed by the last release. */
@@ -131,8 +163,9 @@ typedef struct glr_ring glr_ring;
 
 /* Creates a ring in the GL context current on the calling thread. Returns NULL on failure
  * with the reason logged and in glr_last_error(): no current context, bad size
- * ("0x0", or larger than GL_MAX_RENDERBUFFER_SIZE), unknown format, depth out of range,
- * GL too old (needs OpenGL 3.0 or framebuffer objects + glMapBufferRange). */
+ * ("0x0", or larger than GL_MAX_RENDERBUFFER_SIZE, odd for a 4:2:0 format), unknown format
+ * or colour description, depth out of range, GL too old (needs OpenGL 3.0 or framebuffer
+ * objects + glMapBufferRange; YUV formats need compute shaders: OpenGL 4.3). */
 GLR_API glr_ring *glr_ring_create(glr_log *log, const struct glr_ring_params *params);
 
 /* Destroys the ring's GL objects and sets *ring to NULL (see Lifetime above). NULL and a
@@ -160,11 +193,6 @@ GLR_API int glr_ring_capture(glr_ring *ring, const struct glr_source *source, in
  *  -ENODATA  no captured frame is waiting to be acquired. Not logged.
  *  GLR_ERROR_NO_CONTEXT, GLR_ERROR_GL as for capture. */
 GLR_API int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_ns);
-
-/* Gives a leased frame's slot back to the ring and clears *frame. Any thread.
- * Returns 0, or -EINVAL (logged) when the frame was not leased from this ring or was
- * already released; the ring is left untouched then. */
-GLR_API int glr_ring_release(glr_ring *ring, struct glr_frame *frame);
 
 /* Copies the ring's statistics into *stats. Any thread. */
 GLR_API void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats);

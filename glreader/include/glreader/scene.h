@@ -52,7 +52,7 @@ GLR_API int glr_scene_draw(glr_scene *scene, int frame, double seconds, double d
  * finishes drawing and copies every pixel before this returns. Rows go bottom row first
  * (GL's order), `stride` bytes apart. To stream frames use a ring, which does not wait;
  * this is the design the ring is measured against, and fine for a one-off capture.
- * Returns 0, -EINVAL (no glr_format, data NULL, stride smaller than a row or not a whole
+ * Returns 0, -EINVAL (no RGB glr_format, data NULL, stride smaller than a row or not a whole
  * number of pixels), GLR_ERROR_NO_CONTEXT or GLR_ERROR_GL, with a message. */
 GLR_API int glr_scene_read_pixels(glr_scene *scene, enum glr_format format, uint8_t *data, ptrdiff_t stride);
 

@@ -4,7 +4,6 @@
 #include "av/encoder.hpp"
 #include "av/fault_injection.h"
 #include "guarded.hpp"
-#include "internal_abi.h"
 
 extern "C" {
 
@@ -20,21 +19,34 @@ glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *p
     return enc;
 }
 
-int glr_encoder_submit(glr_encoder *enc, glr_ring *ring, struct glr_frame *frame)
+glr_format glr_encoder_preferred_format(const struct glr_encoder_params *params)
 {
-    if (!enc || !ring || !frame) {
-        if (ring && frame)
-            glr_ring_release(ring, frame); // the lease is never lost
-        glr_internal_report(enc ? enc->log() : nullptr, -EINVAL, "glr_encoder_submit: NULL argument");
+    glr_format out{};
+    glr::guarded(nullptr, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_encoder_preferred_format: params is NULL");
+        out = glr_encoder::preferred_format(*params);
+        return 0;
+    });
+    return out;
+}
+
+int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame)
+{
+    if (!enc || !frame || !frame->ring_) {
+        if (frame && frame->ring_)
+            glr_frame_release(frame); // the lease is never lost
+        glr_report_error(enc ? enc->log() : nullptr, -EINVAL,
+                         "glr_encoder_submit: NULL argument, or a frame that holds no lease", 1);
         return -EINVAL;
     }
-    return glr::guarded(enc->log(), [&] { return enc->submit(ring, *frame); });
+    return glr::guarded(enc->log(), [&] { return enc->submit(*frame); });
 }
 
 int glr_encoder_finish(glr_encoder *enc)
 {
     if (!enc) {
-        glr_internal_report(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL");
+        glr_report_error(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL", 1);
         return -EINVAL;
     }
     return glr::guarded(enc->log(), [&] { return enc->finish(); });
@@ -48,11 +60,13 @@ void glr_encoder_destroy(glr_encoder **enc)
     *enc = nullptr;
 }
 
+#ifdef GLREADER_TEST_SEAMS
 void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames)
 {
     if (enc)
         enc->fail_after(frames);
 }
+#endif
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)
 {

@@ -3,7 +3,8 @@
 #include "av/av_error.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
-#include "internal_abi.h"
+
+#include "glreader/libav.h"
 
 extern "C" {
 #include <libavutil/imgutils.h>
@@ -22,16 +23,6 @@ namespace {
 constexpr size_t default_chunk_size = 1 << 20;
 constexpr int default_queue_depth = 2;
 constexpr int max_queue_depth = 64;
-
-AVPixelFormat pix_fmt_of(glr_format f)
-{
-    switch (f) {
-    case GLR_FORMAT_RGBA8: return AV_PIX_FMT_RGBA;
-    case GLR_FORMAT_BGRA8: return AV_PIX_FMT_BGRA;
-    case GLR_FORMAT_RGB8: return AV_PIX_FMT_RGB24;
-    }
-    return AV_PIX_FMT_NONE;
-}
 
 // The pixel formats an encoder takes (NULL: any), across the API change of FFmpeg 7.1.
 const AVPixelFormat *supported_pix_fmts(const AVCodec *codec)
@@ -83,22 +74,47 @@ std::string video_muxer_names()
     return out;
 }
 
-// A ring lease inside an AVBuffer: freeing the buffer gives the slot back.
-struct lease_ref {
-    glr_ring *ring;
-    glr_frame frame;
-    std::atomic<int> *held;
-};
+} // namespace
 
-void release_lease_ref(void *opaque, uint8_t *)
+AVPixelFormat glr_encoder::output_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input)
 {
-    auto *ref = static_cast<lease_ref *>(opaque);
-    glr_ring_release(ref->ring, &ref->frame);
-    ref->held->fetch_sub(1);
-    delete ref;
+    const AVPixelFormat *fmts = supported_pix_fmts(codec);
+    if (asked) {
+        AVPixelFormat out = av_get_pix_fmt(asked);
+        if (out == AV_PIX_FMT_NONE)
+            fail(-EINVAL, "glr_encoder_create: unknown pixel format '%s'", asked);
+        if (fmts && !contains(fmts, out))
+            fail(-EINVAL, "glr_encoder_create: %s cannot encode %s; it takes: %s", codec->name, asked,
+                 pix_fmt_list(fmts).c_str());
+        return out;
+    }
+    if (!fmts || contains(fmts, input))
+        return input;
+    if (contains(fmts, AV_PIX_FMT_YUV420P))
+        return AV_PIX_FMT_YUV420P;
+    return avcodec_find_best_pix_fmt_of_list(fmts, input, 0, nullptr);
 }
 
-} // namespace
+const AVCodec *glr_encoder::find_codec(const char *name)
+{
+    if (!name)
+        name = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
+    const AVCodec *codec = avcodec_find_encoder_by_name(name);
+    if (!codec || codec->type != AVMEDIA_TYPE_VIDEO)
+        fail(-EINVAL, "glr_encoder_create: '%s' is not a video encoder in this FFmpeg build; it has: %s", name,
+             video_encoder_names().c_str());
+    return codec;
+}
+
+glr_format glr_encoder::preferred_format(const glr_encoder_params &p)
+{
+    int f = glr::enum_value(p.format);
+    glr_format rgb = f == 0 ? GLR_FORMAT_RGBA8 : p.format;
+    AVPixelFormat out = output_pix_fmt(find_codec(p.codec), p.pix_fmt, glr_av_pix_fmt(rgb));
+    glr_format yuv = glr_av_format_of(out);
+    const glr_format_info *info = glr_format_get_info(yuv);
+    return info && info->yuv ? yuv : rgb;
+}
 
 glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     : log_(log), width_(p.width), height_(p.height)
@@ -106,10 +122,10 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     if (p.width <= 0 || p.height <= 0)
         fail(-EINVAL, "glr_encoder_create: invalid size %dx%d", p.width, p.height);
     int f = glr::enum_value(p.format);
-    if (f < 0 || f > GLR_FORMAT_RGB8)
-        fail(-EINVAL, "glr_encoder_create: unknown format %d", f);
     format_ = f == 0 ? GLR_FORMAT_RGBA8 : p.format;
-    input_pix_fmt_ = pix_fmt_of(format_);
+    if (glr_color_resolve(format_, &p.color, &color_) < 0)
+        fail(-EINVAL, "%s", glr_last_error());
+    input_pix_fmt_ = glr_av_pix_fmt(format_);
     if (p.fps_num < 0 || p.fps_den < 0 || (p.fps_num == 0) != (p.fps_den == 0))
         fail(-EINVAL, "glr_encoder_create: invalid frame rate %d/%d", p.fps_num, p.fps_den);
     if (!p.output || !*p.output)
@@ -135,30 +151,9 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
 
 void glr_encoder::open_codec(const glr_encoder_params &p)
 {
-    const char *name = p.codec;
-    if (!name)
-        name = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
-    codec_ = avcodec_find_encoder_by_name(name);
-    if (!codec_ || codec_->type != AVMEDIA_TYPE_VIDEO)
-        fail(-EINVAL, "glr_encoder_create: '%s' is not a video encoder in this FFmpeg build; it has: %s",
-             name, video_encoder_names().c_str());
+    codec_ = find_codec(p.codec);
 
-    const AVPixelFormat *fmts = supported_pix_fmts(codec_);
-    AVPixelFormat out_fmt;
-    if (p.pix_fmt) {
-        out_fmt = av_get_pix_fmt(p.pix_fmt);
-        if (out_fmt == AV_PIX_FMT_NONE)
-            fail(-EINVAL, "glr_encoder_create: unknown pixel format '%s'", p.pix_fmt);
-        if (fmts && !contains(fmts, out_fmt))
-            fail(-EINVAL, "glr_encoder_create: %s cannot encode %s; it takes: %s", name, p.pix_fmt,
-                 pix_fmt_list(fmts).c_str());
-    } else if (!fmts || contains(fmts, input_pix_fmt_)) {
-        out_fmt = input_pix_fmt_;
-    } else if (contains(fmts, AV_PIX_FMT_YUV420P)) {
-        out_fmt = AV_PIX_FMT_YUV420P;
-    } else {
-        out_fmt = avcodec_find_best_pix_fmt_of_list(fmts, input_pix_fmt_, 0, nullptr);
-    }
+    AVPixelFormat out_fmt = output_pix_fmt(codec_, p.pix_fmt, input_pix_fmt_);
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
     int step_w = 1 << desc->log2_chroma_w, step_h = 1 << desc->log2_chroma_h;
     if (width_ % step_w || height_ % step_h)
@@ -176,15 +171,21 @@ void glr_encoder::open_codec(const glr_encoder_params &p)
     codec_ctx_->pix_fmt = out_fmt;
     codec_ctx_->time_base = av_inv_q(fps);
     codec_ctx_->framerate = fps;
-    if (desc->flags & AV_PIX_FMT_FLAG_RGB) {
-        codec_ctx_->colorspace = AVCOL_SPC_RGB;
-    } else {
-        // What a renderer's sRGB output means for video players: BT.709, limited range.
-        codec_ctx_->colorspace = AVCOL_SPC_BT709;
-        codec_ctx_->color_primaries = AVCOL_PRI_BT709;
-        codec_ctx_->color_trc = AVCOL_TRC_BT709;
-        codec_ctx_->color_range = AVCOL_RANGE_MPEG;
-    }
+    codec_ctx_->thread_count = 0; // one per core, as the ffmpeg command line does
+    // The stream is tagged with what its frames are: the ring's conversion when it made
+    // YUV, else the colour description asked for, which the CPU conversion then follows.
+    glr_format out_format = glr_av_format_of(out_fmt);
+    bool out_rgb = desc->flags & AV_PIX_FMT_FLAG_RGB;
+    glr_format tags_format = out_rgb ? GLR_FORMAT_RGBA8 : out_format ? out_format : GLR_FORMAT_I420;
+    if (glr_color_resolve(tags_format, &p.color, &out_color_) < 0)
+        fail(-EINVAL, "%s", glr_last_error());
+    if (!out_rgb && desc->log2_chroma_w == 0)
+        out_color_.chroma = GLR_CHROMA_AUTO;
+    codec_ctx_->colorspace = static_cast<AVColorSpace>(out_color_.matrix);
+    codec_ctx_->color_range = static_cast<AVColorRange>(out_color_.range);
+    codec_ctx_->color_primaries = static_cast<AVColorPrimaries>(out_color_.primaries);
+    codec_ctx_->color_trc = static_cast<AVColorTransferCharacteristic>(out_color_.transfer);
+    codec_ctx_->chroma_sample_location = static_cast<AVChromaLocation>(out_color_.chroma);
     if (out_fmt != input_pix_fmt_) {
         sws_ = sws_alloc_context();
         if (!sws_)
@@ -197,29 +198,25 @@ void glr_encoder::open_codec(const glr_encoder_params &p)
         av_opt_set_int(sws_, "dst_format", out_fmt, 0);
         av_opt_set_int(sws_, "sws_flags", SWS_BICUBIC, 0);
         av_opt_set_int(sws_, "threads", 0, 0); // 0: one per core, used by sws_scale_frame
-        int rc = sws_init_context(sws_, nullptr, nullptr);
+        int rc = 0;
         if (rc < 0)
             fail(GLR_ERROR_CODEC, "glr_encoder_create: libswscale cannot convert %s to %s: %s",
                  av_get_pix_fmt_name(input_pix_fmt_), desc->name, glr::av_error_text(rc).c_str());
-        if (!(desc->flags & AV_PIX_FMT_FLAG_RGB))
-            sws_setColorspaceDetails(sws_, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                                     sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+        // Chroma siting in 1/256 of a luma sample: left is co-sited across, between rows down.
+        if (out_color_.chroma != GLR_CHROMA_AUTO) {
+            av_opt_set_int(sws_, "dst_h_chr_pos", out_color_.chroma == GLR_CHROMA_LEFT ? 0 : 128, 0);
+            av_opt_set_int(sws_, "dst_v_chr_pos", 128, 0);
+        }
+        bool in_yuv = color_.matrix != GLR_MATRIX_AUTO;
+        rc = sws_init_context(sws_, nullptr, nullptr);
+        // After init, which sets the default (BT.601) tables.
+        if (rc >= 0)
+            rc = sws_setColorspaceDetails(sws_, sws_getCoefficients(in_yuv ? color_.matrix : SWS_CS_DEFAULT),
+                                          in_yuv ? color_.range == GLR_RANGE_FULL : 1,
+                                          sws_getCoefficients(out_rgb ? SWS_CS_DEFAULT : out_color_.matrix),
+                                          out_rgb ? 1 : out_color_.range == GLR_RANGE_FULL, 0, 1 << 16, 1 << 16);
     }
     pool_ = std::make_unique<glr::frame_pool>(width_, height_, out_fmt);
-}
-
-bool glr_encoder::should_copy(glr_ring *ring)
-{
-    if (!codec_may_hold_frames_)
-        return false;
-    if (ring != last_ring_) {
-        glr_ring_stats stats{};
-        glr_ring_get_stats(ring, &stats);
-        last_ring_ = ring;
-        last_ring_depth_ = stats.depth;
-    }
-    // Keep at least one slot out of the encoder's hands so that capture can go on.
-    return frames_held_.load() >= last_ring_depth_ - 1;
 }
 
 void glr_encoder::open_muxer(const glr_encoder_params &p)
@@ -273,8 +270,8 @@ void glr_encoder::open_muxer(const glr_encoder_params &p)
              codec_->name, glr::av_error_text(rc).c_str());
     header_written_ = true;
     // Encoders with delay or frame threads may keep input frames after returning packets.
-    codec_may_hold_frames_ = (codec_->capabilities & AV_CODEC_CAP_DELAY) ||
-                             codec_ctx_->active_thread_type == FF_THREAD_FRAME;
+    lender_.keeps_frames = (codec_->capabilities & AV_CODEC_CAP_DELAY) ||
+                           codec_ctx_->active_thread_type == FF_THREAD_FRAME;
 }
 
 glr_encoder::~glr_encoder()
@@ -311,7 +308,7 @@ void glr_encoder::set_error(int code, const std::string &message)
         error_message_ = message;
     }
     changed_.notify_all();
-    glr_internal_log(log_, GLR_LOG_ERROR, message.c_str());
+    glr_log_write(log_, GLR_LOG_ERROR, message.c_str());
 }
 
 int glr_encoder::first_error() const
@@ -320,18 +317,29 @@ int glr_encoder::first_error() const
     return error_;
 }
 
-int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
+int glr_encoder::submit(glr_frame &frame)
 {
     // The lease is the encoder's now, whatever happens below.
-    queued_frame item{ring, frame, 0};
+    queued_frame item{frame, 0};
     frame = glr_frame{};
-    auto give_back = [&] { glr_ring_release(item.ring, &item.frame); };
+    auto give_back = [&] { glr_frame_release(&item.frame); };
 
+    const glr_color &c = item.frame.color;
     if (item.frame.width != width_ || item.frame.height != height_ || item.frame.format != format_) {
         std::string message = format(
             "glr_encoder_submit: the frame is %dx%d %s, the encoder was opened for %dx%d %s",
             item.frame.width, item.frame.height, glr_format_name(item.frame.format), width_, height_,
             glr_format_name(format_));
+        give_back();
+        throw glr::failure(-EINVAL, message);
+    }
+    if (c.matrix != color_.matrix || c.range != color_.range || c.chroma != color_.chroma ||
+        c.primaries != color_.primaries || c.transfer != color_.transfer) {
+        std::string message = format(
+            "glr_encoder_submit: the frame's colour (matrix %d, range %d, chroma %d, primaries %d, transfer %d) "
+            "is not the one the stream was tagged with (%d, %d, %d, %d, %d): give the encoder the ring's color",
+            c.matrix, c.range, c.chroma, c.primaries, c.transfer, color_.matrix, color_.range, color_.chroma,
+            color_.primaries, color_.transfer);
         give_back();
         throw glr::failure(-EINVAL, message);
     }
@@ -372,63 +380,42 @@ int glr_encoder::submit(glr_ring *ring, glr_frame &frame)
     return 0;
 }
 
-AVFrame *glr_encoder::view_of(const glr_frame &src) const
-{
-    AVFrame *view = av_frame_alloc();
-    if (!view)
-        fail(-ENOMEM, "out of memory");
-    view->width = width_;
-    view->height = height_;
-    view->format = input_pix_fmt_;
-    view->data[0] = const_cast<uint8_t *>(src.data);
-    view->linesize[0] = static_cast<int>(src.stride); // negative for a flip by stride
-    return view;
-}
-
 AVFrame *glr_encoder::prepare(queued_frame &item)
 {
-    const glr_frame &src = item.frame;
     AVFrame *out;
     if (sws_) {
         out = pool_->get();
-        AVFrame *view = view_of(src);
+        AVFrame *view = av_frame_alloc();
+        if (!view) {
+            av_frame_free(&out);
+            fail(-ENOMEM, "out of memory");
+        }
+        glr_av_frame_view(view, &item.frame);
         uint64_t start = glr::now_ns();
         int rc = sws_scale_frame(sws_, out, view);
         av_frame_free(&view);
-        glr_ring_release(item.ring, &item.frame); // converted: the slot is free again
+        glr_frame_release(&item.frame); // converted: the slot is free again
         if (rc < 0) {
             av_frame_free(&out);
-            fail(GLR_ERROR_CODEC, "converting a frame with libswscale failed: %s",
-                 glr::av_error_text(rc).c_str());
+            fail(GLR_ERROR_CODEC, "converting a frame with libswscale failed: %s", glr::av_error_text(rc).c_str());
         }
         std::lock_guard<std::mutex> lock(mutex_);
         convert_.record_ns(glr::now_ns() - start);
         counters_.converted_frames++;
-    } else if (should_copy(item.ring)) {
-        out = pool_->get();
-        av_image_copy_plane(out->data[0], out->linesize[0], src.data, static_cast<int>(src.stride),
-                            width_ * glr_format_bytes_per_pixel(format_), height_);
-        glr_ring_release(item.ring, &item.frame);
-        std::lock_guard<std::mutex> lock(mutex_);
-        counters_.copied_frames++;
     } else {
-        out = view_of(src);
-        const uint8_t *base = src.stride < 0 ? src.data + src.stride * (height_ - 1) : src.data;
-        size_t size = static_cast<size_t>(std::abs(src.stride)) * static_cast<size_t>(height_);
-        auto *ref = new lease_ref{item.ring, item.frame, &frames_held_};
-        out->buf[0] = av_buffer_create(const_cast<uint8_t *>(base), size, release_lease_ref, ref,
-                                       AV_BUFFER_FLAG_READONLY);
-        if (!out->buf[0]) {
-            delete ref;
-            av_frame_free(&out);
+        // Lent to libavcodec without a copy, or copied when it holds too many leases.
+        int lent = 0;
+        out = glr_av_frame_from_lease(
+            &item.frame, &lender_, [](void *pool) { return static_cast<glr::frame_pool *>(pool)->get(); },
+            pool_.get(), &lent);
+        if (!out)
             fail(-ENOMEM, "out of memory");
-        }
-        item.frame = glr_frame{}; // the AVFrame's buffer owns the lease now
-        uint64_t held = static_cast<uint64_t>(frames_held_.fetch_add(1) + 1);
+        uint64_t held = static_cast<uint64_t>(__atomic_load_n(&lender_.kept, __ATOMIC_ACQUIRE));
         std::lock_guard<std::mutex> lock(mutex_);
-        counters_.zero_copy_frames++;
+        (lent ? counters_.zero_copy_frames : counters_.copied_frames)++;
         counters_.max_frames_held = std::max(counters_.max_frames_held, held);
     }
+    glr_av_set_color(out, &out_color_);
     out->pts = item.pts;
     return out;
 }
@@ -436,12 +423,14 @@ AVFrame *glr_encoder::prepare(queued_frame &item)
 void glr_encoder::encode(const AVFrame *frame)
 {
     uint64_t start = glr::now_ns(), writing = 0;
-    int64_t fail_after = fail_after_.load();
     bool injected = false;
+#ifdef GLREADER_TEST_SEAMS
+    int64_t fail_after = fail_after_.load();
     if (frame && fail_after >= 0) {
         std::lock_guard<std::mutex> lock(mutex_);
         injected = static_cast<int64_t>(counters_.frames_encoded) >= fail_after;
     }
+#endif
     int rc = injected ? AVERROR_EXTERNAL : avcodec_send_frame(codec_ctx_, frame);
     if (rc < 0)
         fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
@@ -486,7 +475,7 @@ void glr_encoder::run()
         }
         changed_.notify_all();
         if (first_error() != 0) {
-            glr_ring_release(item.ring, &item.frame); // after an error: drain, never leak
+            glr_frame_release(&item.frame); // after an error: drain, never leak
             continue;
         }
         try {
@@ -499,8 +488,8 @@ void glr_encoder::run()
             }
             av_frame_free(&frame);
         } catch (const glr::failure &e) {
-            if (item.frame.data) // prepare failed before passing the lease on
-                glr_ring_release(item.ring, &item.frame);
+            if (item.frame.ring_) // prepare failed before passing the lease on
+                glr_frame_release(&item.frame);
             set_error(e.code(), e.what());
         }
     }
@@ -542,7 +531,7 @@ int glr_encoder::sticky(int code, const std::string &message)
 {
     // Logged on the thread where it happened; the caller's thread gets it as its last error.
     if (code != 0)
-        glr_internal_set_last_error(code, message.c_str());
+        glr_report_error(nullptr, code, message.c_str(), 0);
     return code;
 }
 

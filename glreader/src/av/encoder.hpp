@@ -2,6 +2,7 @@
 #pragma once
 
 #include "glreader/encoder.h"
+#include "glreader/libav.h"
 #include "av/frame_pool.hpp"
 #include "av/output_file.hpp"
 #include "latency.hpp"
@@ -29,26 +30,30 @@ public:
     glr_encoder &operator=(const glr_encoder &) = delete;
 
     // Takes the lease in every case; returns 0 or a negative code (see encoder.h).
-    int submit(glr_ring *ring, glr_frame &frame);
+    int submit(glr_frame &frame);
     int finish();
     glr_encoder_stats stats() const;
     const glr_log *log() const { return log_; }
-    // Test seam (fault_injection.h): fail avcodec_send_frame once `frames` were encoded.
+    // Test seam (fault_injection.h, test builds only): fail avcodec_send_frame once
+    // `frames` were encoded.
     void fail_after(int64_t frames) { fail_after_ = frames; }
+    // The ring format that these params encode without a CPU conversion.
+    static glr_format preferred_format(const glr_encoder_params &params);
 
 private:
     struct queued_frame {
-        glr_ring *ring;
         glr_frame frame;
         int64_t pts;
     };
 
+    static const AVCodec *find_codec(const char *name);
+    // What the encoder encodes: the pixel format asked for, else the frames' own where the
+    // codec takes it, else yuv420p, else the codec's closest.
+    static AVPixelFormat output_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input);
     void open_codec(const glr_encoder_params &params);
     void open_muxer(const glr_encoder_params &params);
     void run();
-    AVFrame *view_of(const glr_frame &src) const;
     AVFrame *prepare(queued_frame &item);
-    bool should_copy(glr_ring *ring);
     void encode(const AVFrame *frame);
     void set_error(int code, const std::string &message);
     int first_error() const;
@@ -58,6 +63,8 @@ private:
     const glr_log *log_;
     int width_, height_;
     glr_format format_;
+    glr_color color_{};     // of the submitted frames
+    glr_color out_color_{}; // of the encoded frames and the stream
     AVPixelFormat input_pix_fmt_;
     bool use_frame_pts_;
     size_t queue_depth_;
@@ -84,12 +91,9 @@ private:
     std::string error_message_;
     glr_encoder_stats counters_{};
     glr::latency_histogram submit_wait_, convert_, encode_, write_;
-    bool codec_may_hold_frames_ = false;
-    glr_ring *last_ring_ = nullptr;
-    int last_ring_depth_ = 0;
-    // Zero-copy frames libavcodec still holds: past a limit frames are copied instead, so
-    // an encoder that keeps references cannot starve the ring.
-    std::atomic<int> frames_held_{0};
+    // Zero-copy frames libavcodec still holds: past depth - 1 frames are copied instead
+    // (glreader/libav.h), so an encoder that keeps references cannot starve the ring.
+    glr_av_lender lender_{};
     std::atomic<int64_t> fail_after_{-1};
     std::thread thread_;
 };

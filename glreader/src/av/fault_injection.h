@@ -1,5 +1,6 @@
 /*
- * A fault seam for glreader's own tests, exported but not installed: real encoders cannot
+ * A fault seam for glreader's own tests, compiled only into the test builds of the libraries (GLREADER_TEST_SEAMS, the
+ * glreader-testing libraries), never into what is installed: real encoders cannot
  * be made to fail in the middle of a stream on demand. Not for applications.
  */
 #ifndef GLREADER_AV_FAULT_INJECTION_H

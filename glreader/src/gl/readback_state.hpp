@@ -8,7 +8,7 @@
 namespace glr::gl {
 
 // The glReadPixels format of a glr_format (type GL_UNSIGNED_BYTE); 0 for none.
-inline GLenum pack_format_of(glr_format format)
+inline GLenum pack_format_of(int format)
 {
     switch (format) {
     case GLR_FORMAT_RGBA8: return GL_RGBA;

@@ -1,5 +1,7 @@
 #include "gl/shader_scene.hpp"
 
+#include "format.hpp"
+
 #include "gl/readback_state.hpp"
 
 #include "error.hpp"
@@ -191,9 +193,10 @@ void glr_scene::draw(int frame, double seconds, double delta)
 void glr_scene::read_pixels(int format, uint8_t *data, ptrdiff_t stride)
 {
     glr::gl::require_current(fns_, "glr_scene_read_pixels");
-    int bytes = glr_format_bytes_per_pixel(static_cast<glr_format>(format));
-    if (bytes == 0)
-        glr::fail(-EINVAL, "glr_scene_read_pixels: %d is not a glr_format", format);
+    const glr_format_info &info = glr::format_info(format, "glr_scene_read_pixels");
+    if (info.yuv)
+        glr::fail(-EINVAL, "glr_scene_read_pixels: reads RGB formats only; %s frames come from a ring", info.name);
+    int bytes = info.samples_per_pixel[0];
     if (!data)
         glr::fail(-EINVAL, "glr_scene_read_pixels: data is NULL");
     if (stride < static_cast<ptrdiff_t>(width_) * bytes || stride % bytes != 0)
@@ -206,7 +209,7 @@ void glr_scene::read_pixels(int format, uint8_t *data, ptrdiff_t stride)
     gl_.PixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / bytes));
     gl_.PixelStorei(GL_PACK_SKIP_ROWS, 0);
     gl_.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
-    gl_.ReadPixels(0, 0, width_, height_, glr::gl::pack_format_of(static_cast<glr_format>(format)),
+    gl_.ReadPixels(0, 0, width_, height_, glr::gl::pack_format_of(format),
                    GL_UNSIGNED_BYTE, data);
     glr::gl::check_errors(gl_, "glr_scene_read_pixels: glReadPixels");
 }

@@ -4,7 +4,6 @@
 #include "glreader/pipe.h"
 
 #include "guarded.hpp"
-#include "internal_abi.h"
 #include "pipe/ffmpeg_child.hpp"
 #include "pipe/pipe.hpp"
 
@@ -12,7 +11,7 @@ namespace {
 
 int invalid(const glr_log *log, const char *message)
 {
-    glr_internal_report(log, -EINVAL, message);
+    glr_report_error(log, -EINVAL, message, 1);
     return -EINVAL;
 }
 
@@ -41,15 +40,15 @@ int glr_pipe_write(glr_pipe *pipe, int fd, const void *data, size_t size)
     return glr::guarded(pipe->log(), [&] { return pipe->write(fd, glr::pipe_io::block::memory(data, size)); });
 }
 
-int glr_pipe_write_frame(glr_pipe *pipe, int fd, glr_ring *ring, struct glr_frame *frame)
+int glr_pipe_write_frame(glr_pipe *pipe, int fd, struct glr_frame *frame)
 {
-    if (!pipe || !ring || !frame || !frame->data || fd < 0) {
-        if (ring && frame && frame->data)
-            glr_ring_release(ring, frame); // the lease is never lost
+    if (!pipe || !frame || !frame->ring_ || fd < 0) {
+        if (frame && frame->ring_)
+            glr_frame_release(frame); // the lease is never lost
         return invalid(pipe ? pipe->log() : nullptr,
-                       "glr_pipe_write_frame: NULL pipe, ring or frame, an empty frame, or a negative fd");
+                       "glr_pipe_write_frame: NULL pipe or frame, a frame that holds no lease, or a negative fd");
     }
-    glr::pipe_io::block b = glr::pipe_io::block::frame(ring, *frame);
+    glr::pipe_io::block b = glr::pipe_io::block::frame(*frame);
     *frame = glr_frame{};
     return glr::guarded(pipe->log(), [&] { return pipe->write(fd, std::move(b)); });
 }

@@ -1,7 +1,6 @@
 #include "pipe/fd_writer.hpp"
 
 #include "error.hpp"
-#include "internal_abi.h"
 #include "latency.hpp"
 #include "pipe/syscalls.hpp"
 
@@ -218,7 +217,7 @@ int fd_writer::push(block &b)
         } else if (err == EAGAIN || n == 0) {
             wait_writable();
         } else if (splice && (err == EFAULT || err == EINVAL)) {
-            glr_internal_log(log_, GLR_LOG_INFO,
+            glr_log_write(log_, GLR_LOG_INFO,
                              format("glr_pipe: fd %d: vmsplice cannot take this memory (%s); writing "
                                     "with write(2) from now on", fd_, errno_words(err).c_str()).c_str());
             transport_ = transport::write;
@@ -296,7 +295,7 @@ void fd_writer::fail(int code, const std::string &what)
             return;
         error_ = {code, message};
     }
-    glr_internal_log(log_, GLR_LOG_ERROR, message.c_str());
+    glr_log_write(log_, GLR_LOG_ERROR, message.c_str());
 }
 
 void fd_writer::finish_block(block &b, const failure_note &failure)

@@ -1,8 +1,8 @@
 #include "pipe/ffmpeg_child.hpp"
 
 #include "enum_value.hpp"
+#include "format.hpp"
 #include "error.hpp"
-#include "internal_abi.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -55,9 +55,8 @@ glr_ffmpeg_child::glr_ffmpeg_child(const glr_log *log, const glr_ffmpeg_child_pa
     : log_(log), tail_limit_(p.stderr_tail ? p.stderr_tail : 8192)
 {
     int format = glr::enum_value(p.format);
-    if (format != 0 && format != GLR_FORMAT_RGBA8 && format != GLR_FORMAT_BGRA8 && format != GLR_FORMAT_RGB8)
-        glr::fail(-EINVAL, "glr_ffmpeg_child_spawn: %d is not a glr_format", format);
-    const char *pix_fmt = glr_format_name(format ? static_cast<glr_format>(format) : GLR_FORMAT_RGBA8);
+    const glr_format_info &info = glr::format_info(format ? format : GLR_FORMAT_RGBA8, "glr_ffmpeg_child_spawn");
+    glr_color color = glr::resolved_color(info, p.color, "glr_ffmpeg_child_spawn");
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_ffmpeg_child_spawn: size %dx%d is not positive", p.width, p.height);
     if (p.fps_num < 0 || p.fps_den < 0)
@@ -66,10 +65,21 @@ glr_ffmpeg_child::glr_ffmpeg_child(const glr_log *log, const glr_ffmpeg_child_pa
     program_ = p.ffmpeg ? p.ffmpeg : env && *env ? env : "ffmpeg";
 
     std::vector<std::string> argv = {program_, "-hide_banner", "-nostats", "-f", "rawvideo", "-pix_fmt",
-                                     pix_fmt, "-video_size", glr::format("%dx%d", p.width, p.height),
+                                     info.name, "-video_size", glr::format("%dx%d", p.width, p.height),
                                      "-framerate", glr::format("%d/%d", p.fps_num ? p.fps_num : 60,
-                                                               p.fps_den ? p.fps_den : 1),
-                                     "-i", "-"};
+                                                               p.fps_den ? p.fps_den : 1)};
+    if (info.yuv) {
+        // The frames' colour description, as the rawvideo decoder's options (H.273 numbers,
+        // which FFmpeg's option tables take as they are): the encoder then tags its output.
+        for (auto [option, value] : {std::pair<const char *, int>{"-colorspace", color.matrix},
+                                     {"-color_range", color.range},
+                                     {"-color_primaries", color.primaries},
+                                     {"-color_trc", color.transfer},
+                                     {"-chroma_sample_location", color.chroma}})
+            if (value != 0)
+                argv.insert(argv.end(), {option, std::to_string(value)});
+    }
+    argv.insert(argv.end(), {"-i", "-"});
     for (const char *const *a = p.args; a && *a; a++)
         argv.emplace_back(*a);
     std::vector<char *> c_argv;
@@ -121,7 +131,7 @@ int glr_ffmpeg_child::finish()
 {
     if (finished_) {
         if (result_ != 0)
-            glr_internal_set_last_error(result_, result_message_.c_str());
+            glr_report_error(nullptr, result_, result_message_.c_str(), 0);
         return result_;
     }
     finished_ = true;
@@ -140,6 +150,6 @@ int glr_ffmpeg_child::finish()
     result_ = GLR_ERROR_CHILD;
     result_message_ = glr::format("%s %s; its last words:\n%s", program_.c_str(), how.c_str(),
                                   tail_.empty() ? "(nothing on stderr)" : tail_.c_str());
-    glr_internal_report(log_, result_, result_message_.c_str());
+    glr_report_error(log_, result_, result_message_.c_str(), 1);
     return result_;
 }

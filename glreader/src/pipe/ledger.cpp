@@ -13,8 +13,8 @@ void ledger::queued(const block &b)
 
 void ledger::finished(block &b, int error, const std::string &message, bool spliced)
 {
-    if (b.ring)
-        glr_ring_release(b.ring, &b.lease);
+    if (b.has_lease())
+        b.release_lease();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         pending &p = by_key_[b.key];

@@ -2,7 +2,6 @@
 
 #include "enum_value.hpp"
 #include "error.hpp"
-#include "internal_abi.h"
 
 #include <vector>
 
@@ -13,7 +12,7 @@ namespace {
 int returned(const glr::pipe_io::failure_note &failure)
 {
     if (failure.code != 0)
-        glr_internal_set_last_error(failure.code, failure.message.c_str());
+        glr_report_error(nullptr, failure.code, failure.message.c_str(), 0);
     return failure.code;
 }
 
@@ -60,8 +59,8 @@ int glr_pipe::write(int fd, glr::pipe_io::block b)
     try {
         writer = writer_for(fd);
     } catch (...) {
-        if (b.ring)
-            glr_ring_release(b.ring, &b.lease); // the lease is never lost
+        if (b.has_lease())
+            b.release_lease(); // the lease is never lost
         throw;
     }
     return returned(writer->enqueue(std::move(b)));

@@ -1,5 +1,6 @@
 /*
- * A syscall seam for glreader's own tests, exported but not installed: EINTR, short
+ * A syscall seam for glreader's own tests, compiled only into the test builds of the libraries (GLREADER_TEST_SEAMS, the
+ * glreader-testing libraries), never into what is installed: EINTR, short
  * writes and EAGAIN cannot be produced on demand by a real pipe at a chosen moment.
  * Not for applications.
  */

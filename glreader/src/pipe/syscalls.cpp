@@ -15,8 +15,21 @@ ssize_t real_vmsplice(int fd, const iovec *iov, unsigned long count, unsigned in
 }
 
 const glr_internal_pipe_syscalls real_calls{real_writev, real_vmsplice};
-std::atomic<const glr_internal_pipe_syscalls *> installed{&real_calls};
 
+} // namespace
+
+#ifndef GLREADER_TEST_SEAMS
+
+namespace glr::pipe_io {
+
+const glr_internal_pipe_syscalls &syscalls() { return real_calls; }
+
+} // namespace glr::pipe_io
+
+#else // the test build: the calls can be replaced
+
+namespace {
+std::atomic<const glr_internal_pipe_syscalls *> installed{&real_calls};
 } // namespace
 
 namespace glr::pipe_io {
@@ -35,3 +48,5 @@ void glr_internal_pipe_set_syscalls(const glr_internal_pipe_syscalls *calls)
 const glr_internal_pipe_syscalls *glr_internal_pipe_real_syscalls(void) { return &real_calls; }
 
 } // extern "C"
+
+#endif // GLREADER_TEST_SEAMS
