@@ -2,8 +2,15 @@
 // the GPU through the readback ring straight into libavcodec: no pipe, no ffmpeg child.
 //
 //   glreader-export [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [-c libx264] [--preset P]
-//                   [--crf N] [--pix-fmt F] [--codec-options k=v:k=v] [--depth 3]
+//                   [--crf N] [--pix-fmt F] [--codec-options k=v:k=v] [--convert gpu|cpu]
+//                   [--ring-format F] [--matrix M] [--range R] [--chroma-loc L] [--depth 3]
 //                   [--queue 2] [--shader FILE] [--stats-json FILE] [-f FORMAT] [-o FILE]
+//
+// Colour: when the encoder's pixel format is one the ring makes (nv12, yuv420p, p010le,
+// yuv444p), frames are converted on the GPU and read back as YUV (--convert gpu, the
+// default); --convert cpu reads back BGRA and converts with libswscale. Either way the
+// conversion and the file's tags follow --matrix (bt709), --range (tv) and --chroma-loc
+// (left).
 //
 // --shader takes a Shadertoy-style fragment shader: mainImage(out vec4, in vec2) with
 // iResolution, iTime, iTimeDelta and iFrame. SIGINT or SIGTERM stops rendering; what was
@@ -43,13 +50,17 @@ struct options {
     int frames = 0; // 0: from seconds
     std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, container, output;
     int depth = 3, queue = 2;
+    bool gpu_convert = true;
+    glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
+    glr_color color{};
 };
 
 const char *const usage_text =
     "usage: glreader-export [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [-c CODEC]\n"
     "         [--preset P] [--crf N] [--pix-fmt F] [--codec-options k=v:k=v]\n"
-    "         [--depth N] [--queue N] [--shader FILE] [--stats-json FILE] [-f FORMAT]\n"
-    "         [-o FILE]\n";
+    "         [--convert gpu|cpu] [--ring-format F] [--matrix bt709|bt601|bt2020]\n"
+    "         [--range tv|pc] [--chroma-loc left|center] [--depth N] [--queue N]\n"
+    "         [--shader FILE] [--stats-json FILE] [-f FORMAT] [-o FILE]\n";
 
 options parse(int argc, char **argv)
 {
@@ -79,6 +90,32 @@ options parse(int argc, char **argv)
             o.pix_fmt = args.value();
         } else if (args.is("--codec-options")) {
             o.codec_options = args.value();
+        } else if (args.is("--convert")) {
+            std::string v = args.value();
+            if (v != "gpu" && v != "cpu")
+                args.fail("--convert takes gpu or cpu, not " + v);
+            o.gpu_convert = v == "gpu";
+        } else if (args.is("--ring-format")) {
+            std::string v = args.value();
+            o.ring_format = glr_format_from_name(v.c_str());
+            if (!o.ring_format)
+                args.fail("--ring-format takes rgba, bgra, rgb24, nv12, yuv420p, p010le or yuv444p, not " + v);
+        } else if (args.is("--matrix")) {
+            std::string v = args.value();
+            o.color.matrix = v == "bt709" ? GLR_MATRIX_BT709 : v == "bt601" ? GLR_MATRIX_BT601
+                           : v == "bt2020" ? GLR_MATRIX_BT2020_NCL : GLR_MATRIX_AUTO;
+            if (!o.color.matrix)
+                args.fail("--matrix takes bt709, bt601 or bt2020, not " + v);
+        } else if (args.is("--range")) {
+            std::string v = args.value();
+            o.color.range = v == "tv" ? GLR_RANGE_LIMITED : v == "pc" ? GLR_RANGE_FULL : GLR_RANGE_AUTO;
+            if (!o.color.range)
+                args.fail("--range takes tv (limited) or pc (full), not " + v);
+        } else if (args.is("--chroma-loc")) {
+            std::string v = args.value();
+            o.color.chroma = v == "left" ? GLR_CHROMA_LEFT : v == "center" ? GLR_CHROMA_CENTER : GLR_CHROMA_AUTO;
+            if (!o.color.chroma)
+                args.fail("--chroma-loc takes left or center, not " + v);
         } else if (args.is("--depth")) {
             o.depth = static_cast<int>(args.positive());
         } else if (args.is("--queue")) {
@@ -210,13 +247,6 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
         sample::scene scene(o.width, o.height, {"", o.shader, ""}, glr_context_get_proc_address, log);
 
-        glr_ring_params rp{};
-        rp.width = o.width;
-        rp.height = o.height;
-        rp.format = GLR_FORMAT_BGRA8; // taken as is by ffv1 and rawvideo: no conversion
-        rp.depth = o.depth;
-        glr::ring ring(rp);
-
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {
             if (!value.empty())
@@ -227,7 +257,8 @@ int main(int argc, char **argv)
         glr_encoder_params ep{};
         ep.width = o.width;
         ep.height = o.height;
-        ep.format = rp.format;
+        // BGRA is taken as is by ffv1 and rawvideo; a YUV encode takes what the GPU made.
+        ep.format = GLR_FORMAT_BGRA8;
         ep.fps_num = o.fps_num;
         ep.fps_den = o.fps_den;
         ep.codec = o.codec.c_str();
@@ -236,6 +267,19 @@ int main(int argc, char **argv)
         ep.container = o.container.empty() ? nullptr : o.container.c_str();
         ep.output = o.output.c_str();
         ep.queue_depth = o.queue;
+        ep.color = o.color;
+        if (o.ring_format)
+            ep.format = o.ring_format;
+        else if (o.gpu_convert && !(ep.format = glr_encoder_preferred_format(&ep)))
+            throw std::runtime_error(glr_last_error());
+
+        glr_ring_params rp{};
+        rp.width = o.width;
+        rp.height = o.height;
+        rp.format = ep.format;
+        rp.color = o.color;
+        rp.depth = o.depth;
+        glr::ring ring(rp);
         glr::encoder enc(ep, log);
 
         progress bar(o.frames);
@@ -272,10 +316,13 @@ int main(int argc, char **argv)
         print_stage("readback (in capture)", rs.readback);
         print_stage("render-thread stall", rs.stall);
         print_stage("wait for encoder queue", es.submit_wait);
-        print_stage("convert (swscale)", es.convert);
+        print_stage("convert (swscale, CPU)", es.convert);
         print_stage("encode", es.encode);
         print_stage("write (mux + file)", es.write);
-        std::printf("  readback path %s; %llu frames zero-copy, %llu converted, %llu copied\n", rs.path,
+        const char *conversion = glr_format_get_info(rp.format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
+        std::printf("  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n", rs.path, rs.fill,
+                    glr_format_name(rp.format), rs.frame_bytes, conversion);
+        std::printf("  %llu frames zero-copy, %llu converted, %llu copied\n",
                     static_cast<unsigned long long>(es.zero_copy_frames),
                     static_cast<unsigned long long>(es.converted_frames),
                     static_cast<unsigned long long>(es.copied_frames));
@@ -287,7 +334,9 @@ int main(int argc, char **argv)
                 << ",\n  \"frames_written\": " << es.frames_encoded << ",\n  \"interrupted\": "
                 << (interrupted ? "true" : "false") << ",\n  \"seconds\": " << elapsed
                 << ",\n  \"bytes\": " << es.bytes_written << ",\n  \"readback_path\": \"" << rs.path
-                << "\",\n  \"zero_copy_frames\": " << es.zero_copy_frames
+                << "\",\n  \"ring_format\": \"" << glr_format_name(rp.format) << "\",\n  \"conversion\": \""
+                << conversion << "\",\n  \"readback_bytes_per_frame\": " << rs.frame_bytes
+                << ",\n  \"zero_copy_frames\": " << es.zero_copy_frames
                 << ",\n  \"converted_frames\": " << es.converted_frames
                 << ",\n  \"copied_frames\": " << es.copied_frames << ",\n  "
                 << json_stage("render", render) << ",\n  " << json_stage("readback", rs.readback)

@@ -392,3 +392,214 @@ TEST_F(encoder_test, yuv_colours_survive_the_round_trip_as_tagged)
 }
 
 } // namespace
+
+namespace {
+
+// A YUV ring with the given colour into the encoder; every frame checked against the
+// conversion's reference after decoding (luma within 1, chroma within 2 code values).
+class encoder_yuv : public glr_test::gl_test {
+protected:
+    glr_test::decoded_video encode_yuv(glr_format ring_format, const glr_color &color, const char *codec,
+                                       const char *pix_fmt, const std::string &path, glr_encoder_stats &stats,
+                                       int frames = 12)
+    {
+        glr_ring_params rp = ring_params(64, 48, ring_format);
+        rp.color = color;
+        glr_encoder_params ep = encoder_params(64, 48, ring_format, codec, path.c_str());
+        ep.color = color;
+        ep.pix_fmt = pix_fmt;
+        stats = encode_pattern(rp, ep, frames);
+        return glr_test::decode_file(path);
+    }
+};
+
+std::vector<uint8_t> pattern_rgba(uint64_t n, int w, int h)
+{
+    std::vector<uint8_t> rgba;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (uint8_t c : glr_test::pattern(n, x, y))
+                rgba.push_back(c);
+    return rgba;
+}
+
+TEST_F(encoder_yuv, yuv_leases_reach_x264_without_a_copy)
+{
+    for (glr_format format : {GLR_FORMAT_I420, GLR_FORMAT_NV12}) {
+        SCOPED_TRACE(glr_format_name(format));
+        std::string path = scratch_path("zero_copy.mkv");
+        glr_encoder_stats st{};
+        auto v = encode_yuv(format, {}, "libx264", glr_format_name(format), path, st, 20);
+        ASSERT_EQ(v.error, "");
+        EXPECT_EQ(v.frames.size(), 20u);
+        EXPECT_EQ(st.zero_copy_frames, 20u);
+        EXPECT_EQ(st.converted_frames, 0u);
+        EXPECT_EQ(st.copied_frames, 0u);
+        std::remove(path.c_str());
+    }
+}
+
+TEST_F(encoder_yuv, lossless_yuv_is_the_gpu_conversion_exactly_and_the_fallback_converts_the_rest)
+{
+    // yuv420p and yuv444p leases go to ffv1 as they are; nv12 and p010le are repacked by
+    // libswscale (ffv1 takes neither). Either way the file holds the GPU's conversion.
+    struct yuv_case {
+        glr_format ring;
+        const char *pix_fmt;
+        bool zero_copy;
+    };
+    for (const yuv_case &c : {yuv_case{GLR_FORMAT_I420, "yuv420p", true}, yuv_case{GLR_FORMAT_YUV444, "yuv444p", true},
+                              yuv_case{GLR_FORMAT_NV12, "yuv420p", false},
+                              yuv_case{GLR_FORMAT_P010, "yuv420p10le", false}}) {
+        SCOPED_TRACE(glr_format_name(c.ring));
+        std::string path = scratch_path("lossless_yuv.mkv");
+        glr_encoder_stats st{};
+        glr_color color{};
+        glr_color_resolve(c.ring, nullptr, &color);
+        auto v = encode_yuv(c.ring, {}, "ffv1", c.pix_fmt, path, st);
+        ASSERT_EQ(v.error, "");
+        ASSERT_EQ(v.frames.size(), 12u);
+        EXPECT_EQ(st.zero_copy_frames, c.zero_copy ? 12u : 0u);
+        EXPECT_EQ(st.converted_frames, c.zero_copy ? 0u : 12u);
+        for (size_t n = 0; n < v.frames.size(); n++) {
+            auto want = glr_test::reference_yuv(pattern_rgba(n, 64, 48), 64, 48, c.ring, color);
+            auto d = glr_test::max_difference(v.frames[n].yuv, want);
+            EXPECT_LE(d.luma, 1) << "frame " << n << ": " << d.where;
+            EXPECT_LE(d.chroma, 2) << "frame " << n << ": " << d.where;
+        }
+        std::remove(path.c_str());
+    }
+}
+
+TEST_F(encoder_yuv, streams_are_tagged_with_the_colour_of_their_frames)
+{
+    struct tag_case {
+        glr_color color;
+        const char *space, *range, *primaries, *trc, *chroma;
+    };
+    glr_color bt709{}, bt601{}, bt2020{};
+    bt601.matrix = GLR_MATRIX_BT601;
+    bt601.range = GLR_RANGE_FULL;
+    bt601.chroma = GLR_CHROMA_CENTER;
+    bt2020.matrix = GLR_MATRIX_BT2020_NCL;
+    for (const tag_case &c : {tag_case{bt709, "bt709", "tv", "bt709", "bt709", "left"},
+                              tag_case{bt601, "smpte170m", "pc", "smpte170m", "smpte170m", "center"},
+                              tag_case{bt2020, "bt2020nc", "tv", "bt2020", "bt2020-10", "left"}})
+        for (const char *container : {"mp4", "mkv"}) {
+            SCOPED_TRACE(std::string(c.space) + " in " + container);
+            std::string path = scratch_path(std::string("tags.") + container);
+            glr_encoder_stats st{};
+            auto v = encode_yuv(GLR_FORMAT_NV12, c.color, "libx264", "nv12", path, st, 3);
+            ASSERT_EQ(v.error, "");
+            EXPECT_EQ(v.color_space, c.space);
+            EXPECT_EQ(v.color_range, c.range);
+            EXPECT_EQ(v.color_primaries, c.primaries);
+            EXPECT_EQ(v.color_trc, c.trc);
+            EXPECT_EQ(v.chroma_location, c.chroma);
+            std::remove(path.c_str());
+        }
+}
+
+TEST_F(encoder_yuv, h264_of_a_gpu_converted_scene_decodes_to_what_was_rendered)
+{
+    // Scenes converted on the GPU, encoded with H.264 and decoded back to RGB as tagged
+    // score at least 40 dB against the rendered RGBA: a smooth animated scene (as most
+    // renders are) in 4:2:0, and the built-in scene's sharp colour edges in 4:4:4 (4:2:0
+    // itself costs them about 6 dB, on the CPU path just the same). A wrong matrix, range,
+    // siting or flip scores far lower.
+    const char *smooth = "void mainImage(out vec4 c, in vec2 p) {\n"
+                         "    vec2 uv = p / iResolution.xy;\n"
+                         "    c = vec4(0.5 + 0.4 * sin(uv.x * 3.0 + iTime), 0.5 + 0.4 * cos(uv.y * 2.0 - iTime),\n"
+                         "             uv.x * uv.y, 1.0);\n"
+                         "}\n";
+    struct scene_case {
+        const char *source; // NULL: the built-in scene
+        glr_format format;
+    };
+    const int w = 320, h = 180, frames = 6;
+    for (const scene_case &c : {scene_case{smooth, GLR_FORMAT_NV12}, scene_case{smooth, GLR_FORMAT_I420},
+                                scene_case{nullptr, GLR_FORMAT_YUV444}}) {
+        SCOPED_TRACE(std::string(c.source ? "smooth scene " : "built-in scene ") + glr_format_name(c.format));
+        std::string path = scratch_path("scene.mp4");
+        glr_scene_params sp{};
+        sp.width = w;
+        sp.height = h;
+        sp.source = c.source;
+        glr_scene *scene = glr_scene_create(nullptr, &sp);
+        ASSERT_NE(scene, nullptr) << glr_last_error();
+        glr::ring ring(ring_params(w, h, c.format));
+        glr_encoder_params ep = encoder_params(w, h, c.format, "libx264", path.c_str());
+        ep.pix_fmt = glr_format_name(c.format);
+        ep.codec_options = "crf=8:preset=ultrafast";
+        glr::encoder enc(ep);
+        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+        std::vector<std::vector<uint8_t>> rendered;
+        for (int n = 0; n < frames; n++) {
+            ASSERT_EQ(glr_scene_draw(scene, n, n / 5.0, 1 / 5.0), 0);
+            std::vector<uint8_t> gl_rows(static_cast<size_t>(w * h * 4)), top_first(gl_rows.size());
+            ASSERT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, gl_rows.data(), w * 4), 0);
+            for (int y = 0; y < h; y++)
+                std::copy_n(&gl_rows[static_cast<size_t>((h - 1 - y) * w * 4)], w * 4,
+                            &top_first[static_cast<size_t>(y * w * 4)]);
+            rendered.push_back(top_first);
+            ring.capture(glr_scene_source(scene), n, submit);
+        }
+        ring.drain(submit);
+        enc.finish();
+        glr_scene_destroy(&scene);
+        EXPECT_EQ(enc.stats().zero_copy_frames, static_cast<uint64_t>(frames));
+        auto v = glr_test::decode_file(path);
+        ASSERT_EQ(v.error, "");
+        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+        for (int n = 0; n < frames; n++)
+            EXPECT_GE(glr_test::psnr_rgb(rendered[static_cast<size_t>(n)], v.frames[static_cast<size_t>(n)].rgba), 40.0)
+                << "frame " << n;
+        std::remove(path.c_str());
+    }
+}
+
+TEST_F(encoder_yuv, frames_of_another_colour_than_the_stream_are_refused)
+{
+    std::string path = scratch_path("mismatch.mkv");
+    pattern_scene scene({64, 48});
+    glr_ring_params rp = ring_params(64, 48, GLR_FORMAT_NV12);
+    rp.color.matrix = GLR_MATRIX_BT601;
+    glr::ring ring(rp);
+    glr_encoder_params ep = encoder_params(64, 48, GLR_FORMAT_NV12, "libx264", path.c_str());
+    glr::encoder enc(ep); // BT.709
+    scene.draw(0);
+    ASSERT_TRUE(ring.try_capture(scene.source(), 0));
+    auto f = ring.acquire(UINT64_MAX);
+    try {
+        enc.submit(std::move(*f));
+        ADD_FAILURE() << "a BT.601 frame went into a BT.709 stream";
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), -EINVAL);
+        EXPECT_NE(std::string(e.what()).find("colour"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(ring.stats().frames_leased_now, 0u);
+    enc.finish();
+    std::remove(path.c_str());
+}
+
+TEST(encoder_preferred_format, is_the_yuv_the_encoder_wants_when_a_ring_can_make_it)
+{
+    glr_encoder_params p{};
+    p.format = GLR_FORMAT_BGRA8;
+    p.codec = "libx264";
+    EXPECT_EQ(glr_encoder_preferred_format(&p), GLR_FORMAT_I420);
+    p.pix_fmt = "nv12";
+    EXPECT_EQ(glr_encoder_preferred_format(&p), GLR_FORMAT_NV12);
+    p.pix_fmt = "yuv444p";
+    EXPECT_EQ(glr_encoder_preferred_format(&p), GLR_FORMAT_YUV444);
+    p.pix_fmt = "yuv420p10le"; // no ring makes it: RGB, converted on the CPU
+    EXPECT_EQ(glr_encoder_preferred_format(&p), GLR_FORMAT_BGRA8);
+    p.pix_fmt = nullptr;
+    p.codec = "ffv1"; // takes BGRA as is: nothing to convert
+    EXPECT_EQ(glr_encoder_preferred_format(&p), GLR_FORMAT_BGRA8);
+    p.codec = "no_such_codec";
+    EXPECT_EQ(glr_encoder_preferred_format(&p), 0);
+    EXPECT_NE(std::string(glr_last_error()).find("no_such_codec"), std::string::npos);
+}
+
+} // namespace

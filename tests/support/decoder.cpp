@@ -14,6 +14,37 @@ extern "C" {
 
 namespace glr_test {
 
+namespace {
+
+// The code values of a decoded YUV frame, whatever its layout (planar, interleaved, 8 to
+// 16 bits), from the pixel format's own description.
+yuv_planes yuv_planes_of(const AVFrame *frame, const AVPixFmtDescriptor *desc)
+{
+    yuv_planes out;
+    out.width = frame->width;
+    out.height = frame->height;
+    out.chroma_width = -((-frame->width) >> desc->log2_chroma_w);
+    out.chroma_height = -((-frame->height) >> desc->log2_chroma_h);
+    auto read = [&](int c, int x, int y) {
+        const AVComponentDescriptor &comp = desc->comp[c];
+        const uint8_t *p = frame->data[comp.plane] + static_cast<ptrdiff_t>(y) * frame->linesize[comp.plane] +
+                           x * comp.step + comp.offset;
+        int value = comp.depth > 8 ? (p[0] | p[1] << 8) : p[0];
+        return (value >> comp.shift) & ((1 << comp.depth) - 1);
+    };
+    for (int y = 0; y < out.height; y++)
+        for (int x = 0; x < out.width; x++)
+            out.y.push_back(read(0, x, y));
+    for (int y = 0; y < out.chroma_height; y++)
+        for (int x = 0; x < out.chroma_width; x++) {
+            out.u.push_back(read(1, x, y));
+            out.v.push_back(read(2, x, y));
+        }
+    return out;
+}
+
+} // namespace
+
 decoded_video decode_file(const std::string &path)
 {
     decoded_video out;
@@ -47,8 +78,14 @@ decoded_video decode_file(const std::string &path)
     out.time_base_den = stream->time_base.den;
     const char *space = av_color_space_name(ctx->colorspace);
     const char *range = av_color_range_name(ctx->color_range);
+    const char *primaries = av_color_primaries_name(ctx->color_primaries);
+    const char *trc = av_color_transfer_name(ctx->color_trc);
+    const char *chroma = av_chroma_location_name(ctx->chroma_sample_location);
     out.color_space = space ? space : "";
     out.color_range = range ? range : "";
+    out.color_primaries = primaries ? primaries : "";
+    out.color_trc = trc ? trc : "";
+    out.chroma_location = chroma ? chroma : "";
     const char *pix_fmt_name = av_get_pix_fmt_name(ctx->pix_fmt);
     out.pix_fmt = pix_fmt_name ? pix_fmt_name : "";
 
@@ -77,6 +114,8 @@ decoded_video decode_file(const std::string &path)
             uint8_t *dst[4] = {d.rgba.data()};
             int dst_stride[4] = {frame->width * 4};
             sws_scale(sws, frame->data, frame->linesize, 0, frame->height, dst, dst_stride);
+            if (!(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3)
+                d.yuv = yuv_planes_of(frame, desc);
             out.frames.push_back(std::move(d));
         }
     };

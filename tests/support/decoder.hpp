@@ -2,6 +2,8 @@
 // so tests can compare what was written with what was rendered.
 #pragma once
 
+#include "yuv_reference.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@ namespace glr_test {
 struct decoded_frame {
     int64_t pts;               // in the stream's time base
     std::vector<uint8_t> rgba; // width * height * 4 bytes
+    yuv_planes yuv;            // the decoded code values, when the stream is YUV
 };
 
 struct decoded_video {
@@ -18,7 +21,8 @@ struct decoded_video {
     std::string codec;
     std::string pix_fmt;
     int width = 0, height = 0;
-    std::string color_space, color_range; // as tagged in the stream, e.g. "bt709", "tv"
+    // As tagged in the stream, e.g. "bt709", "tv", "bt709", "bt709", "left".
+    std::string color_space, color_range, color_primaries, color_trc, chroma_location;
     int time_base_num = 0, time_base_den = 1;
     std::vector<decoded_frame> frames;
 };

@@ -202,11 +202,16 @@ void glr_encoder::open_codec(const glr_encoder_params &p)
         if (rc < 0)
             fail(GLR_ERROR_CODEC, "glr_encoder_create: libswscale cannot convert %s to %s: %s",
                  av_get_pix_fmt_name(input_pix_fmt_), desc->name, glr::av_error_text(rc).c_str());
-        // Chroma siting in 1/256 of a luma sample: left is co-sited across, between rows down.
-        if (out_color_.chroma != GLR_CHROMA_AUTO) {
-            av_opt_set_int(sws_, "dst_h_chr_pos", out_color_.chroma == GLR_CHROMA_LEFT ? 0 : 128, 0);
-            av_opt_set_int(sws_, "dst_v_chr_pos", 128, 0);
-        }
+        // Chroma siting in 1/256 of a luma sample: left is co-sited across, between rows
+        // down. Stated for both sides, so that a repack (nv12 -> yuv420p) moves no sample.
+        auto set_siting = [&](const char *h, const char *v, glr_chroma_siting siting) {
+            if (siting != GLR_CHROMA_AUTO) {
+                av_opt_set_int(sws_, h, siting == GLR_CHROMA_LEFT ? 0 : 128, 0);
+                av_opt_set_int(sws_, v, 128, 0);
+            }
+        };
+        set_siting("src_h_chr_pos", "src_v_chr_pos", color_.chroma);
+        set_siting("dst_h_chr_pos", "dst_v_chr_pos", out_color_.chroma);
         bool in_yuv = color_.matrix != GLR_MATRIX_AUTO;
         rc = sws_init_context(sws_, nullptr, nullptr);
         // After init, which sets the default (BT.601) tables.
