@@ -44,6 +44,67 @@ TEST(export_test, shader_export_is_upright_complete_and_pixel_exact)
     std::remove(out.c_str());
 }
 
+TEST(export_test, gpu_yuv_exports_hold_exactly_what_the_gpu_converted)
+{
+    // The counter scene read back as NV12, I420 and P010 and encoded losslessly (ffv1):
+    // every frame, in order, byte for byte the ring's conversion of that frame.
+    struct yuv_case {
+        const char *ring_format, *pix_fmt;
+    };
+    std::string shader = glr_test::write_counter_shader(), log = glr_test::scratch_path("yuv.txt");
+    const int w = 40, h = 24, frames = 20;
+    for (const yuv_case &c : {yuv_case{"nv12", "yuv420p"}, yuv_case{"yuv420p", "yuv420p"},
+                              yuv_case{"p010le", "yuv420p10le"}}) {
+        SCOPED_TRACE(c.ring_format);
+        std::string out = glr_test::scratch_path("yuv.mkv");
+        pid_t pid = spawn_export({"-s", "40x24", "-n", std::to_string(frames), "-c", "ffv1", "--ring-format",
+                                  c.ring_format, "--pix-fmt", c.pix_fmt, "--shader", shader, "-o", out},
+                                 log);
+        ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
+        EXPECT_NE(glr_test::slurp(log).find(std::string("gpu-convert ") + c.ring_format), std::string::npos)
+            << glr_test::slurp(log);
+        glr_format format = glr_format_from_name(c.ring_format);
+        auto want = glr_test::counter_frames_converted(w, h, frames, format, {});
+        EXPECT_EQ(glr_test::compare_yuv_video(out, want), "");
+        std::remove(out.c_str());
+    }
+}
+
+TEST(export_test, gpu_conversion_is_the_default_and_ffprobe_shows_the_colour_asked_for)
+{
+    struct tag_case {
+        std::vector<std::string> options;
+        std::string expected;
+    };
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("tags.mp4"),
+                log = glr_test::scratch_path("tags.txt"), probe = glr_test::scratch_path("probe.txt");
+    for (const tag_case &c :
+         {tag_case{{}, "yuv420p|tv|bt709|bt709|bt709|left"},
+          tag_case{{"--matrix", "bt601", "--range", "pc", "--chroma-loc", "center"},
+                   "yuvj420p|pc|smpte170m|smpte170m|smpte170m|center"},
+          tag_case{{"--matrix", "bt2020", "--pix-fmt", "nv12"}, "yuv420p|tv|bt2020nc|bt2020-10|bt2020|left"},
+          tag_case{{"--convert", "cpu", "--matrix", "bt601"}, "yuv420p|tv|smpte170m|smpte170m|smpte170m|left"}}) {
+        std::vector<std::string> args = {"-s", "128x48", "-n", "5", "-c", "libx264", "--shader", shader, "-o", out,
+                                         "--stats-json", probe + ".json"};
+        args.insert(args.end(), c.options.begin(), c.options.end());
+        ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
+        std::string stats = glr_test::slurp(probe + ".json");
+        bool cpu = !c.options.empty() && c.options[0] == "--convert";
+        EXPECT_NE(stats.find(cpu ? "\"conversion\": \"cpu\"" : "\"conversion\": \"gpu\""), std::string::npos) << stats;
+        EXPECT_EQ(json_number(stats, "readback_bytes_per_frame"), cpu ? 128 * 48 * 4 : 128 * 48 * 3 / 2) << stats;
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                      "ffprobe", {"-v", "error", "-select_streams", "v", "-show_entries",
+                                  "stream=pix_fmt,color_range,color_space,color_transfer,color_primaries,chroma_location",
+                                  "-of", "csv=p=0:s=|", out},
+                      probe)),
+                  0)
+            << glr_test::slurp(probe);
+        std::string shown = glr_test::slurp(probe);
+        EXPECT_EQ(shown.substr(0, shown.find('\n')), c.expected);
+    }
+    std::remove(out.c_str());
+}
+
 TEST(export_test, format_option_names_the_container_the_file_name_does_not)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counter.video"),

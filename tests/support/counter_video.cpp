@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 
 namespace glr_test {
 
@@ -44,6 +45,48 @@ void expect_counter_video(const std::string &path, int width, int height, int fr
         for (size_t i = 3; i < v.frames[n].rgba.size(); i += 4)
             ASSERT_EQ(v.frames[n].rgba[i], 255) << "frame " << n << " byte " << i;
     }
+}
+
+std::vector<yuv_planes> counter_frames_converted(int width, int height, int frames, glr_format format,
+                                                 const glr_color &color)
+{
+    glr::context ctx;
+    std::vector<yuv_planes> out;
+    glr_scene_params sp{};
+    sp.width = width;
+    sp.height = height;
+    sp.source = counter_shader;
+    glr_scene *scene = glr_scene_create(nullptr, &sp);
+    if (!scene)
+        throw std::runtime_error(glr_last_error());
+    glr_ring_params rp = ring_params(width, height, format);
+    rp.color = color;
+    {
+        glr::ring ring(rp);
+        auto keep = [&](glr::frame &&f) { out.push_back(planes_of(f.c_frame())); };
+        for (int n = 0; n < frames; n++) {
+            glr_scene_draw(scene, n, n / 25.0, 1 / 25.0);
+            ring.capture(glr_scene_source(scene), n, keep);
+        }
+        ring.drain(keep);
+    }
+    glr_scene_destroy(&scene);
+    return out;
+}
+
+std::string compare_yuv_video(const std::string &path, const std::vector<yuv_planes> &want)
+{
+    decoded_video v = decode_file(path);
+    if (!v.error.empty())
+        return v.error;
+    if (v.frames.size() != want.size())
+        return std::to_string(v.frames.size()) + " frames, not " + std::to_string(want.size());
+    for (size_t n = 0; n < want.size(); n++) {
+        plane_difference d = max_difference(v.frames[n].yuv, want[n]);
+        if (d.luma || d.chroma)
+            return "frame " + std::to_string(n) + ": " + d.where;
+    }
+    return "";
 }
 
 } // namespace glr_test

@@ -3,7 +3,10 @@
 // check that a video file holds it.
 #pragma once
 
+#include "yuv_reference.hpp"
+
 #include <string>
+#include <vector>
 
 namespace glr_test {
 
@@ -13,5 +16,13 @@ std::string write_counter_shader();
 // The file holds frames 0..frames-1 of the counter shader, upright, pixel-exact and opaque
 // (frames < 0: however many there are, at least one). Fails the test otherwise.
 void expect_counter_video(const std::string &path, int width, int height, int frames);
+
+// Frames 0..frames-1 of the counter shader as a ring converts them on the GPU to format
+// with color (what a YUV export of it must hold, byte for byte).
+std::vector<yuv_planes> counter_frames_converted(int width, int height, int frames, glr_format format,
+                                                 const glr_color &color);
+
+// "" when the YUV video file holds exactly those frames, else the first difference.
+std::string compare_yuv_video(const std::string &path, const std::vector<yuv_planes> &want);
 
 } // namespace glr_test
