@@ -99,6 +99,72 @@ TEST(filter_test, every_format_depth_and_readback_gives_the_same_pixels)
     }
 }
 
+TEST(filter_test, yuv_formats_are_the_gpu_conversion_byte_for_byte)
+{
+    // Frames converted on the GPU leave the filter as they are (raw frames: no conversion
+    // in the graph): byte for byte what glreader-export's ring makes of the same frames, on
+    // every depth (depth 1 lends nothing: every frame is a copy).
+    std::string shader = glr_test::write_counter_shader();
+    for (const char *format : {"nv12", "yuv420p", "p010le", "yuv444p"}) {
+        auto want = glr_test::counter_frames_converted(40, 24, 10, glr_format_from_name(format), {});
+        for (const char *depth : {"1", "3"}) {
+            SCOPED_TRACE(std::string(format) + " depth " + depth);
+            std::string out = glr_test::scratch_path("yuv.raw");
+            run_result r = ffmpeg({"-f", "lavfi", "-i",
+                                   "glreader=shader=" + shader + ":s=40x24:r=10:d=1:format=" + format + ":depth=" + depth,
+                                   "-f", "rawvideo", out},
+                                  "yuv");
+            ASSERT_EQ(r.status, 0) << r.log;
+            EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), 40, 24, want), "");
+            std::remove(out.c_str());
+        }
+    }
+}
+
+// The ffmpeg's major version, from `ffmpeg -version`.
+int ffmpeg_major()
+{
+    run_result r = ffmpeg({"-version"}, "version");
+    size_t at = r.log.find("ffmpeg version ");
+    return at == std::string::npos ? 0 : std::atoi(r.log.c_str() + at + 15);
+}
+
+TEST(filter_test, yuv_frames_and_streams_carry_the_colour_asked_for)
+{
+    // In a graph of ffmpeg's own (-filter_complex) on every line; through the lavfi
+    // device (-f lavfi -i) from the 7.1 line on: 5.1's device passes no colour on.
+    std::vector<std::vector<std::string>> ways = {{"-filter_complex"}};
+    if (ffmpeg_major() >= 7)
+        ways.push_back({"-f", "lavfi", "-i"});
+    struct tag_case {
+        std::string options, expected;
+    };
+    for (const tag_case &c : {tag_case{"format=nv12", "tv|bt709|bt709|bt709|left"},
+                              tag_case{"format=yuv420p:matrix=bt601:range=pc:chroma_loc=center",
+                                       "pc|smpte170m|smpte170m|smpte170m|center"},
+                              tag_case{"format=nv12:matrix=bt2020:chroma_loc=center", "tv|bt2020nc|bt2020-10|bt2020|center"}})
+        for (const auto &way : ways) {
+            SCOPED_TRACE(c.options + " through " + way[0]);
+            // libx264 takes these formats as they are: a conversion ffmpeg inserts in the
+            // graph would drop the chroma location on the newer lines.
+            std::string out = glr_test::scratch_path("tags.mp4"), probe = glr_test::scratch_path("tags_probe.txt");
+            std::vector<std::string> args = way;
+            args.push_back("glreader=s=64x48:r=10:d=0.5:" + c.options);
+            args.insert(args.end(), {"-c:v", "libx264", out});
+            run_result r = ffmpeg(args, "tags");
+            ASSERT_EQ(r.status, 0) << r.log;
+            ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                          "ffprobe", {"-v", "error", "-select_streams", "v", "-show_entries",
+                                      "stream=color_range,color_space,color_transfer,color_primaries,chroma_location",
+                                      "-of", "csv=p=0:s=|", out},
+                          probe)),
+                      0);
+            std::string shown = glr_test::slurp(probe);
+            EXPECT_EQ(shown.substr(0, shown.find('\n')), c.expected);
+            std::remove(out.c_str());
+        }
+}
+
 TEST(filter_test, duration_rounds_up_to_whole_frames_and_no_duration_runs_until_ffmpeg_stops)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("short.mkv");
@@ -224,6 +290,11 @@ TEST(filter_test, sizes_and_rates_it_cannot_render_are_named)
                           "\"0x10\" as image size");
     expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=r=0:d=1", "-f", "null", "-"}, "still"),
                           "rate"); // 5.1 refuses it parsing the option, later releases in init
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=s=41x24:d=1:format=nv12", "-f", "null", "-"}, "odd"),
+                          "41x24 cannot be converted to nv12");
+    expect_failure_saying(
+        ffmpeg({"-f", "lavfi", "-i", "glreader=s=40x24:d=1:format=nv12:readback=sync", "-f", "null", "-"}, "sync"),
+        "readback=sync reads RGB formats only");
 }
 
 TEST(filter_test, require_hw_refuses_a_software_renderer)

@@ -89,4 +89,36 @@ std::string compare_yuv_video(const std::string &path, const std::vector<yuv_pla
     return "";
 }
 
+std::string compare_raw_yuv(const std::string &path, glr_format format, int width, int height,
+                            const std::vector<yuv_planes> &want)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const glr_format_info *info = glr_format_get_info(format);
+    size_t frame_bytes = 0;
+    for (int p = 0; p < info->planes; p++)
+        frame_bytes += glr_format_plane_row_bytes(format, p, width) *
+                       static_cast<size_t>(glr_format_plane_rows(format, p, height));
+    if (bytes.size() != frame_bytes * want.size())
+        return path + " has " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(want.size()) +
+               " frames of " + std::to_string(frame_bytes);
+    for (size_t n = 0; n < want.size(); n++) {
+        // The raw frame seen as a frame with tightly packed planes.
+        glr_frame f{};
+        f.width = width;
+        f.height = height;
+        f.format = format;
+        const uint8_t *at = bytes.data() + n * frame_bytes;
+        for (int p = 0; p < info->planes; p++) {
+            auto row = static_cast<ptrdiff_t>(glr_format_plane_row_bytes(format, p, width));
+            f.planes[p] = {at, row};
+            at += row * glr_format_plane_rows(format, p, height);
+        }
+        plane_difference d = max_difference(planes_of(f), want[n]);
+        if (d.luma || d.chroma)
+            return "frame " + std::to_string(n) + ": " + d.where;
+    }
+    return "";
+}
+
 } // namespace glr_test

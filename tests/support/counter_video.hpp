@@ -25,4 +25,8 @@ std::vector<yuv_planes> counter_frames_converted(int width, int height, int fram
 // "" when the YUV video file holds exactly those frames, else the first difference.
 std::string compare_yuv_video(const std::string &path, const std::vector<yuv_planes> &want);
 
+// The same for a raw file of frames in format (ffmpeg -f rawvideo), read as it is.
+std::string compare_raw_yuv(const std::string &path, glr_format format, int width, int height,
+                            const std::vector<yuv_planes> &want);
+
 } // namespace glr_test

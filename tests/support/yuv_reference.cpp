@@ -103,7 +103,9 @@ plane_difference max_difference(const yuv_planes &a, const yuv_planes &b)
     plane_difference d;
     if (a.y.size() != b.y.size() || a.u.size() != b.u.size()) {
         d.luma = d.chroma = 1 << 16;
-        d.where = "the frames differ in shape";
+        d.where = "the frames differ in shape: " + std::to_string(a.width) + "x" + std::to_string(a.height) + " with " +
+                  std::to_string(a.u.size()) + " chroma samples against " + std::to_string(b.width) + "x" +
+                  std::to_string(b.height) + " with " + std::to_string(b.u.size());
         return d;
     }
     auto scan = [&](const std::vector<int> &p, const std::vector<int> &q, int width, const char *name, int &worst) {
