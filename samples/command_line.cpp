@@ -72,4 +72,44 @@ void command_line::fail(const std::string &why) const
     std::exit(2);
 }
 
+glr_format command_line::format()
+{
+    std::string v = value();
+    glr_format f = glr_format_from_name(v.c_str());
+    if (!f)
+        fail(option_ + " takes rgba, bgra, rgb24, nv12, yuv420p, p010le or yuv444p, not " + v);
+    return f;
+}
+
+bool command_line::color_option(glr_color &color)
+{
+    struct choice {
+        const char *option, *name;
+        int value;
+    };
+    static const choice choices[] = {
+        {"--matrix", "bt709", GLR_MATRIX_BT709}, {"--matrix", "bt601", GLR_MATRIX_BT601},
+        {"--matrix", "bt2020", GLR_MATRIX_BT2020_NCL}, {"--range", "tv", GLR_RANGE_LIMITED},
+        {"--range", "pc", GLR_RANGE_FULL}, {"--chroma-loc", "left", GLR_CHROMA_LEFT},
+        {"--chroma-loc", "center", GLR_CHROMA_CENTER}};
+    if (!is("--matrix") && !is("--range") && !is("--chroma-loc"))
+        return false;
+    std::string v = value(), accepted;
+    for (const choice &c : choices) {
+        if (!is(c.option))
+            continue;
+        if (v == c.name) {
+            if (is("--matrix"))
+                color.matrix = static_cast<glr_matrix>(c.value);
+            else if (is("--range"))
+                color.range = static_cast<glr_range>(c.value);
+            else
+                color.chroma = static_cast<glr_chroma_siting>(c.value);
+            return true;
+        }
+        accepted += (accepted.empty() ? "" : ", ") + std::string(c.name);
+    }
+    fail(option_ + " takes " + accepted + ", not " + v);
+}
+
 } // namespace sample

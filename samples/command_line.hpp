@@ -2,6 +2,8 @@
 // prints "PROGRAM: why" and the usage text to stderr and exits with status 2.
 #pragma once
 
+#include "glreader/common.h"
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,11 @@ public:
     double positive();
     // value() as WIDTHxHEIGHT.
     void size(int &width, int &height);
+    // value() as a glreader format name (rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p).
+    glr_format format();
+    // Reads the current option into color if it is one of --matrix bt709|bt601|bt2020,
+    // --range tv|pc or --chroma-loc left|center; false when it is none of them.
+    bool color_option(glr_color &color);
     // Every argument after the current one; reading ends there.
     std::vector<std::string> rest();
 

@@ -96,26 +96,8 @@ options parse(int argc, char **argv)
                 args.fail("--convert takes gpu or cpu, not " + v);
             o.gpu_convert = v == "gpu";
         } else if (args.is("--ring-format")) {
-            std::string v = args.value();
-            o.ring_format = glr_format_from_name(v.c_str());
-            if (!o.ring_format)
-                args.fail("--ring-format takes rgba, bgra, rgb24, nv12, yuv420p, p010le or yuv444p, not " + v);
-        } else if (args.is("--matrix")) {
-            std::string v = args.value();
-            o.color.matrix = v == "bt709" ? GLR_MATRIX_BT709 : v == "bt601" ? GLR_MATRIX_BT601
-                           : v == "bt2020" ? GLR_MATRIX_BT2020_NCL : GLR_MATRIX_AUTO;
-            if (!o.color.matrix)
-                args.fail("--matrix takes bt709, bt601 or bt2020, not " + v);
-        } else if (args.is("--range")) {
-            std::string v = args.value();
-            o.color.range = v == "tv" ? GLR_RANGE_LIMITED : v == "pc" ? GLR_RANGE_FULL : GLR_RANGE_AUTO;
-            if (!o.color.range)
-                args.fail("--range takes tv (limited) or pc (full), not " + v);
-        } else if (args.is("--chroma-loc")) {
-            std::string v = args.value();
-            o.color.chroma = v == "left" ? GLR_CHROMA_LEFT : v == "center" ? GLR_CHROMA_CENTER : GLR_CHROMA_AUTO;
-            if (!o.color.chroma)
-                args.fail("--chroma-loc takes left or center, not " + v);
+            o.ring_format = args.format();
+        } else if (args.color_option(o.color)) {
         } else if (args.is("--depth")) {
             o.depth = static_cast<int>(args.positive());
         } else if (args.is("--queue")) {

@@ -5,7 +5,12 @@
 // work in-process.
 //
 //   glreader-pipe [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [--depth 3] [--shader FILE]
+//                 [--format nv12] [--matrix M] [--range R] [--chroma-loc L]
 //                 [--transport auto|write] [--ffmpeg PROGRAM] [-- FFMPEG OUTPUT ARGS...]
+//
+// Frames go through the pipe as --format: by default NV12 converted on the GPU (1.5 bytes
+// a pixel instead of 4), with its colour description given to ffmpeg as the input's
+// flags so the output is tagged with it; rgba/bgra send the rendered pixels as they are.
 //
 // The ffmpeg arguments after "--" replace the default output,
 // "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
@@ -34,6 +39,8 @@ struct options {
     int frames = 0; // 0: from seconds
     int depth = 3;
     glr_pipe_transport transport = GLR_PIPE_AUTO;
+    glr_format format = GLR_FORMAT_NV12;
+    glr_color color{};
     std::string shader, ffmpeg;
     std::vector<std::string> ffmpeg_args{"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-y",
                                          "glreader-pipe.mp4"};
@@ -41,7 +48,8 @@ struct options {
 
 const char *const usage_text =
     "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
-    "         [--shader FILE] [--transport auto|write] [--ffmpeg PROGRAM]\n"
+    "         [--shader FILE] [--format F] [--matrix bt709|bt601|bt2020] [--range tv|pc]\n"
+    "         [--chroma-loc left|center] [--transport auto|write] [--ffmpeg PROGRAM]\n"
     "         [-- FFMPEG OUTPUT ARGS...]\n";
 
 options parse(int argc, char **argv)
@@ -65,6 +73,9 @@ options parse(int argc, char **argv)
             o.depth = static_cast<int>(args.positive());
         } else if (args.is("--shader")) {
             o.shader = args.value();
+        } else if (args.is("--format")) {
+            o.format = args.format();
+        } else if (args.color_option(o.color)) {
         } else if (args.is("--ffmpeg")) {
             o.ffmpeg = args.value();
         } else if (args.is("--transport")) {
@@ -99,7 +110,8 @@ int main(int argc, char **argv)
         glr_ring_params rp{};
         rp.width = o.width;
         rp.height = o.height;
-        rp.format = GLR_FORMAT_RGBA8;
+        rp.format = o.format;
+        rp.color = o.color;
         rp.depth = o.depth;
         glr::ring ring(rp);
         glr_pipe_params pp{};
@@ -110,6 +122,7 @@ int main(int argc, char **argv)
         cp.width = o.width;
         cp.height = o.height;
         cp.format = rp.format;
+        cp.color = rp.color;
         cp.fps_num = o.fps;
         cp.fps_den = 1;
         glr::ffmpeg_child child(cp, o.ffmpeg_args);

@@ -170,13 +170,54 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("piped.mkv"), log = glr_test::scratch_path("piped.txt");
-    pid_t pid = glr_test::spawn(GLREADER_PIPE_PATH, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--", "-c:v",
-                                           "ffv1", "-y", out},
+    pid_t pid = glr_test::spawn(GLREADER_PIPE_PATH, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--format",
+                                           "rgba", "--", "-c:v", "ffv1", "-y", out},
                       log);
     ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
     EXPECT_NE(glr_test::slurp(log).find("30 frames 40x24"), std::string::npos) << glr_test::slurp(log);
     glr_test::expect_counter_video(out, 40, 24, 30);
     std::remove(out.c_str());
+}
+
+TEST(pipe_sample, yuv_frames_reach_the_ffmpeg_child_exactly_and_tagged)
+{
+    // The default: NV12 converted on the GPU goes through the pipe (one plane after the
+    // other, rows gathered from the ring's memory), and I420's three padded planes too,
+    // by vmsplice and by write: ffmpeg's raw output is the GPU's conversion byte for byte.
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("piped.raw"),
+                log = glr_test::scratch_path("piped_yuv.txt");
+    const int frames = 12;
+    for (const char *format : {"nv12", "yuv420p"})
+        for (const char *transport : {"auto", "write"}) {
+            SCOPED_TRACE(std::string(format) + " by " + transport);
+            std::vector<std::string> args = {"-s", "40x24", "-n", std::to_string(frames), "--shader", shader,
+                                             "--transport", transport};
+            if (std::string(format) != "nv12")
+                args.insert(args.end(), {"--format", format});
+            args.insert(args.end(), {"--", "-f", "rawvideo", "-y", out});
+            ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(GLREADER_PIPE_PATH, args, log)), 0) << glr_test::slurp(log);
+            glr_format f = glr_format_from_name(format);
+            EXPECT_EQ(glr_test::compare_raw_yuv(out, f, 40, 24, glr_test::counter_frames_converted(40, 24, frames, f, {})),
+                      "");
+        }
+    // The colour description reaches ffmpeg as the input's flags: the output is tagged.
+    std::string mp4 = glr_test::scratch_path("piped.mp4"), probe = glr_test::scratch_path("piped_probe.txt");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(GLREADER_PIPE_PATH,
+                                                  {"-s", "64x48", "-n", "5", "--matrix", "bt601", "--range", "pc",
+                                                   "--chroma-loc", "center", "--", "-c:v", "libx264", "-y", mp4},
+                                                  log)),
+              0)
+        << glr_test::slurp(log);
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                  "ffprobe", {"-v", "error", "-select_streams", "v", "-show_entries",
+                              "stream=color_range,color_space,color_transfer,color_primaries,chroma_location", "-of",
+                              "csv=p=0:s=|", mp4},
+                  probe)),
+              0);
+    std::string shown = glr_test::slurp(probe);
+    EXPECT_EQ(shown.substr(0, shown.find('\n')), "pc|smpte170m|smpte170m|smpte170m|center");
+    std::remove(out.c_str());
+    std::remove(mp4.c_str());
 }
 
 TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
