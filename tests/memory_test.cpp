@@ -26,36 +26,43 @@ using memory_test = glr_test::gl_test;
 
 TEST_F(memory_test, resident_size_stays_flat_over_5000_frames)
 {
-    const int w = 64, h = 48, frames = 5000;
-    std::string path = ::testing::TempDir() + "glr_memory_" + std::to_string(getpid()) + ".mkv";
-    glr_test::pattern_scene scene({w, h});
-    glr_ring_params rp = glr_test::ring_params(w, h, GLR_FORMAT_RGBA8);
-    glr::ring ring(rp);
-    glr_encoder_params ep{};
-    ep.width = w;
-    ep.height = h;
-    ep.codec = "libx264"; // converts (swscale), keeps frames in its lookahead: the busiest path
-    ep.codec_options = "preset=ultrafast";
-    ep.output = path.c_str();
-    glr::encoder enc(ep);
-    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    // RGBA converted by libswscale, and NV12 from the GPU lent to the encoder: libx264
+    // keeps frames in its lookahead either way, the busiest paths.
+    for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_NV12}) {
+        SCOPED_TRACE(glr_format_name(format));
+        const int w = 64, h = 48, frames = 5000;
+        std::string path = ::testing::TempDir() + "glr_memory_" + std::to_string(getpid()) + ".mkv";
+        glr_test::pattern_scene scene({w, h});
+        glr_ring_params rp = glr_test::ring_params(w, h, format);
+        glr::ring ring(rp);
+        glr_encoder_params ep{};
+        ep.width = w;
+        ep.height = h;
+        ep.format = format;
+        ep.codec = "libx264";
+        ep.pix_fmt = format == GLR_FORMAT_NV12 ? "nv12" : nullptr;
+        ep.codec_options = "preset=ultrafast";
+        ep.output = path.c_str();
+        glr::encoder enc(ep);
+        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
 
-    std::vector<long> samples;
-    for (int n = 0; n < frames; n++) {
-        scene.draw(static_cast<uint64_t>(n));
-        ring.capture(scene.source(), n, submit);
-        if (n % 500 == 499)
-            samples.push_back(resident_kib());
+        std::vector<long> samples;
+        for (int n = 0; n < frames; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ring.capture(scene.source(), n, submit);
+            if (n % 500 == 499)
+                samples.push_back(resident_kib());
+        }
+        ring.drain(submit);
+        enc.finish();
+        EXPECT_EQ(enc.stats().frames_encoded, static_cast<uint64_t>(frames));
+        // After warm-up (pools filled, encoder at steady state), nothing may grow.
+        long baseline = samples[1];
+        for (size_t i = 2; i < samples.size(); i++)
+            EXPECT_LT(samples[i] - baseline, 2048) << "resident size grew from " << baseline << " KiB to "
+                                                   << samples[i] << " KiB by frame " << (i + 1) * 500;
+        std::remove(path.c_str());
     }
-    ring.drain(submit);
-    enc.finish();
-    EXPECT_EQ(enc.stats().frames_encoded, static_cast<uint64_t>(frames));
-    // After warm-up (pools filled, encoder at steady state), nothing may grow.
-    long baseline = samples[1];
-    for (size_t i = 2; i < samples.size(); i++)
-        EXPECT_LT(samples[i] - baseline, 2048) << "resident size grew from " << baseline << " KiB to "
-                                               << samples[i] << " KiB by frame " << (i + 1) * 500;
-    std::remove(path.c_str());
 }
 
 } // namespace

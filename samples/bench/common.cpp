@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <sys/resource.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +19,28 @@ namespace bench {
 double ms_since(clock_type::time_point start)
 {
     return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+double own_cpu_seconds()
+{
+    auto seconds = [](const rusage &u) {
+        return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    rusage self{}, children{};
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &children);
+    return seconds(self) + seconds(children);
+}
+
+run_cost measure(const std::function<std::pair<int, double>()> &body)
+{
+    double cpu = own_cpu_seconds();
+    auto [frames, seconds] = body();
+    cpu = own_cpu_seconds() - cpu;
+    if (frames <= 0 || seconds <= 0)
+        throw std::runtime_error("a benchmark run moved no frame");
+    return {frames / seconds, cpu * 1000 / frames};
 }
 
 double load_meter::other_cpu_seconds()
@@ -164,6 +188,15 @@ glr::ring make_ring(int width, int height, glr_format format, glr_flip flip, int
     rp.flip = flip;
     rp.depth = depth;
     return glr::ring(rp);
+}
+
+size_t frame_size(glr_format format, const size_spec &size)
+{
+    size_t bytes = 0;
+    for (int p = 0; p < glr_format_get_info(format)->planes; p++)
+        bytes += glr_format_plane_row_bytes(format, p, size.width) *
+                 static_cast<size_t>(glr_format_plane_rows(format, p, size.height));
+    return bytes;
 }
 
 glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format)

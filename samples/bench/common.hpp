@@ -29,6 +29,20 @@ private:
     double total_ = 0, self_ = 0;
 };
 
+// CPU seconds used so far by this process (every thread: the GL driver's included) and by
+// the children it has waited for (ffmpeg children, the TurboPipe script and its ffmpeg).
+double own_cpu_seconds();
+
+// What one timed run of a method gives: frames per second and the CPU it cost, in
+// milliseconds per frame, over every process involved.
+struct run_cost {
+    double fps;
+    double cpu_ms_per_frame;
+};
+
+// Runs body (which returns the frames it moved and the seconds they took) and measures it.
+run_cost measure(const std::function<std::pair<int, double>()> &body);
+
 struct size_spec {
     std::string name;
     int width, height;
@@ -69,6 +83,9 @@ options parse_options(int argc, char **argv, options defaults,
 
 // A ring as the modes read frames back.
 glr::ring make_ring(int width, int height, glr_format format, glr_flip flip = GLR_FLIP_STRIDE, int depth = 3);
+
+// Bytes of one frame of format at size, planes without padding (what a pipe carries).
+size_t frame_size(glr_format format, const size_spec &size);
 
 // An ffmpeg child reading frames of this size and format at 60 fps from stdin.
 glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format);

@@ -10,13 +10,17 @@
 //   turbopipe     the real TurboPipe (PyPI) from a moderngl EGL buffer, N buffers
 //   glreader pipe glr_pipe from an N-slot ring (vmsplice, and write for comparison)
 //   in-process    glr_encoder, no ffmpeg child at all (the same encoder settings)
+//   ... GPU YUV   the same two, frames converted on the GPU and read back as yuv420p
+//                 (in-process, lent to the encoder) or NV12 (pipe mode, the child told so)
 //   vmsplice loop the same bytes from N buffers, no readback, and no waiting for the
 //                 reader before a buffer is spliced again: the transport's ceiling
 // and, to compare the transports alone, TurboPipe and glr_pipe fed that same buffer with
 // no readback (N buffers, each synced before it is queued again).
 // ARGS: null = "-f null -" (passthrough), ultrafast / slow = libx264 to yuv420p.
 // Each cell runs for --seconds or --frames, whichever ends first, `runs` times, methods
-// interleaved; min / median / max fps per cell. A last row repeats 1080p passthrough with
+// interleaved; min / median / max fps per cell, CPU milliseconds per frame over every
+// process (this one with its GL driver's threads, ffmpeg, TurboPipe's Python) and the
+// bytes read back per frame. A last row repeats 1080p passthrough with
 // 1 buffer while a spinner process keeps one core busy. `pipe` runs glreader's own
 // methods only (no Python, no encoder).
 #include "common.hpp"
@@ -77,7 +81,9 @@ enum class method {
     turbopipe,
     glreader_vmsplice,
     glreader_write,
+    glreader_vmsplice_yuv,
     in_process,
+    in_process_yuv,
     vmsplice_loop,
     turbopipe_no_readback,
     glreader_no_readback
@@ -92,6 +98,8 @@ const char *method_name(method m)
     case method::glreader_vmsplice: return "glreader pipe (vmsplice)";
     case method::glreader_write: return "glreader pipe (write)";
     case method::in_process: return "glreader in-process";
+    case method::glreader_vmsplice_yuv: return "glreader pipe (vmsplice), GPU nv12";
+    case method::in_process_yuv: return "glreader in-process, GPU yuv420p";
     case method::vmsplice_loop: return "vmsplice loop, no readback (ceiling)";
     case method::turbopipe_no_readback: return "TurboPipe 2.1, no readback";
     case method::glreader_no_readback: return "glreader pipe (vmsplice), no readback";
@@ -108,6 +116,8 @@ const char *method_key(method m)
     case method::glreader_vmsplice: return "glreader_pipe_vmsplice";
     case method::glreader_write: return "glreader_pipe_write";
     case method::in_process: return "glreader_in_process";
+    case method::glreader_vmsplice_yuv: return "glreader_pipe_vmsplice_gpu_nv12";
+    case method::in_process_yuv: return "glreader_in_process_gpu_yuv420p";
     case method::vmsplice_loop: return "vmsplice_loop";
     case method::turbopipe_no_readback: return "turbopipe_no_readback";
     case method::glreader_no_readback: return "glreader_pipe_no_readback";
@@ -136,36 +146,58 @@ struct frame_budget {
     bool more() const { return done < l.frames && (done < 5 || ms_since(start) < l.seconds * 1000); }
 };
 
-double fps_of(const frame_budget &b) { return b.done / (ms_since(b.start) / 1000); }
+std::pair<int, double> moved(const frame_budget &b) { return {b.done, ms_since(b.start) / 1000}; }
+
+// What each method reads back per frame (0: nothing, the bytes are ready).
+glr_format readback_format(method m)
+{
+    switch (m) {
+    case method::glreader_vmsplice_yuv: return GLR_FORMAT_NV12;
+    case method::in_process_yuv: return GLR_FORMAT_I420;
+    case method::vmsplice_loop:
+    case method::turbopipe_no_readback:
+    case method::glreader_no_readback: return static_cast<glr_format>(0);
+    default: return GLR_FORMAT_RGBA8;
+    }
+}
 
 class cell_runner {
 public:
     cell_runner(sample::scene &scene, const cell_spec &c, const limits &l) : scene_(scene), c_(c), l_(l) {}
 
-    double run(method m)
+    run_cost run(method m)
+    {
+        switch (m) {
+        case method::turbopipe: return turbopipe(true); // measured by the script itself
+        case method::turbopipe_no_readback: return turbopipe(false);
+        default: return measure([&] { return run_here(m); });
+        }
+    }
+
+private:
+    std::pair<int, double> run_here(method m)
     {
         switch (m) {
         case method::standard: return standard();
         case method::threaded: return threaded();
-        case method::turbopipe: return turbopipe(true);
-        case method::turbopipe_no_readback: return turbopipe(false);
         case method::glreader_no_readback: return glreader_pipe_blocks();
-        case method::glreader_vmsplice: return glreader_pipe(GLR_PIPE_AUTO);
-        case method::glreader_write: return glreader_pipe(GLR_PIPE_WRITE);
-        case method::in_process: return in_process();
+        case method::glreader_vmsplice: return glreader_pipe(GLR_PIPE_AUTO, GLR_FORMAT_RGBA8);
+        case method::glreader_write: return glreader_pipe(GLR_PIPE_WRITE, GLR_FORMAT_RGBA8);
+        case method::glreader_vmsplice_yuv: return glreader_pipe(GLR_PIPE_AUTO, GLR_FORMAT_NV12);
+        case method::in_process: return in_process(GLR_FORMAT_BGRA8);
+        case method::in_process_yuv: return in_process(GLR_FORMAT_I420);
         case method::vmsplice_loop: return vmsplice_loop();
+        default: throw std::logic_error("not a method run here");
         }
-        return 0;
     }
 
-private:
     size_t frame_bytes() const { return static_cast<size_t>(c_.size.width) * static_cast<size_t>(c_.size.height) * 4; }
 
-    glr::ffmpeg_child child() const
+    glr::ffmpeg_child child(glr_format format = GLR_FORMAT_RGBA8) const
     {
         std::vector<std::string> args = {"-loglevel", "error"};
         args.insert(args.end(), c_.output.ffmpeg_args.begin(), c_.output.ffmpeg_args.end());
-        return glr::ffmpeg_child(child_params(c_.size, GLR_FORMAT_RGBA8), args);
+        return glr::ffmpeg_child(child_params(c_.size, format), args);
     }
 
     void read_pixels(uint8_t *into)
@@ -176,7 +208,7 @@ private:
         gl.ReadPixels(0, 0, c_.size.width, c_.size.height, GL_RGBA, GL_UNSIGNED_BYTE, into);
     }
 
-    double standard()
+    std::pair<int, double> standard()
     {
         std::vector<uint8_t> frame(frame_bytes());
         glr::ffmpeg_child ffmpeg = child();
@@ -186,10 +218,10 @@ private:
             write_all(ffmpeg.stdin_fd(), frame.data(), frame.size());
         }
         ffmpeg.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double threaded()
+    std::pair<int, double> threaded()
     {
         std::vector<std::vector<uint8_t>> buffers(static_cast<size_t>(c_.buffers), std::vector<uint8_t>(frame_bytes()));
         std::mutex mutex;
@@ -234,16 +266,16 @@ private:
         changed.notify_all();
         writer.join();
         ffmpeg.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double glreader_pipe(glr_pipe_transport transport)
+    std::pair<int, double> glreader_pipe(glr_pipe_transport transport, glr_format format)
     {
-        glr::ring ring = make_ring(c_.size.width, c_.size.height, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, c_.buffers);
+        glr::ring ring = make_ring(c_.size.width, c_.size.height, format, GLR_FLIP_STRIDE, c_.buffers);
         glr_pipe_params pp{};
         pp.transport = transport;
         glr::pipe pipe(pp);
-        glr::ffmpeg_child ffmpeg = child();
+        glr::ffmpeg_child ffmpeg = child(format);
         int fd = ffmpeg.stdin_fd();
         auto to_ffmpeg = [&](glr::frame &&f) { pipe.write(fd, std::move(f)); };
         glr_source source = glr::framebuffer_source(scene_.fbo());
@@ -253,16 +285,16 @@ private:
         ring.drain(to_ffmpeg);
         pipe.close(fd);
         ffmpeg.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double in_process()
+    std::pair<int, double> in_process(glr_format format)
     {
-        glr::ring ring = make_ring(c_.size.width, c_.size.height, GLR_FORMAT_BGRA8, GLR_FLIP_STRIDE, c_.buffers);
+        glr::ring ring = make_ring(c_.size.width, c_.size.height, format, GLR_FLIP_STRIDE, c_.buffers);
         glr_encoder_params ep{};
         ep.width = c_.size.width;
         ep.height = c_.size.height;
-        ep.format = GLR_FORMAT_BGRA8;
+        ep.format = format;
         ep.fps_num = 60;
         ep.fps_den = 1;
         ep.codec = c_.output.codec.c_str();
@@ -278,10 +310,10 @@ private:
             ring.capture(source, b.done, submit);
         ring.drain(submit);
         enc.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double vmsplice_loop()
+    std::pair<int, double> vmsplice_loop()
     {
         std::vector<uint8_t> frame(frame_bytes());
         read_pixels(frame.data());
@@ -306,10 +338,10 @@ private:
             }
         }
         ffmpeg.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double glreader_pipe_blocks()
+    std::pair<int, double> glreader_pipe_blocks()
     {
         std::vector<uint8_t> frame(frame_bytes());
         read_pixels(frame.data());
@@ -326,10 +358,10 @@ private:
         }
         pipe.close(fd);
         ffmpeg.finish();
-        return fps_of(b);
+        return moved(b);
     }
 
-    double turbopipe(bool readback)
+    run_cost turbopipe(bool readback)
     {
         std::string command = "'" + l_.python + "' '" + l_.turbopipe_script + "' --width " +
                               std::to_string(c_.size.width) + " --height " + std::to_string(c_.size.height) +
@@ -341,13 +373,17 @@ private:
         if (!out)
             throw std::runtime_error("cannot run " + l_.python);
         char line[512] = {};
-        double fps = 0;
-        while (std::fgets(line, sizeof line, out))
+        double fps = 0, cpu = 0;
+        int frames = 0;
+        while (std::fgets(line, sizeof line, out)) {
             std::sscanf(line, "fps %lf", &fps);
+            std::sscanf(line, "frames %d", &frames);
+            std::sscanf(line, "cpu_seconds %lf", &cpu);
+        }
         int status = pclose(out);
-        if (status != 0 || fps <= 0)
+        if (status != 0 || fps <= 0 || frames <= 0)
             throw std::runtime_error("the TurboPipe run failed: " + command);
-        return fps;
+        return {fps, cpu * 1000 / frames};
     }
 
     sample::scene &scene_;
@@ -380,7 +416,7 @@ private:
 struct cell_result {
     cell_spec spec;
     std::vector<method> methods;
-    std::vector<std::vector<double>> fps; // per method, per run
+    std::vector<std::vector<double>> fps, cpu_ms; // per method, per run
     std::vector<double> load;
 };
 
@@ -413,7 +449,9 @@ int compare(int argc, char **argv, bool everything)
             throw std::runtime_error("TurboPipe's Python environment is missing (" + l.python +
                                      "): run scripts/bench-setup.sh, or pass --python");
         methods.insert(methods.begin() + 2, method::turbopipe);
+        methods.insert(methods.begin() + 5, method::glreader_vmsplice_yuv);
         methods.push_back(method::in_process);
+        methods.push_back(method::in_process_yuv);
         methods.push_back(method::turbopipe_no_readback);
     }
     methods.push_back(method::glreader_no_readback);
@@ -427,8 +465,10 @@ int compare(int argc, char **argv, bool everything)
                 cells.push_back({{s, parse_output(out), std::max(1, std::atoi(b.c_str())), false}, methods, {}, {}});
     if (load_row)
         cells.push_back({{{"1080p", 1920, 1080}, parse_output("null"), 1, true}, methods, {}, {}});
-    for (cell_result &c : cells)
+    for (cell_result &c : cells) {
         c.fps.resize(methods.size());
+        c.cpu_ms.resize(methods.size());
+    }
     std::fprintf(stderr, "glreader-bench %s on %s, %u CPUs: %zu cells x %zu methods x %d runs, interleaved\n",
                  everything ? "compare" : "pipe", ctx.renderer().c_str(), std::thread::hardware_concurrency(),
                  cells.size(), methods.size(), o.runs);
@@ -451,25 +491,33 @@ int compare(int argc, char **argv, bool everything)
             std::unique_ptr<spinner> busy = c.spec.loaded ? std::make_unique<spinner>() : nullptr;
             cell_runner runner(scene, c.spec, l);
             load.other_cpu_seconds();
-            for (size_t m = 0; m < methods.size(); m++)
-                c.fps[m].push_back(runner.run(methods[m]));
+            for (size_t m = 0; m < methods.size(); m++) {
+                run_cost cost = runner.run(methods[m]);
+                c.fps[m].push_back(cost.fps);
+                c.cpu_ms[m].push_back(cost.cpu_ms_per_frame);
+            }
             c.load.push_back(load.other_cpu_seconds());
         }
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, o.runs);
     }
 
-    std::printf("\nglreader-bench %s: RGBA frames into `ffmpeg -f rawvideo -i - ...`, %s, %u CPUs, %d runs; "
-                "fps as min / median / max, GB/s at the median; other CPU s = CPU time of other processes "
-                "during the cell (max of the runs)\n\n",
+    std::printf("\nglreader-bench %s: rendered frames into `ffmpeg -f rawvideo -i - ...` (RGBA unless said), %s, "
+                "%u CPUs, %d runs; fps as min / median / max, GB/s of frames moved at the median, CPU ms per frame "
+                "over every process (median), bytes read back per frame; other CPU s = CPU time of other "
+                "processes during the cell (max of the runs)\n\n",
                 everything ? "compare" : "pipe", ctx.renderer().c_str(), std::thread::hardware_concurrency(), o.runs);
-    std::printf("| size | ffmpeg | buffers | method | fps | GB/s | other CPU s |\n|---|---|---|---|---|---|---|\n");
+    std::printf("| size | ffmpeg | buffers | method | fps | GB/s | CPU ms/frame | read back/frame | other CPU s |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
     for (const cell_result &c : cells) {
-        double bytes = static_cast<double>(c.spec.size.width) * c.spec.size.height * 4;
         for (size_t m = 0; m < methods.size(); m++) {
             summary s = summarize(c.fps[m]);
-            std::printf("| %s | %s%s | %d | %s | %.0f / %.0f / %.0f | %.2f | %.2f |\n", c.spec.size.name.c_str(),
-                        c.spec.output.name.c_str(), c.spec.loaded ? " + one core busy" : "", c.spec.buffers,
-                        method_name(methods[m]), s.min, s.median, s.max, s.median * bytes / 1e9,
+            glr_format f = readback_format(methods[m]);
+            double bytes = static_cast<double>(frame_size(f ? f : GLR_FORMAT_RGBA8, c.spec.size));
+            std::printf("| %s | %s%s | %d | %s | %.0f / %.0f / %.0f | %.2f | %.1f | %s | %.2f |\n",
+                        c.spec.size.name.c_str(), c.spec.output.name.c_str(), c.spec.loaded ? " + one core busy" : "",
+                        c.spec.buffers, method_name(methods[m]), s.min, s.median, s.max, s.median * bytes / 1e9,
+                        summarize(c.cpu_ms[m]).median,
+                        f ? (std::to_string(frame_size(f, c.spec.size) / 1024) + " KiB").c_str() : "-",
                         summarize(c.load).max);
         }
     }
@@ -483,8 +531,13 @@ int compare(int argc, char **argv, bool everything)
                            c.spec.output.name + "\", \"buffers\": " + std::to_string(c.spec.buffers) +
                            ", \"competing_load\": " + (c.spec.loaded ? "true" : "false") +
                            ",\n     \"other_cpu_seconds\": " + json_summary(c.load);
-        for (size_t m = 0; m < methods.size(); m++)
-            item += ",\n     \"" + std::string(method_key(methods[m])) + "\": " + json_summary(c.fps[m]);
+        for (size_t m = 0; m < methods.size(); m++) {
+            glr_format f = readback_format(methods[m]);
+            item += ",\n     \"" + std::string(method_key(methods[m])) + "\": " + json_summary(c.fps[m]) +
+                    ",\n     \"" + std::string(method_key(methods[m])) + "_cpu_ms_per_frame\": " +
+                    json_summary(c.cpu_ms[m]) + ",\n     \"" + std::string(method_key(methods[m])) +
+                    "_readback_bytes_per_frame\": " + std::to_string(f ? frame_size(f, c.spec.size) : 0);
+        }
         items.push_back(item + "}");
     }
     write_json(o.json, everything ? "compare" : "pipe", ctx.renderer(), o.runs,

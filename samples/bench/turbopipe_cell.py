@@ -8,6 +8,7 @@ With --no-readback the first frame is read once and the same buffers are piped a
 (TurboPipe's transport alone). Prints "fps N" on the last line. ARGS follow "--".
 """
 import argparse
+import resource
 import subprocess
 import sys
 import time
@@ -66,6 +67,7 @@ def main() -> int:
     ffmpeg = subprocess.Popen(command, stdin=subprocess.PIPE)
     fd = ffmpeg.stdin.fileno()
     start = time.perf_counter()
+    cpu_start = time.process_time()  # this process's threads, TurboPipe's writer included
     done = 0
     while done < o.frames and (done < 5 or time.perf_counter() - start < o.seconds):
         i = done % len(buffers)
@@ -79,12 +81,16 @@ def main() -> int:
     ffmpeg.stdin.close()
     status = ffmpeg.wait()
     elapsed = time.perf_counter() - start
+    ffmpeg_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - cpu_start + ffmpeg_usage.ru_utime + ffmpeg_usage.ru_stime
     for view in views:
         turbopipe.done(view)
     if status != 0:
         print(f"ffmpeg exited with status {status}", file=sys.stderr)
         return 1
     print(f"fps {done / elapsed:.3f}")
+    print(f"frames {done}")
+    print(f"cpu_seconds {cpu:.4f}")  # the loop's, plus the whole ffmpeg child's
     return 0
 
 
