@@ -8,6 +8,7 @@
 // the 4 chroma samples under it, so every 32-bit word of the buffer has one writer.
 #include "gl/pack_buffers.hpp"
 #include "gl/readback_state.hpp"
+#include "gl/shader.hpp"
 #include "gl/slot_filler.hpp"
 
 #include "error.hpp"
@@ -212,29 +213,14 @@ void convert_filler::build_program()
                                 group_w, group_h, f.bit_depth, f.planes, f.log2_chroma_w == 0 ? 1 : 0,
                                 params_.color.chroma == GLR_CHROMA_LEFT ? 1 : 0) +
                          shader_body;
-    GLuint shader = gl_.CreateShader(GL_COMPUTE_SHADER);
-    const char *text = source.c_str();
-    gl_.ShaderSource(shader, 1, &text, nullptr);
-    gl_.CompileShader(shader);
-    GLint ok = 0;
-    gl_.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (ok) {
-        program_ = gl_.CreateProgram();
-        gl_.AttachShader(program_, shader);
-        gl_.LinkProgram(program_);
-        gl_.GetProgramiv(program_, GL_LINK_STATUS, &ok);
-    }
-    if (!ok) {
-        char log[2048] = "";
-        if (program_)
-            gl_.GetProgramInfoLog(program_, sizeof log, nullptr, log);
-        else
-            gl_.GetShaderInfoLog(shader, sizeof log, nullptr, log);
-        gl_.DeleteShader(shader);
+    std::string log;
+    GLuint shader = compile_shader(gl_, GL_COMPUTE_SHADER, source, log);
+    if (shader)
+        program_ = link_program(gl_, {shader}, log);
+    if (!program_) {
         delete_gl_objects();
-        fail(GLR_ERROR_INTERNAL, "glr_ring_create: the %s conversion shader does not build: %s", f.name, log);
+        fail(GLR_ERROR_INTERNAL, "glr_ring_create: the %s conversion shader does not build: %s", f.name, log.c_str());
     }
-    gl_.DeleteShader(shader);
 
     // The matrix rows, scaled to code values: Y' = Kr R + Kg G + Kb B,
     // Cb = (B - Y') / (2 (1 - Kb)), Cr = (R - Y') / (2 (1 - Kr)).

@@ -3,6 +3,7 @@
 #include "format.hpp"
 
 #include "gl/readback_state.hpp"
+#include "gl/shader.hpp"
 
 #include "error.hpp"
 
@@ -131,17 +132,10 @@ void glr_scene::release()
 
 GLuint glr_scene::compile(GLenum type, const std::string &source, const std::string &name)
 {
-    GLuint shader = gl_.CreateShader(type);
-    const char *text = source.c_str();
-    gl_.ShaderSource(shader, 1, &text, nullptr);
-    gl_.CompileShader(shader);
-    GLint ok = 0;
-    gl_.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        gl_.GetShaderInfoLog(shader, sizeof log, nullptr, log);
-        gl_.DeleteShader(shader);
-        std::string located = locate(log, name);
+    std::string log;
+    GLuint shader = glr::gl::compile_shader(gl_, type, source, log);
+    if (!shader) {
+        std::string located = locate(log.c_str(), name);
         while (!located.empty() && located.back() == '\n')
             located.pop_back();
         glr::fail(GLR_ERROR_SHADER, "%s does not compile:\n%s", name.c_str(), located.c_str());
@@ -159,21 +153,10 @@ void glr_scene::link(const std::string &fragment_source, const std::string &name
         gl_.DeleteShader(vs);
         throw;
     }
-    program_ = gl_.CreateProgram();
-    gl_.AttachShader(program_, vs);
-    gl_.AttachShader(program_, fs);
-    gl_.LinkProgram(program_);
-    gl_.DeleteShader(vs);
-    gl_.DeleteShader(fs);
-    GLint ok = 0;
-    gl_.GetProgramiv(program_, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        gl_.GetProgramInfoLog(program_, sizeof log, nullptr, log);
-        gl_.DeleteProgram(program_);
-        program_ = 0;
-        glr::fail(GLR_ERROR_SHADER, "%s does not link (is mainImage defined?):\n%s", name.c_str(), log);
-    }
+    std::string log;
+    program_ = glr::gl::link_program(gl_, {vs, fs}, log);
+    if (!program_)
+        glr::fail(GLR_ERROR_SHADER, "%s does not link (is mainImage defined?):\n%s", name.c_str(), log.c_str());
 }
 
 void glr_scene::draw(int frame, double seconds, double delta)
