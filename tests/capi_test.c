@@ -119,6 +119,8 @@ int main(void)
     CHECK(glr_format_plane_row_bytes(GLR_FORMAT_P010, 0, 10) == 20 && glr_format_plane_row_bytes(GLR_FORMAT_RGBA8, 1, 10) == 0);
     CHECK(glr_format_from_name("p010le") == GLR_FORMAT_P010 && glr_format_get_info(GLR_FORMAT_YUV444)->planes == 3);
     CHECK(glr_format_get_info((enum glr_format)99) == NULL);
+    CHECK(glr_format_frame_bytes(GLR_FORMAT_NV12, 40, 24) == 40 * 24 * 3 / 2 &&
+          glr_format_frame_bytes(GLR_FORMAT_P010, 40, 24) == 40 * 24 * 3 && glr_format_frame_bytes((enum glr_format)99, 4, 4) == 0);
     CHECK(glr_version() == GLR_VERSION);
 
 done:

@@ -138,6 +138,15 @@ size_t glr_format_plane_row_bytes(glr_format format, int plane, int width)
            static_cast<size_t>(f->samples_per_pixel[plane] * f->bytes_per_sample);
 }
 
+size_t glr_format_frame_bytes(glr_format format, int width, int height)
+{
+    const glr_format_info *f = find(glr::enum_value(format));
+    size_t bytes = 0;
+    for (int p = 0; f && p < f->planes; p++)
+        bytes += glr_format_plane_row_bytes(format, p, width) * static_cast<size_t>(glr_format_plane_rows(format, p, height));
+    return bytes;
+}
+
 int glr_color_resolve(glr_format format, const glr_color *requested, glr_color *out)
 {
     glr_color none{};

@@ -190,15 +190,6 @@ glr::ring make_ring(int width, int height, glr_format format, glr_flip flip, int
     return glr::ring(rp);
 }
 
-size_t frame_size(glr_format format, const size_spec &size)
-{
-    size_t bytes = 0;
-    for (int p = 0; p < glr_format_get_info(format)->planes; p++)
-        bytes += glr_format_plane_row_bytes(format, p, size.width) *
-                 static_cast<size_t>(glr_format_plane_rows(format, p, size.height));
-    return bytes;
-}
-
 glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format)
 {
     glr_ffmpeg_child_params p{};

@@ -84,9 +84,6 @@ options parse_options(int argc, char **argv, options defaults,
 // A ring as the modes read frames back.
 glr::ring make_ring(int width, int height, glr_format format, glr_flip flip = GLR_FLIP_STRIDE, int depth = 3);
 
-// Bytes of one frame of format at size, planes without padding (what a pipe carries).
-size_t frame_size(glr_format format, const size_spec &size);
-
 // An ffmpeg child reading frames of this size and format at 60 fps from stdin.
 glr_ffmpeg_child_params child_params(const size_spec &size, glr_format format);
 

@@ -512,12 +512,12 @@ int compare(int argc, char **argv, bool everything)
         for (size_t m = 0; m < methods.size(); m++) {
             summary s = summarize(c.fps[m]);
             glr_format f = readback_format(methods[m]);
-            double bytes = static_cast<double>(frame_size(f ? f : GLR_FORMAT_RGBA8, c.spec.size));
+            double bytes = static_cast<double>(glr_format_frame_bytes(f ? f : GLR_FORMAT_RGBA8, c.spec.size.width, c.spec.size.height));
             std::printf("| %s | %s%s | %d | %s | %.0f / %.0f / %.0f | %.2f | %.1f | %s | %.2f |\n",
                         c.spec.size.name.c_str(), c.spec.output.name.c_str(), c.spec.loaded ? " + one core busy" : "",
                         c.spec.buffers, method_name(methods[m]), s.min, s.median, s.max, s.median * bytes / 1e9,
                         summarize(c.cpu_ms[m]).median,
-                        f ? (std::to_string(frame_size(f, c.spec.size) / 1024) + " KiB").c_str() : "-",
+                        f ? (std::to_string(glr_format_frame_bytes(f, c.spec.size.width, c.spec.size.height) / 1024) + " KiB").c_str() : "-",
                         summarize(c.load).max);
         }
     }
@@ -536,7 +536,7 @@ int compare(int argc, char **argv, bool everything)
             item += ",\n     \"" + std::string(method_key(methods[m])) + "\": " + json_summary(c.fps[m]) +
                     ",\n     \"" + std::string(method_key(methods[m])) + "_cpu_ms_per_frame\": " +
                     json_summary(c.cpu_ms[m]) + ",\n     \"" + std::string(method_key(methods[m])) +
-                    "_readback_bytes_per_frame\": " + std::to_string(f ? frame_size(f, c.spec.size) : 0);
+                    "_readback_bytes_per_frame\": " + std::to_string(f ? glr_format_frame_bytes(f, c.spec.size.width, c.spec.size.height) : 0);
         }
         items.push_back(item + "}");
     }

@@ -215,7 +215,7 @@ std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &
 size_t readback_bytes(method m, const size_spec &size)
 {
     glr_format f = readback_format(m);
-    return f ? frame_size(f, size) : 0;
+    return f ? glr_format_frame_bytes(f, size.width, size.height) : 0;
 }
 
 } // namespace

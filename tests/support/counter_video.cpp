@@ -95,10 +95,7 @@ std::string compare_raw_yuv(const std::string &path, glr_format format, int widt
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const glr_format_info *info = glr_format_get_info(format);
-    size_t frame_bytes = 0;
-    for (int p = 0; p < info->planes; p++)
-        frame_bytes += glr_format_plane_row_bytes(format, p, width) *
-                       static_cast<size_t>(glr_format_plane_rows(format, p, height));
+    size_t frame_bytes = glr_format_frame_bytes(format, width, height);
     if (bytes.size() != frame_bytes * want.size())
         return path + " has " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(want.size()) +
                " frames of " + std::to_string(frame_bytes);

@@ -112,6 +112,11 @@ GLR_API size_t glr_format_plane_row_bytes(enum glr_format format, int plane, int
 /* Rows of a plane of a height-row frame, or 0 for a plane the format does not have. */
 GLR_API int glr_format_plane_rows(enum glr_format format, int plane, int height);
 
+/* Bytes of a width x height frame with its planes packed tightly one after the other:
+ * what a pipe carries and `ffmpeg -f rawvideo -pix_fmt NAME` reads per frame. 0 for an
+ * unknown format. */
+GLR_API size_t glr_format_frame_bytes(enum glr_format format, int width, int height);
+
 /* How Y'CbCr values relate to the rendered R'G'B'. The numbers are those of ITU-T H.273
  * and FFmpeg's AVColorSpace, AVColorPrimaries, AVColorTransferCharacteristic, AVColorRange
  * and AVChromaLocation, so each converts by a cast. */
