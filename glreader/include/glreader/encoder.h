@@ -49,6 +49,7 @@ struct glr_encoder_params {
     /* Non-zero: use each frame's pts (in units of fps_den/fps_num seconds), which must
      * increase. 0: number frames 0, 1, 2... in submission order. */
     int use_frame_pts;
+    uint64_t reserved_[4];   /* zero: room for later fields without an ABI break */
 };
 
 /* Statistics of an encoder. Times in milliseconds per frame. */
@@ -63,6 +64,7 @@ struct glr_encoder_stats {
     struct glr_latency convert;     /* libswscale */
     struct glr_latency encode;      /* avcodec_send_frame + receive */
     struct glr_latency write;       /* muxing and writing */
+    uint64_t reserved_[4];          /* room for later figures without an ABI break */
 };
 
 /* In-process encoder and muxer.

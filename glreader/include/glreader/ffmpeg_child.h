@@ -37,6 +37,7 @@ struct glr_ffmpeg_child_params {
      * ffmpeg cannot ask before overwriting (its stdin is the frames): pass -y to allow it. */
     const char *const *args;
     size_t stderr_tail;       /* bytes of stderr kept; 0: 8 KiB */
+    uint64_t reserved_[4];    /* zero: room for later fields without an ABI break */
 };
 
 /* A running ffmpeg child. Thread-safety: one thread at a time. */

@@ -51,6 +51,7 @@ struct glr_pipe_params {
     /* Size a pipe is raised to with F_SETPIPE_SZ; 0: the system's limit
      * (/proc/sys/fs/pipe-max-size). If the kernel refuses, smaller sizes are tried. */
     size_t pipe_size;
+    uint64_t reserved_[4]; /* zero: room for later fields without an ABI break */
 };
 
 /* Statistics of a pipe, over all its fds. Times in milliseconds. */
@@ -64,6 +65,7 @@ struct glr_pipe_stats {
     size_t pipe_size;            /* the largest pipe size set, 0 when no fd is a pipe */
     struct glr_latency queue_wait; /* caller blocked in write because the queue was full */
     struct glr_latency delivery;   /* from write to out */
+    uint64_t reserved_[4];         /* room for later figures without an ABI break */
 };
 
 /* Writes blocks to file descriptors, one writer thread per fd.

@@ -74,6 +74,7 @@ struct glr_ring_params {
      * calling thread, else glXGetProcAddressARB. GL functions are kept per ring and never
      * touch the global symbols of the host's own GL loader. */
     glr_get_proc_address_fn get_proc_address;
+    uint64_t reserved_[4]; /* zero: room for later fields without an ABI break */
 };
 
 /* What to read back from. */
@@ -150,6 +151,7 @@ struct glr_ring_stats {
     struct glr_latency fence_wait;/* time acquire() waited for a fence (or glFinish) */
     struct glr_latency map;       /* map-per-frame path only: glMapBufferRange */
     struct glr_latency hold;      /* acquire to release: how long consumers kept leases */
+    uint64_t reserved_[4];        /* room for later figures without an ABI break */
 };
 
 /* The readback ring.
