@@ -17,12 +17,13 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 def panel(axes, title, cells, methods):
     sizes = [c["size"] for c in cells]
     width = 0.8 / len(methods)
+    colours = plt.get_cmap("tab20").colors  # one colour per method, however many
     for i, (key, label) in enumerate(methods.items()):
         medians = [c[key]["median"] for c in cells]
         low = [c[key]["median"] - c[key]["min"] for c in cells]
         high = [c[key]["max"] - c[key]["median"] for c in cells]
         xs = [s + (i - (len(methods) - 1) / 2) * width for s in range(len(cells))]
-        axes.bar(xs, medians, width, yerr=[low, high], capsize=2, label=label)
+        axes.bar(xs, medians, width, yerr=[low, high], capsize=2, label=label, color=colours[i % len(colours)])
     axes.set_xticks(range(len(cells)), sizes)
     axes.set_title(title, fontsize=10)
     axes.set_ylabel("frames per second")
@@ -52,10 +53,12 @@ def main() -> int:
     for ax in list(axes.flat)[len(groups):]:
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
+    legend_rows = (len(labels) + 3) // 4
     figure.legend(handles, labels, loc="lower center", ncol=4, fontsize=9)
     figure.suptitle(f'glreader vs TurboPipe: {results["renderer"]}, {results["cpus"]} CPUs, '
                     f'{results["runs"]} interleaved runs (bars: median, whiskers: min..max)', fontsize=11)
-    figure.tight_layout(rect=(0, 0.06, 1, 0.96))
+    # Room below the panels for the legend's rows.
+    figure.tight_layout(rect=(0, 0.03 + 0.25 * legend_rows / (3.6 * rows + 1), 1, 0.96))
     figure.savefig(sys.argv[2], dpi=90)
     print(f"wrote {sys.argv[2]}", file=sys.stderr)
     return 0
