@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the built glreader into a scratch prefix, then builds and runs a consumer
-# against it twice: with CMake's find_package and with pkg-config, as FFmpeg's configure
-# will. Usage: run.sh BUILD_DIR SCRATCH_DIR
+# Installs the built glreader into a scratch prefix with `cmake --install --prefix`, runs
+# the installed glreader-export from there (no LD_LIBRARY_PATH: it finds its libraries
+# itself), then builds and runs a consumer against the installed files, as they are, twice:
+# with CMake's find_package and with pkg-config, as FFmpeg's configure will.
+# Usage: run.sh BUILD_DIR SCRATCH_DIR
 set -euo pipefail
 build=$1
 scratch=$2
@@ -10,10 +12,14 @@ rm -rf "$scratch"
 prefix=$scratch/prefix
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-# The installed .pc names the prefix chosen at configure time; point pkg-config here.
 pcdir=$(dirname "$(find "$prefix" -name glreader.pc)")
-sed -i "s|^prefix=.*|prefix=$prefix|" "$pcdir/glreader.pc"
 libdir=$(dirname "$(find "$prefix" -name 'libglreader.so' | head -n1)")
+
+if [ -x "$prefix/bin/glreader-export" ]; then
+  echo "== the installed glreader-export, from another directory"
+  (cd "$scratch" && env -u LD_LIBRARY_PATH "$prefix/bin/glreader-export" -s 32x16 -n 3 -c ffv1 -o installed.mkv)
+  [ -s "$scratch/installed.mkv" ] || { echo "package: the installed glreader-export wrote nothing"; exit 1; }
+fi
 
 echo "== find_package(glreader)"
 cmake -S "$here/consumer" -B "$scratch/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
@@ -23,7 +29,10 @@ LD_LIBRARY_PATH=$libdir "$scratch/cmake/consumer_cpp"
 
 echo "== pkg-config --cflags --libs glreader"
 flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs glreader)
+case "$flags" in *"$prefix"*) ;; *) echo "package: glreader.pc does not point into $prefix: $flags"; exit 1 ;; esac
 echo "flags: $flags"
+av_flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs glreader-av)
+case "$av_flags" in *"$prefix"*) ;; *) echo "package: glreader-av.pc does not point into $prefix: $av_flags"; exit 1 ;; esac
 # shellcheck disable=SC2086
 cc -std=c99 -Wall -Wextra -Werror "$here/consumer/consumer.c" $flags -o "$scratch/consumer_pc"
 LD_LIBRARY_PATH=$libdir "$scratch/consumer_pc"
