@@ -39,10 +39,20 @@ struct glr_encoder_params {
     /* Encoder AVOptions as "key=value:key=value", e.g. "preset=ultrafast:crf=20:g=60".
      * An option the encoder does not know is an error. NULL: none. */
     const char *codec_options;
-    const char *output;      /* file to write; required */
-    /* Muxer name ("matroska", "mp4", "nut"). NULL: guessed from output's extension. */
+    /* Where to write; required. A file path (or file:PATH), written in chunk_size blocks
+     * and created only once the muxer's header could be written, so a failed setup leaves
+     * an existing file as it was; "-" or pipe:N for standard output or file descriptor N;
+     * a URL of any protocol this libavformat has (udp://, tcp://, srt://, rtmp://...); an
+     * image sequence pattern such as frames/%05d.png. MP4 and MOV to an output that cannot
+     * seek (a pipe, a socket) are written fragmented (logged); AVI is refused there. The
+     * null muxer writes nothing anywhere. */
+    const char *output;
+    /* Muxer name ("matroska", "mp4", "nut"). NULL: guessed from output's name. */
     const char *container;
-    /* Size of each write to the output file. 0: 1 MiB. */
+    /* Muxer AVOptions as "key=value:key=value", e.g. "movflags=+faststart" or
+     * "hls_time=2". An option the muxer does not know is an error. NULL: none. */
+    const char *format_options;
+    /* Size of each write to an output file or pipe. 0: 1 MiB. */
     size_t chunk_size;
     /* Frames that may wait between submit and the encoder thread. 0: 2. */
     int queue_depth;
@@ -55,7 +65,7 @@ struct glr_encoder_params {
 /* Statistics of an encoder. Times in milliseconds per frame. */
 struct glr_encoder_stats {
     uint64_t frames_submitted, frames_encoded, packets_written;
-    uint64_t bytes_written;
+    uint64_t bytes_written;    /* so far; after finish, the output's final size */
     uint64_t zero_copy_frames; /* wrapped without a copy */
     uint64_t converted_frames; /* converted by libswscale on the CPU */
     uint64_t copied_frames;    /* copied because the encoder held too many slots */

@@ -1,5 +1,6 @@
 #include "av/encoder.hpp"
 
+#include "av/av_dictionary.hpp"
 #include "av/av_error.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
@@ -14,6 +15,7 @@ extern "C" {
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 using glr::fail;
 using glr::format;
@@ -73,6 +75,54 @@ std::string video_muxer_names()
             out += (out.empty() ? "" : ", ") + std::string(f->name);
     return out;
 }
+
+// Whether an encoder runs on some device rather than the CPU: flagged so, configured
+// for hardware frames, or one of the device wrappers that say neither.
+bool is_hardware_encoder(const AVCodec *c)
+{
+    if ((c->capabilities & (AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_HYBRID)) || avcodec_get_hw_config(c, 0))
+        return true;
+    for (const char *device : {"_omx", "_v4l2m2m", "_mediacodec", "_mf", "_amf", "_videotoolbox"})
+        if (std::strstr(c->name, device))
+            return true;
+    return false;
+}
+
+// Encoders of a codec that run on the CPU, for messages about hardware ones.
+std::string software_encoders_of(AVCodecID id)
+{
+    std::string out;
+    void *it = nullptr;
+    while (const AVCodec *c = av_codec_iterate(&it))
+        if (av_codec_is_encoder(c) && c->id == id && !is_hardware_encoder(c))
+            out += (out.empty() ? "" : ", ") + std::string(c->name);
+    return out.empty() ? "none" : out;
+}
+
+// Encoders such as hevc_vaapi take frames in GPU memory only (hw_frames_ctx).
+bool takes_only_hardware_frames(const AVCodec *codec)
+{
+    const AVPixelFormat *fmts = supported_pix_fmts(codec);
+    if (!fmts || *fmts == AV_PIX_FMT_NONE)
+        return false;
+    for (; *fmts != AV_PIX_FMT_NONE; fmts++)
+        if (!(av_pix_fmt_desc_get(*fmts)->flags & AV_PIX_FMT_FLAG_HWACCEL))
+            return false;
+    return true;
+}
+
+// The MP4 family: to an output that cannot seek, these write fragmented files.
+bool is_mov_family(const AVOutputFormat *muxer)
+{
+    for (const char *name : {"mp4", "mov", "ipod", "ismv", "3gp", "3g2", "psp", "f4v"})
+        if (std::strcmp(muxer->name, name) == 0)
+            return true;
+    return false;
+}
+
+// Muxers whose files are unplayable unless they can go back and rewrite (AVI's index and
+// header sizes).
+bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(muxer->name, "avi") == 0; }
 
 } // namespace
 
@@ -153,6 +203,12 @@ void glr_encoder::open_codec(const glr_encoder_params &p)
 {
     codec_ = find_codec(p.codec);
 
+    if (takes_only_hardware_frames(codec_))
+        fail(-ENOSYS,
+             "glr_encoder_create: %s takes only hardware frames (%s), which glreader-av does not upload; "
+             "software encoders of %s here: %s",
+             codec_->name, pix_fmt_list(supported_pix_fmts(codec_)).c_str(), avcodec_get_name(codec_->id),
+             software_encoders_of(codec_->id).c_str());
     AVPixelFormat out_fmt = output_pix_fmt(codec_, p.pix_fmt, input_pix_fmt_);
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
     int step_w = 1 << desc->log2_chroma_w, step_h = 1 << desc->log2_chroma_h;
@@ -238,16 +294,15 @@ void glr_encoder::open_muxer(const glr_encoder_params &p)
     if (muxer->flags & AVFMT_GLOBALHEADER)
         codec_ctx_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 
-    AVDictionary *options = nullptr;
-    if (p.codec_options && av_dict_parse_string(&options, p.codec_options, "=", ":", 0) < 0) {
-        av_dict_free(&options);
-        fail(-EINVAL, "glr_encoder_create: cannot read codec options \"%s\" (want key=value:key=value)",
-             p.codec_options);
-    }
-    int rc = avcodec_open2(codec_ctx_, codec_, &options);
-    const AVDictionaryEntry *unknown = av_dict_get(options, "", nullptr, AV_DICT_IGNORE_SUFFIX);
-    std::string unknown_key = unknown ? unknown->key : "";
-    av_dict_free(&options);
+    glr::av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
+    int rc = avcodec_open2(codec_ctx_, codec_, options.address());
+    std::string unknown_key = options.first_key();
+    if (rc < 0 && is_hardware_encoder(codec_))
+        fail(glr::code_of_av_error(rc),
+             "glr_encoder_create: %s is a hardware encoder and could not open its device (%s): no GPU or "
+             "driver for it is reachable from this process; software encoders of %s here: %s",
+             codec_->name, glr::av_error_text(rc).c_str(), avcodec_get_name(codec_->id),
+             software_encoders_of(codec_->id).c_str());
     if (rc < 0)
         fail(glr::code_of_av_error(rc), "glr_encoder_create: cannot open encoder %s: %s", codec_->name,
              glr::av_error_text(rc).c_str());
@@ -265,15 +320,38 @@ void glr_encoder::open_muxer(const glr_encoder_params &p)
     stream_->time_base = codec_ctx_->time_base;
     stream_->avg_frame_rate = codec_ctx_->framerate;
 
-    output_ = std::make_unique<glr::output_file>(p.output, p.chunk_size ? p.chunk_size : default_chunk_size);
+    glr::av_dictionary muxer_options("glr_encoder_create: cannot read format options", p.format_options);
+    output_ = std::make_unique<glr::output_io>(p.output, muxer, p.chunk_size ? p.chunk_size : default_chunk_size);
+    if (output_->avio() && !output_->seekable()) {
+        // A pipe or a socket: nothing can be rewritten later, so the muxer must stream.
+        if (is_mov_family(muxer)) {
+            av_dict_set(muxer_options.address(), "movflags", "+frag_keyframe+empty_moov+default_base_moof",
+                        AV_DICT_APPEND);
+            glr_log_write(log_, GLR_LOG_WARN,
+                          format("%s cannot seek: writing fragmented %s (movflags +frag_keyframe+empty_moov)",
+                                 output_->what().c_str(), muxer->name)
+                              .c_str());
+        } else if (needs_seekable_output(muxer)) {
+            fail(-EINVAL,
+                 "glr_encoder_create: the %s muxer cannot write to %s, which cannot seek (it rewrites its "
+                 "header at the end); use matroska, nut, mpegts or mp4, which stream",
+                 muxer->name, output_->what().c_str());
+        }
+    }
     format_ctx_->pb = output_->avio();
-    format_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
-    rc = avformat_write_header(format_ctx_, nullptr);
+    if (output_->custom())
+        format_ctx_->flags |= AVFMT_FLAG_CUSTOM_IO;
+    rc = avformat_write_header(format_ctx_, muxer_options.address());
     if (rc < 0)
         fail(output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc),
-             "glr_encoder_create: %s cannot start a %s file with %s: %s", p.output, muxer->name,
+             "glr_encoder_create: %s cannot start a %s file with %s: %s", output_->what().c_str(), muxer->name,
              codec_->name, glr::av_error_text(rc).c_str());
     header_written_ = true;
+    if (std::string unknown = muxer_options.first_key(); !unknown.empty())
+        fail(-EINVAL, "glr_encoder_create: muxer %s has no option '%s' (ffmpeg -h muxer=%s lists them)",
+             muxer->name, unknown.c_str(), muxer->name);
+    output_->commit(); // only now may an existing file be replaced
+
     // Encoders with delay or frame threads may keep input frames after returning packets.
     lender_.keeps_frames = (codec_->capabilities & AV_CODEC_CAP_DELAY) ||
                            codec_ctx_->active_thread_type == FF_THREAD_FRAME;
@@ -291,7 +369,9 @@ void glr_encoder::close_output()
     if (output_) {
         int rc = output_->close();
         if (rc < 0)
-            set_error(rc, format("writing the output failed: %s", glr::describe(rc)));
+            set_error(rc, format("writing %s failed: %s", output_->what().c_str(), glr::describe(rc)));
+        std::lock_guard<std::mutex> lock(mutex_);
+        counters_.bytes_written = output_->bytes_written(); // the final size, trailer included
         output_.reset();
     }
     sws_freeContext(sws_);
@@ -453,7 +533,7 @@ void glr_encoder::encode(const AVFrame *frame)
         writing += write_ns;
         if (rc < 0 || output_->write_error()) {
             int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
-            fail(code, "writing the output failed: %s", glr::describe(code));
+            fail(code, "writing %s failed: %s", output_->what().c_str(), glr::describe(code));
         }
         std::lock_guard<std::mutex> lock(mutex_);
         write_.record_ns(write_ns);
@@ -510,7 +590,7 @@ void glr_encoder::run()
         int rc = av_write_trailer(format_ctx_);
         if (rc < 0 || output_->write_error()) {
             int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
-            set_error(code, format("finishing the output failed: %s", glr::describe(code)));
+            set_error(code, format("finishing %s failed: %s", output_->what().c_str(), glr::describe(code)));
         }
     }
 }

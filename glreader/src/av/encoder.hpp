@@ -4,7 +4,7 @@
 #include "glreader/encoder.h"
 #include "glreader/libav.h"
 #include "av/frame_pool.hpp"
-#include "av/output_file.hpp"
+#include "av/output_io.hpp"
 #include "latency.hpp"
 
 extern "C" {
@@ -73,7 +73,7 @@ private:
     AVCodecContext *codec_ctx_ = nullptr;
     AVFormatContext *format_ctx_ = nullptr;
     AVStream *stream_ = nullptr;
-    std::unique_ptr<glr::output_file> output_;
+    std::unique_ptr<glr::output_io> output_;
     bool header_written_ = false;
     SwsContext *sws_ = nullptr;
     std::unique_ptr<glr::frame_pool> pool_; // conversion targets and starvation copies

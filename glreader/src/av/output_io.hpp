@@ -1,9 +1,17 @@
-// The muxer's output: an AVIOContext whose buffer is one write chunk, so the file is
-// written in large, aligned blocks, with write errors (ENOSPC, EIO) kept for the caller.
+// Where a muxer's bytes go, chosen from the output's name:
+//  - a file path (or file:PATH): written by our own AVIO in large chunks, and created only
+//    at commit(), once the header could be written: a setup that fails leaves an existing
+//    file as it was;
+//  - "-" (stdout) or pipe:N: the same writer on that file descriptor;
+//  - a URL the linked libavformat has a protocol for (udp://, tcp://, srt://, ...): its
+//    own AVIO, opened at once;
+//  - nothing, for muxers that open their own files (image sequences) or none (null).
+// Whether the output can seek is known before the header, so that muxers that need to
+// seek can be switched to a streaming mode (fragmented MP4) or refused.
 #pragma once
 
 extern "C" {
-#include <libavformat/avio.h>
+#include <libavformat/avformat.h>
 }
 
 #include <cstdint>
@@ -11,19 +19,32 @@ extern "C" {
 
 namespace glr {
 
-class output_file {
+class output_io {
 public:
-    // Opens (creates, truncates) path; throws glr::failure naming it when it cannot.
-    output_file(const std::string &path, size_t chunk_size);
-    ~output_file();
-    output_file(const output_file &) = delete;
-    output_file &operator=(const output_file &) = delete;
+    // Throws glr::failure naming the output when it cannot be opened.
+    output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size);
+    ~output_io();
+    output_io(const output_io &) = delete;
+    output_io &operator=(const output_io &) = delete;
 
+    // The muxer's AVIO; NULL when the muxer needs none (AVFMT_NOFILE).
     AVIOContext *avio() const { return avio_; }
-    uint64_t bytes_written() const { return bytes_written_; }
-    // First write error as a negative errno, or 0.
-    int write_error() const { return write_error_; }
-    // Flushes what is buffered and closes the file; returns the first error, or 0.
+    // True when our own writer serves it (AVFMT_FLAG_CUSTOM_IO), false for a protocol's.
+    bool custom() const { return fd_ >= 0 || !path_.empty(); }
+    bool seekable() const { return seekable_; }
+    // In words, for messages: the path, "standard output", "pipe:3", the URL.
+    const std::string &what() const { return what_; }
+
+    // The header was written: creates the file and writes what the header left buffered.
+    // Throws naming the file when it cannot be created.
+    void commit();
+    // The output's size so far: the end of what was written (a muxer that goes back and
+    // rewrites, as MP4's faststart does, is not counted twice).
+    uint64_t bytes_written() const;
+    // First write error as a negative errno (or GLR_ERROR_CODEC from a protocol), or 0.
+    int write_error() const;
+    // Flushes and closes (a file descriptor we did not open stays open); returns the first
+    // error, or 0.
     int close();
 
 private:
@@ -33,10 +54,19 @@ private:
     static int write_packet(void *opaque, const uint8_t *data, int size);
 #endif
     static int64_t seek(void *opaque, int64_t offset, int whence);
+    int write_all(const uint8_t *data, size_t size);
+    void make_avio(size_t chunk_size);
 
-    int fd_ = -1;
+    std::string what_;
+    std::string path_;        // a file created at commit
+    std::string pending_;     // what the muxer wrote before commit
+    int fd_ = -1;             // our writer's descriptor, once open
+    bool own_fd_ = false;
+    bool seekable_ = false;
     AVIOContext *avio_ = nullptr;
-    uint64_t bytes_written_ = 0;
+    bool protocol_ = false;   // avio_ is libavformat's (avio_open2)
+    uint64_t position_ = 0; // where the next write lands
+    uint64_t end_ = 0;      // the furthest byte written
     int write_error_ = 0;
 };
 
