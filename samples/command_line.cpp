@@ -68,7 +68,7 @@ std::vector<std::string> command_line::rest()
 
 void command_line::fail(const std::string &why) const
 {
-    std::fprintf(stderr, "%s: %s\n%s", program_.c_str(), why.c_str(), usage_.c_str());
+    std::fprintf(stderr, "%s: %s\n(%s --help lists every option)\n", program_.c_str(), why.c_str(), program_.c_str());
     std::exit(2);
 }
 

@@ -1,5 +1,6 @@
 // The samples' option reading: options in order, each with its value; a usage error
-// prints "PROGRAM: why" and the usage text to stderr and exits with status 2.
+// prints "PROGRAM: why" to stderr and exits with status 2; -h and --help print the usage
+// text to stdout and exit with 0.
 #pragma once
 
 #include "glreader/common.h"

@@ -13,9 +13,12 @@
 // (left).
 //
 // --shader takes a Shadertoy-style fragment shader: mainImage(out vec4, in vec2) with
-// iResolution, iTime, iTimeDelta and iFrame. SIGINT or SIGTERM stops rendering; what was
-// rendered is encoded and the file is finalized, so it stays playable. -f names the
-// container when the file name does not (-f null -o /dev/null: encode, write nothing).
+// iResolution, iTime, iTimeDelta and iFrame. The output is a file (never overwritten
+// without -y, and not touched until the encoder and muxer are ready), "-" for standard
+// output, or any URL libavformat has a protocol for; -f names the container when the name
+// does not (-f null encodes and writes nothing). A first SIGINT or SIGTERM stops
+// rendering, encodes what was rendered and finalizes the file, then exits with 130 or
+// 143; a second one exits at once. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
 #include "scene.hpp"
 
@@ -25,8 +28,10 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
+#include <libavutil/parseutils.h>
 }
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,10 +39,13 @@ extern "C" {
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -50,17 +58,44 @@ struct options {
     int frames = 0; // 0: from seconds
     std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, container, output;
     int depth = 3, queue = 2;
-    bool gpu_convert = true;
+    bool gpu_convert = true, overwrite = false, seconds_given = false;
+    std::string format_options;
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
 };
 
 const char *const usage_text =
-    "usage: glreader-export [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [-c CODEC]\n"
-    "         [--preset P] [--crf N] [--pix-fmt F] [--codec-options k=v:k=v]\n"
-    "         [--convert gpu|cpu] [--ring-format F] [--matrix bt709|bt601|bt2020]\n"
-    "         [--range tv|pc] [--chroma-loc left|center] [--depth N] [--queue N]\n"
-    "         [--shader FILE] [--stats-json FILE] [-f FORMAT] [-o FILE]\n";
+    "usage: glreader-export [OPTIONS]\n"
+    "Renders a shader headless and encodes it in-process.\n"
+    "\n"
+    "What to render:\n"
+    "  -s WxH               frame size (1280x720)\n"
+    "  -r FPS               frame rate: 30, 29.97, 30000/1001, ntsc... (30)\n"
+    "  -t SECONDS           length (5)\n"
+    "  -n FRAMES            length in frames, instead of -t\n"
+    "  --shader FILE        Shadertoy-style mainImage shader (the built-in scene)\n"
+    "Encoding:\n"
+    "  -c CODEC             libavcodec encoder (libx264 if this FFmpeg has it, else ffv1)\n"
+    "  --preset P, --crf N  the encoder's preset and crf (its defaults)\n"
+    "  --pix-fmt F          pixel format to encode (the encoder's choice: yuv420p for libx264)\n"
+    "  --codec-options k=v:k=v   more encoder options (none)\n"
+    "Colour:\n"
+    "  --convert gpu|cpu    convert to the encoder's YUV on the GPU before readback, or\n"
+    "                       with libswscale after (gpu)\n"
+    "  --ring-format F      read back this format whatever the encoder takes (chosen)\n"
+    "  --matrix bt709|bt601|bt2020  conversion matrix and tags (bt709)\n"
+    "  --range tv|pc        limited or full range (tv)\n"
+    "  --chroma-loc left|center     4:2:0 chroma siting (left)\n"
+    "Output:\n"
+    "  -o OUTPUT            file, - (stdout), pipe:N, a URL (udp://, tcp://...) or an image\n"
+    "                       pattern like frames/%05d.png (glreader-export.mp4, or .mkv)\n"
+    "  -f FORMAT            container, when the output's name does not say (from the name)\n"
+    "  --format-options k=v:k=v     muxer options, e.g. movflags=+faststart (none)\n"
+    "  -y                   overwrite an existing file (refused otherwise)\n"
+    "  --stats-json FILE    write the run's statistics as JSON (none)\n"
+    "Readback:\n"
+    "  --depth N            ring slots (3)\n"
+    "  --queue N            frames waiting for the encoder thread (2)\n";
 
 options parse(int argc, char **argv)
 {
@@ -70,14 +105,20 @@ options parse(int argc, char **argv)
         if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (args.is("-r")) {
+            // FFmpeg's own reading: 29.97 is 30000/1001, as in the ffmpeg command line.
             std::string v = args.value();
-            double fps = std::atof(v.c_str());
-            if (std::sscanf(v.c_str(), "%d/%d", &o.fps_num, &o.fps_den) != 2)
-                o.fps_num = static_cast<int>(fps), o.fps_den = 1;
-            if (o.fps_num <= 0 || o.fps_den <= 0 || fps != static_cast<int>(fps))
-                args.fail("frame rate must be a positive whole number or a fraction, like 30 or 30000/1001");
+            AVRational rate{};
+            if (av_parse_video_rate(&rate, v.c_str()) < 0 || rate.num <= 0 || rate.den <= 0)
+                args.fail("-r needs a positive frame rate like 30, 29.97 or 30000/1001, not '" + v + "'");
+            // A decimal NTSC rate (23.976, 29.97, 59.94...) is the exact N*1000/1001 it stands for.
+            for (int base : {24, 30, 48, 60, 120, 240})
+                if (std::abs(av_q2d(rate) - base * 1000.0 / 1001.0) < 0.005)
+                    rate = AVRational{base * 1000, 1001};
+            o.fps_num = rate.num;
+            o.fps_den = rate.den;
         } else if (args.is("-t")) {
             o.seconds = args.positive();
+            o.seconds_given = true;
         } else if (args.is("-n")) {
             o.frames = static_cast<int>(args.positive());
         } else if (args.is("-c")) {
@@ -110,44 +151,68 @@ options parse(int argc, char **argv)
             o.container = args.value();
         } else if (args.is("-o")) {
             o.output = args.value();
+        } else if (args.is("--format-options")) {
+            o.format_options = args.value();
+        } else if (args.is("-y")) {
+            o.overwrite = true;
         } else {
             args.fail("unknown option " + args.option());
         }
     }
+    if (o.frames != 0 && o.seconds_given)
+        args.fail("-t and -n both say how long to render: give one of them");
     if (o.frames == 0)
         o.frames = std::max(1, static_cast<int>(o.seconds * o.fps_num / o.fps_den + 0.5));
     if (o.codec.empty())
         o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
-    if (o.output.empty())
+    if (o.output.empty() && o.container == "null")
+        o.output = "nowhere"; // the null muxer writes nothing, whatever the name
+    else if (o.output.empty())
         o.output = o.codec == "libx264" ? "glreader-export.mp4" : "glreader-export.mkv";
+    // As ffmpeg does: an existing file is never overwritten unless asked (FIFOs, devices
+    // and URLs are written as they are).
+    struct stat st;
+    if (!o.overwrite && o.container != "null" && stat(o.output.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+        args.fail(o.output + " already exists: -y overwrites it");
     return o;
 }
 
-std::atomic<bool> interrupted{false};
+// The first SIGINT or SIGTERM asks to stop and finalize; a second one exits at once,
+// leaving what was already written (as ffmpeg does).
+std::atomic<int> interrupted{0};
 
-// "[#####.....]  45%  270/600 frames  87.3 fps  ETA 3.8 s" on a terminal, plain lines
-// every two seconds otherwise.
+void on_signal(int signal)
+{
+    if (interrupted.exchange(signal) != 0)
+        _exit(128 + signal);
+}
+
+// "[#####.....]  45%  270/600 frames encoded (274 rendered)  87.3 fps  ETA 3.8 s" on a
+// terminal, plain lines every two seconds otherwise; the fps and the bar count frames
+// encoded, and once rendering is over the line says the encoder is being flushed.
 class progress {
 public:
     progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)), start_(clock::now()), last_(start_) {}
 
-    void update(int done)
+    void update(int rendered, int encoded, bool flushing = false)
     {
         auto now = clock::now();
-        if (now - last_ < std::chrono::milliseconds(tty_ ? 100 : 2000) && done < total_)
+        if (now - last_ < std::chrono::milliseconds(tty_ ? 100 : 2000) && encoded < total_)
             return;
         last_ = now;
         double elapsed = std::chrono::duration<double>(now - start_).count();
-        double fps = elapsed > 0 ? done / elapsed : 0;
-        double eta = fps > 0 ? (total_ - done) / fps : 0;
+        double fps = elapsed > 0 ? encoded / elapsed : 0;
+        double eta = fps > 0 ? (total_ - encoded) / fps : 0;
+        std::string state = flushing ? "flushing the encoder" : "rendered " + std::to_string(rendered);
         if (tty_) {
-            int filled = total_ ? 30 * done / total_ : 30;
-            std::fprintf(stderr, "\r[%s%s] %3d%% %d/%d frames %6.1f fps  ETA %.1f s ",
+            int filled = total_ ? 30 * encoded / total_ : 30;
+            std::fprintf(stderr, "\r[%s%s] %3d%% %d/%d frames encoded (%s) %6.1f fps  ETA %.1f s ",
                          std::string(static_cast<size_t>(filled), '#').c_str(),
                          std::string(static_cast<size_t>(30 - filled), '.').c_str(),
-                         total_ ? 100 * done / total_ : 100, done, total_, fps, eta);
+                         total_ ? 100 * encoded / total_ : 100, encoded, total_, state.c_str(), fps, eta);
         } else {
-            std::fprintf(stderr, "%d/%d frames, %.1f fps, ETA %.1f s\n", done, total_, fps, eta);
+            std::fprintf(stderr, "%d/%d frames encoded (%s), %.1f fps, ETA %.1f s\n", encoded, total_, state.c_str(),
+                         fps, eta);
         }
     }
     void done()
@@ -192,7 +257,7 @@ private:
 
 void print_stage(const char *name, const glr_latency &l)
 {
-    std::printf("  %-26s %9.3f %9.3f %9.3f %9.3f %9llu\n", name, l.p50_ms, l.p95_ms, l.p99_ms,
+    std::fprintf(stderr, "  %-26s %9.3f %9.3f %9.3f %9.3f %9llu\n", name, l.p50_ms, l.p95_ms, l.p99_ms,
                 l.mean_ms, static_cast<unsigned long long>(l.count));
 }
 
@@ -213,8 +278,8 @@ int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     av_log_set_level(AV_LOG_WARNING); // encoders' own chatter (x264's summary) is noise here
-    std::signal(SIGINT, [](int) { interrupted = true; });
-    std::signal(SIGTERM, [](int) { interrupted = true; });
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
     // Errors reach the user once, as the exception's message; warnings still show.
@@ -248,6 +313,7 @@ int main(int argc, char **argv)
         ep.codec_options = codec_options.empty() ? nullptr : codec_options.c_str();
         ep.container = o.container.empty() ? nullptr : o.container.c_str();
         ep.output = o.output.c_str();
+        ep.format_options = o.format_options.empty() ? nullptr : o.format_options.c_str();
         ep.queue_depth = o.queue;
         ep.color = o.color;
         if (o.ring_format)
@@ -269,15 +335,35 @@ int main(int argc, char **argv)
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         double frame_seconds = static_cast<double>(o.fps_den) / o.fps_num;
         int rendered = 0;
+        auto encoded = [&] { return static_cast<int>(enc.stats().frames_encoded); };
         for (; rendered < o.frames && !interrupted; rendered++) {
             auto start = std::chrono::steady_clock::now();
             scene.draw(rendered, rendered * frame_seconds, frame_seconds);
             render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             ring.capture(glr::framebuffer_source(scene.fbo()), rendered, submit);
-            bar.update(rendered + 1);
+            bar.update(rendered + 1, encoded());
         }
         ring.drain(submit);
-        enc.finish();
+        // The encoder's flush and the trailer can take long (slow presets, lookahead):
+        // finish on a thread of its own, and show the frames still coming out.
+        std::exception_ptr finish_error;
+        std::atomic<bool> finished{false};
+        std::thread finisher([&] {
+            try {
+                enc.finish();
+            } catch (...) {
+                finish_error = std::current_exception();
+            }
+            finished = true;
+        });
+        while (!finished) {
+            bar.update(rendered, encoded(), true);
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        finisher.join();
+        if (finish_error)
+            std::rethrow_exception(finish_error);
+        bar.update(rendered, encoded(), true);
         bar.done();
         double elapsed = bar.elapsed();
 
@@ -287,12 +373,12 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "interrupted: stopped after %d of %d frames; the file was finalized\n",
                          rendered, o.frames);
         char *absolute = realpath(o.output.c_str(), nullptr);
-        std::printf("wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
+        std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
                     static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num,
                     o.fps_den, o.codec.c_str(), absolute ? absolute : o.output.c_str(),
                     es.bytes_written / 1e6, elapsed, es.frames_encoded / elapsed);
         std::free(absolute);
-        std::printf("  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
+        std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
         glr_latency render = render_times.summary();
         print_stage("render (draw calls)", render);
         print_stage("readback (in capture)", rs.readback);
@@ -302,9 +388,9 @@ int main(int argc, char **argv)
         print_stage("encode", es.encode);
         print_stage("write (mux + file)", es.write);
         const char *conversion = glr_format_get_info(rp.format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
-        std::printf("  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n", rs.path, rs.fill,
+        std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n", rs.path, rs.fill,
                     glr_format_name(rp.format), rs.frame_bytes, conversion);
-        std::printf("  %llu frames zero-copy, %llu converted, %llu copied\n",
+        std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
                     static_cast<unsigned long long>(es.zero_copy_frames),
                     static_cast<unsigned long long>(es.converted_frames),
                     static_cast<unsigned long long>(es.copied_frames));
@@ -335,5 +421,6 @@ int main(int argc, char **argv)
         return 1;
     }
     glr_log_destroy(&log); // after every object that used it
-    return 0;
+    // Stopped by a signal, the file finalized: the shell's status for that signal.
+    return interrupted ? 128 + interrupted : 0;
 }

@@ -7,9 +7,14 @@
 #include "glreader/encoder.hpp"
 #include "av/fault_injection.h"
 
+extern "C" {
+#include <libavcodec/avcodec.h>
+}
+
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <tuple>
 
@@ -600,6 +605,41 @@ TEST(encoder_preferred_format, is_the_yuv_the_encoder_wants_when_a_ring_can_make
     p.codec = "no_such_codec";
     EXPECT_EQ(glr_encoder_preferred_format(&p), 0);
     EXPECT_NE(std::string(glr_last_error()).find("no_such_codec"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
+{
+    // NVENC needs an NVIDIA device; VAAPI encoders take only frames in GPU memory. Either
+    // way the error says so and names the software encoders of the same codec.
+    struct hw_case {
+        const char *codec, *words;
+    };
+    for (const hw_case &c : {hw_case{"h264_nvenc", "is a hardware encoder and could not open its device"},
+                             hw_case{"hevc_vaapi", "takes only hardware frames (vaapi)"}}) {
+        SCOPED_TRACE(c.codec);
+        std::string path = scratch_path("hardware.mkv");
+        glr_encoder_params ep = encoder_params(64, 48, GLR_FORMAT_NV12, c.codec, path.c_str());
+        glr_encoder *enc = glr_encoder_create(nullptr, &ep);
+        if (!avcodec_find_encoder_by_name(c.codec)) { // an FFmpeg built without it
+            EXPECT_NE(std::string(glr_last_error()).find("is not a video encoder"), std::string::npos);
+            continue;
+        }
+        if (enc) { // a machine with that hardware: it simply works
+            EXPECT_EQ(glr_encoder_finish(enc), 0) << glr_last_error();
+            glr_encoder_destroy(&enc);
+            continue;
+        }
+        std::string error = glr_last_error();
+        EXPECT_NE(error.find(c.words), std::string::npos) << error;
+        EXPECT_NE(error.find("software encoders of"), std::string::npos) << error;
+        EXPECT_EQ(error.find("Operation not permitted\n"), std::string::npos);
+        std::ifstream exists(path);
+        EXPECT_FALSE(exists.good()) << "a failed setup created " << path;
+    }
 }
 
 } // namespace

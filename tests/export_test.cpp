@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -152,7 +154,7 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     kill(pid, SIGINT);
-    ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
+    ASSERT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log); // 128 + SIGINT, as shells say
     EXPECT_NE(glr_test::slurp(log).find("interrupted: stopped after"), std::string::npos) << glr_test::slurp(log);
 
     long long written = json_number(glr_test::slurp(stats), "frames_written");
@@ -167,6 +169,176 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 #ifdef GLREADER_VIEWER_PATH
 // The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
+// --- Outputs and file safety.
+
+std::string file_bytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Runs a shell command line (for pipelines), its stderr into log.
+int shell(const std::string &command, const std::string &log)
+{
+    return glr_test::wait_exit(glr_test::spawn("sh", {"-c", command}, log));
+}
+
+TEST(export_outputs, an_existing_file_is_never_destroyed)
+{
+    std::string out = glr_test::scratch_path("precious.mkv"), log = glr_test::scratch_path("precious.txt");
+    const std::string precious = "the user's own bytes\n";
+    std::ofstream(out) << precious;
+    struct refused_case {
+        std::vector<std::string> args;
+        int status;
+        std::string words;
+    };
+    for (const refused_case &c :
+         {refused_case{{"-c", "ffv1"}, 2, out + " already exists: -y overwrites it"},
+          refused_case{{"-y", "-c", "no_such_codec"}, 1, "'no_such_codec' is not a video encoder"},
+          refused_case{{"-y", "-c", "libx264", "-f", "mp4", "--format-options", "no_such_option=1"}, 1,
+                       "muxer mp4 has no option 'no_such_option'"},
+          refused_case{{"-y", "-c", "ffv1", "-f", "no_such_muxer"}, 1, "'no_such_muxer' is not a muxer"},
+          refused_case{{"-c", "ffv1", "-f", "null"}, 0, "wrote 3 frames"}}) {
+        std::vector<std::string> args = {"-s", "32x16", "-n", "3", "-o", out};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        EXPECT_EQ(glr_test::wait_exit(spawn_export(args, log)), c.status) << glr_test::slurp(log);
+        EXPECT_NE(glr_test::slurp(log).find(c.words), std::string::npos) << glr_test::slurp(log);
+        EXPECT_EQ(file_bytes(out), precious) << "after: " << glr_test::slurp(log);
+    }
+    // -f null writes nothing anywhere, not even the default output name.
+    std::string dir = glr_test::scratch_path("null_dir");
+    ASSERT_EQ(shell("mkdir -p " + dir + " && cd " + dir + " && " + GLREADER_EXPORT_PATH +
+                        " -s 32x16 -n 3 -c ffv1 -f null && test -z \"$(ls -A)\"",
+                    log),
+              0)
+        << glr_test::slurp(log);
+    std::remove(out.c_str());
+}
+
+TEST(export_outputs, standard_output_carries_the_media_and_nothing_else)
+{
+    std::string shader = glr_test::write_counter_shader(), log = glr_test::scratch_path("stdout.txt");
+    for (const char *format : {"matroska", "nut", "mpegts", "mp4"}) {
+        SCOPED_TRACE(format);
+        // ffv1 where the container takes it (lossless: the counter checked byte for byte).
+        bool lossless = std::string(format) == "matroska" || std::string(format) == "nut";
+        std::string encode = std::string(GLREADER_EXPORT_PATH) + " -s 40x24 -n 12 --shader " + shader + " -c " +
+                             (lossless ? "ffv1" : "libx264") + " -f " + format + " -o -";
+        // Into a file: stdout holds the media and nothing else.
+        std::string out = glr_test::scratch_path(std::string("stdout.") + format);
+        ASSERT_EQ(shell(encode + " > " + out, log), 0) << glr_test::slurp(log);
+        if (lossless)
+            glr_test::expect_counter_video(out, 40, 24, 12);
+        else
+            EXPECT_EQ(glr_test::decode_file(out).frames.size(), 12u);
+        // Into a pipe, straight to a reader: every frame decodes (MP4 fragmented, said so).
+        std::string probe = glr_test::scratch_path("stdout_probe.txt");
+        ASSERT_EQ(shell(encode + " | ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "
+                                 "-i - > " + probe,
+                        log),
+                  0)
+            << glr_test::slurp(log);
+        std::string counted = glr_test::slurp(probe); // MPEG-TS lists its program's stream too
+        EXPECT_EQ(counted.substr(0, counted.find('\n')), "12");
+        if (std::string(format) == "mp4")
+            EXPECT_NE(glr_test::slurp(log).find("standard output cannot seek: writing fragmented mp4"),
+                      std::string::npos)
+                << glr_test::slurp(log);
+        std::remove(out.c_str());
+    }
+}
+
+TEST(export_outputs, a_loopback_receiver_gets_the_whole_stream)
+{
+    // A TCP listener on 127.0.0.1 (an ffmpeg of the system) receives NUT and keeps it.
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("received.nut"),
+                log = glr_test::scratch_path("receiver.txt"), export_log = glr_test::scratch_path("sender.txt");
+    int port = 20000 + getpid() % 20000;
+    pid_t receiver = glr_test::spawn("ffmpeg", {"-hide_banner", "-y", "-i", "tcp://127.0.0.1:" + std::to_string(port) +
+                                                                          "?listen=1&listen_timeout=20000",
+                                                "-c", "copy", out},
+                                     log);
+    int sent = 1;
+    for (int attempt = 0; attempt < 50 && sent != 0; attempt++) { // until the listener is up
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        sent = glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "20", "--shader", shader, "-c", "ffv1", "-f",
+                                                 "nut", "-o", "tcp://127.0.0.1:" + std::to_string(port)},
+                                                export_log));
+    }
+    EXPECT_EQ(sent, 0) << glr_test::slurp(export_log);
+    ASSERT_EQ(glr_test::wait_exit(receiver), 0) << glr_test::slurp(log);
+    glr_test::expect_counter_video(out, 40, 24, 20);
+    std::remove(out.c_str());
+}
+
+TEST(export_outputs, muxer_options_reach_the_muxer)
+{
+    std::string out = glr_test::scratch_path("faststart.mp4"), log = glr_test::scratch_path("faststart.txt");
+    for (bool faststart : {false, true}) {
+        std::string stats = glr_test::scratch_path("faststart.json");
+        std::vector<std::string> args = {"-y", "-s", "64x48", "-n", "10", "-c", "libx264", "-o", out, "--stats-json", stats};
+        if (faststart)
+            args.insert(args.end(), {"--format-options", "movflags=+faststart"});
+        ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
+        std::string bytes = file_bytes(out);
+        size_t moov = bytes.find("moov"), mdat = bytes.find("mdat");
+        ASSERT_NE(moov, std::string::npos);
+        ASSERT_NE(mdat, std::string::npos);
+        EXPECT_EQ(moov < mdat, faststart) << "moov at " << moov << ", mdat at " << mdat;
+        // The stats give the final size, the trailer (and faststart's rewrite) included.
+        EXPECT_EQ(json_number(glr_test::slurp(stats), "bytes"), static_cast<long long>(bytes.size()));
+    }
+    std::remove(out.c_str());
+}
+
+TEST(export_outputs, image_sequences_write_their_files_and_no_other)
+{
+    std::string dir = glr_test::scratch_path("sequence"), log = glr_test::scratch_path("sequence.txt");
+    ASSERT_EQ(shell("rm -rf " + dir + " && mkdir -p " + dir, log), 0);
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "32x16", "-n", "4", "-c", "png", "-o", dir + "/f%03d.png"}, log)), 0)
+        << glr_test::slurp(log);
+    std::string listing = glr_test::scratch_path("sequence_ls.txt");
+    ASSERT_EQ(shell("ls " + dir + " > " + listing, log), 0);
+    EXPECT_EQ(glr_test::slurp(listing), "f001.png\nf002.png\nf003.png\nf004.png\n");
+}
+
+TEST(export_outputs, rates_and_lengths_are_read_strictly)
+{
+    std::string out = glr_test::scratch_path("ntsc.mkv"), log = glr_test::scratch_path("ntsc.txt"),
+                probe = glr_test::scratch_path("ntsc_probe.txt");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "32x16", "-r", "29.97", "-n", "3", "-c", "ffv1", "-o", out}, log)), 0)
+        << glr_test::slurp(log);
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                  "ffprobe", {"-v", "error", "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0", out}, probe)),
+              0);
+    EXPECT_EQ(glr_test::slurp(probe), "30000/1001\n");
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-t", "1", "-n", "3", "-o", out}, log)), 2);
+    EXPECT_NE(glr_test::slurp(log).find("-t and -n"), std::string::npos) << glr_test::slurp(log);
+    std::remove(out.c_str());
+}
+
+TEST(export_outputs, sigterm_finalizes_and_a_second_signal_stops_at_once)
+{
+    std::string out = glr_test::scratch_path("term.mkv"), log = glr_test::scratch_path("term.txt");
+    pid_t pid = spawn_export({"-y", "-s", "64x48", "-n", "1000000", "-c", "ffv1", "-o", out}, log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    kill(pid, SIGTERM);
+    ASSERT_EQ(glr_test::wait_exit(pid), 143) << glr_test::slurp(log);
+    EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u);
+
+    // libx264 veryslow holds many frames: its flush takes seconds, a second Ctrl-C does not.
+    pid = spawn_export({"-y", "-s", "640x360", "-n", "1000000", "-c", "libx264", "--preset", "veryslow", "-o", out}, log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+    kill(pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto start = std::chrono::steady_clock::now();
+    kill(pid, SIGINT);
+    EXPECT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+    std::remove(out.c_str());
+}
+
 TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("piped.mkv"), log = glr_test::scratch_path("piped.txt");
