@@ -322,7 +322,8 @@ TEST(export_outputs, sigterm_finalizes_and_a_second_signal_stops_at_once)
 {
     std::string out = glr_test::scratch_path("term.mkv"), log = glr_test::scratch_path("term.txt");
     pid_t pid = spawn_export({"-y", "-s", "64x48", "-n", "1000000", "-c", "ffv1", "-o", out}, log);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    for (int i = 0; i < 200 && file_bytes(out).size() < 100000; i++) // until frames are being written
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     kill(pid, SIGTERM);
     ASSERT_EQ(glr_test::wait_exit(pid), 143) << glr_test::slurp(log);
     EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u);
