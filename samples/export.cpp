@@ -60,6 +60,8 @@ struct options {
     int depth = 3, queue = 2;
     bool gpu_convert = true, overwrite = false, seconds_given = false;
     std::string format_options;
+    glr_audio_params audio{};
+    std::string audio_input, audio_codec;
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
 };
@@ -86,6 +88,12 @@ const char *const usage_text =
     "  --matrix bt709|bt601|bt2020  conversion matrix and tags (bt709)\n"
     "  --range tv|pc        limited or full range (tv)\n"
     "  --chroma-loc left|center     4:2:0 chroma siting (left)\n"
+    "Sound:\n"
+    "  --audio FILE         an audio file or URL to mux, re-encoded for the container (none)\n"
+    "  --audio-codec C      its encoder (aac; libopus in Matroska and WebM)\n"
+    "  --audio-bitrate B    bits per second, e.g. 192k (the encoder's default)\n"
+    "  --audio-offset S     seconds the sound starts after the video; < 0 cuts its start (0)\n"
+    "  --audio-keep-longer  keep a sound longer than the video whole (it ends with the video)\n"
     "Output:\n"
     "  -o OUTPUT            file, - (stdout), pipe:N, a URL (udp://, tcp://...) or an image\n"
     "                       pattern like frames/%05d.png (glreader-export.mp4, or .mkv)\n"
@@ -153,12 +161,35 @@ options parse(int argc, char **argv)
             o.output = args.value();
         } else if (args.is("--format-options")) {
             o.format_options = args.value();
+        } else if (args.is("--audio")) {
+            o.audio_input = args.value();
+        } else if (args.is("--audio-codec")) {
+            o.audio_codec = args.value();
+        } else if (args.is("--audio-bitrate")) {
+            std::string v = args.value();
+            char *end = nullptr;
+            double rate = std::strtod(v.c_str(), &end);
+            if (end && (*end == 'k' || *end == 'K'))
+                rate *= 1000, end++;
+            if (v.empty() || *end || !(rate > 0) || rate > 10e6)
+                args.fail("--audio-bitrate needs bits per second like 192000 or 192k, not '" + v + "'");
+            o.audio.bit_rate = static_cast<int64_t>(rate);
+        } else if (args.is("--audio-offset")) {
+            std::string v = args.value();
+            char *end = nullptr;
+            o.audio.offset = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !std::isfinite(o.audio.offset))
+                args.fail("--audio-offset needs seconds like 1.5 or -0.25, not '" + v + "'");
+        } else if (args.is("--audio-keep-longer")) {
+            o.audio.keep_longer = 1;
         } else if (args.is("-y")) {
             o.overwrite = true;
         } else {
             args.fail("unknown option " + args.option());
         }
     }
+    if (o.audio_input.empty() && (!o.audio_codec.empty() || o.audio.bit_rate || o.audio.offset || o.audio.keep_longer))
+        args.fail("the --audio-* options shape the sound of --audio FILE, which is missing");
     if (o.frames != 0 && o.seconds_given)
         args.fail("-t and -n both say how long to render: give one of them");
     if (o.frames == 0)
@@ -314,6 +345,9 @@ int main(int argc, char **argv)
         ep.container = o.container.empty() ? nullptr : o.container.c_str();
         ep.output = o.output.c_str();
         ep.format_options = o.format_options.empty() ? nullptr : o.format_options.c_str();
+        ep.audio = o.audio;
+        ep.audio.input = o.audio_input.empty() ? nullptr : o.audio_input.c_str();
+        ep.audio.codec = o.audio_codec.empty() ? nullptr : o.audio_codec.c_str();
         ep.queue_depth = o.queue;
         ep.color = o.color;
         if (o.ring_format)

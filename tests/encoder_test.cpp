@@ -1,5 +1,6 @@
 // glreader-av: frames from the ring encoded in-process, decoded back and compared with
 // what was rendered; and every bad input's error.
+#include "support/audio_files.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
@@ -16,7 +17,10 @@ extern "C" {
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <cmath>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -640,6 +644,85 @@ TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
         std::ifstream exists(path);
         EXPECT_FALSE(exists.good()) << "a failed setup created " << path;
     }
+}
+
+} // namespace
+
+namespace {
+
+using encoder_audio = glr_test::gl_test;
+
+TEST_F(encoder_audio, pcm_from_the_renderer_arrives_sample_exact)
+{
+    // A renderer's own sound through glr_encoder_submit_audio, from another thread, in
+    // blocks of odd sizes and with a gap (silence), into FLAC: decoded back, every sample
+    // is what was submitted, and the track ends with the video (25 frames at 25 fps: 1 s).
+    std::string path = scratch_path("pcm.mkv");
+    const int rate = 48000, channels = 2;
+    glr_encoder_params ep = encoder_params(64, 48, GLR_FORMAT_BGRA8, "ffv1", path.c_str());
+    ep.audio.sample_rate = rate;
+    ep.audio.channels = channels;
+    ep.audio.codec = "flac";
+    pattern_scene scene({64, 48});
+    glr::ring ring(ring_params(64, 48, GLR_FORMAT_BGRA8));
+    glr::encoder enc(ep);
+    // Values 16-bit PCM holds exactly, so the float -> s16 conversion is exact too.
+    std::vector<float> sound(static_cast<size_t>(rate * channels));
+    for (size_t i = 0; i < sound.size(); i++)
+        sound[i] = static_cast<float>(static_cast<int>((i * 7919) % 60001) - 30000) / 32768.0f;
+    const int64_t gap_start = 20000, gap_end = 21000;
+    std::thread renderer_sound([&] {
+        int64_t at = 0;
+        for (int block = 1; at < rate; block = block * 3 % 997 + 100) {
+            int64_t n = std::min<int64_t>(block, rate - at);
+            if (at < gap_end && at + n > gap_start) { // leave [gap_start, gap_end) out
+                if (at < gap_start)
+                    EXPECT_EQ(glr_encoder_submit_audio(enc.get(), &sound[static_cast<size_t>(at * channels)],
+                                                       static_cast<int>(gap_start - at), at), 0);
+                at = gap_end;
+                continue;
+            }
+            EXPECT_EQ(glr_encoder_submit_audio(enc.get(), &sound[static_cast<size_t>(at * channels)],
+                                               static_cast<int>(n), at), 0)
+                << glr_last_error();
+            at += n;
+        }
+    });
+    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    for (int n = 0; n < 25; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ring.capture(scene.source(), n, submit);
+    }
+    ring.drain(submit);
+    renderer_sound.join();
+    EXPECT_EQ(glr_encoder_submit_audio(enc.get(), sound.data(), 10, 5), -EINVAL); // before the end
+    enc.finish();
+    EXPECT_EQ(enc.stats().audio_samples_encoded, static_cast<uint64_t>(rate));
+
+    std::vector<int16_t> decoded = glr_test::decode_audio(path, rate, channels);
+    ASSERT_EQ(decoded.size(), sound.size());
+    for (size_t i = 0; i < decoded.size(); i++) {
+        int64_t sample = static_cast<int64_t>(i) / channels;
+        int want = sample >= gap_start && sample < gap_end ? 0 : static_cast<int>(std::lround(sound[i] * 32768));
+        ASSERT_EQ(decoded[i], want) << "sample " << sample << " channel " << i % channels;
+    }
+    std::remove(path.c_str());
+}
+
+TEST(encoder_audio_errors, an_encoder_without_a_pcm_track_refuses_pcm)
+{
+    EXPECT_EQ(glr_encoder_submit_audio(nullptr, nullptr, 0, 0), -EINVAL);
+    glr_encoder_params ep = encoder_params(16, 16, GLR_FORMAT_BGRA8, "ffv1", "/dev/null");
+    ep.container = "null";
+    glr_encoder *enc = glr_encoder_create(nullptr, &ep);
+    ASSERT_NE(enc, nullptr) << glr_last_error();
+    float s[2] = {};
+    EXPECT_EQ(glr_encoder_submit_audio(enc, s, 1, 0), -EINVAL);
+    EXPECT_NE(std::string(glr_last_error()).find("no audio track"), std::string::npos) << glr_last_error();
+    glr_encoder_destroy(&enc);
+    ep.audio.sample_rate = 48000; // and no channels
+    EXPECT_EQ(glr_encoder_create(nullptr, &ep), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("1..8 channels"), std::string::npos) << glr_last_error();
 }
 
 } // namespace

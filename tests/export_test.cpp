@@ -1,4 +1,5 @@
 // glreader-export, run as a user runs it: a real process, a real file, decoded back.
+#include "support/audio_files.hpp"
 #include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -338,6 +340,137 @@ TEST(export_outputs, sigterm_finalizes_and_a_second_signal_stops_at_once)
     EXPECT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
     std::remove(out.c_str());
+}
+
+// --- Sound.
+
+// A shader white on frames 12, 37, 62... (every second at 25 fps, from 0.48 s), black
+// otherwise; and a click track whose clicks fall on those frames' times.
+std::string write_flash_shader()
+{
+    std::string path = glr_test::scratch_path("flash.frag");
+    std::ofstream(path) << "void mainImage(out vec4 c, in vec2 p) {\n"
+                           "    c = vec4(vec3(iFrame % 25 == 12 ? 1.0 : 0.0), 1.0);\n"
+                           "}\n";
+    return path;
+}
+
+std::string write_click_track(int rate, int channels, double seconds)
+{
+    std::vector<int16_t> samples(static_cast<size_t>(seconds * rate) * static_cast<size_t>(channels), 0);
+    for (double t = 0.48; t < seconds; t += 1.0)
+        for (int i = 0; i < rate / 500; i++) // 2 ms at full scale
+            for (int c = 0; c < channels; c++)
+                samples[(static_cast<size_t>(t * rate) + static_cast<size_t>(i)) * static_cast<size_t>(channels) +
+                        static_cast<size_t>(c)] = i % 2 ? 30000 : -30000;
+    return glr_test::write_wav("clicks_" + std::to_string(rate) + "_" + std::to_string(channels) + ".wav", rate,
+                               channels, samples);
+}
+
+// Onsets (seconds) of loud bursts after at least 0.1 s of quiet, in mono samples.
+std::vector<double> click_times(const std::vector<int16_t> &mono, int rate)
+{
+    std::vector<double> out;
+    int64_t quiet_since = -rate;
+    for (size_t i = 0; i < mono.size(); i++) {
+        if (std::abs(mono[i]) > 8000) {
+            if (static_cast<int64_t>(i) - quiet_since > rate / 10)
+                out.push_back(static_cast<double>(i) / rate);
+            quiet_since = static_cast<int64_t>(i);
+        }
+    }
+    return out;
+}
+
+TEST(export_audio, clicks_land_on_their_flashes_and_the_track_ends_with_the_video)
+{
+    std::string shader = write_flash_shader(), clicks = write_click_track(48000, 2, 4.0),
+                log = glr_test::scratch_path("music.txt");
+    for (const char *container : {"mp4", "mkv"}) { // AAC, and Opus
+        SCOPED_TRACE(container);
+        std::string out = glr_test::scratch_path(std::string("music.") + container);
+        ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "32x16", "-r", "25", "-n", "75", "--shader", shader,
+                                                    "--audio", clicks, "-o", out},
+                                                   log)),
+                  0)
+            << glr_test::slurp(log);
+        glr_test::decoded_video v = glr_test::decode_file(out);
+        ASSERT_EQ(v.frames.size(), 75u);
+        std::vector<double> flashes;
+        for (size_t n = 0; n < v.frames.size(); n++)
+            if (v.frames[n].rgba[0] > 128)
+                flashes.push_back(static_cast<double>(n) / 25);
+        std::vector<int16_t> mono = glr_test::decode_audio(out, 48000, 1);
+        std::vector<double> heard = click_times(mono, 48000);
+        ASSERT_EQ(flashes.size(), 3u);
+        ASSERT_EQ(heard.size(), 3u) << "the 4-second click track was trimmed to the 3-second video";
+        for (size_t k = 0; k < 3; k++)
+            EXPECT_NEAR(heard[k], flashes[k], 1.0 / 25) << "click " << k;
+        // The track lasts as long as the video, within an audio frame (1024 samples).
+        EXPECT_NEAR(static_cast<double>(mono.size()) / 48000, 3.0, 1024.0 / 48000);
+        std::remove(out.c_str());
+    }
+}
+
+TEST(export_audio, silent_surround_and_44100_hz_sound_and_offsets)
+{
+    std::string log = glr_test::scratch_path("inputs.txt");
+    struct input_case {
+        std::string wav;
+        int channels;
+        std::vector<std::string> options;
+        double duration;
+    };
+    std::string silent = glr_test::write_wav("silent.wav", 48000, 2, std::vector<int16_t>(48000 * 2 * 2, 0));
+    for (const input_case &c : {input_case{silent, 2, {}, 2.0},
+                                input_case{write_click_track(48000, 6, 2.0), 6, {}, 2.0},
+                                input_case{write_click_track(44100, 1, 2.0), 1, {}, 2.0},
+                                input_case{write_click_track(44100, 1, 3.0), 1, {"--audio-keep-longer"}, 3.0},
+                                input_case{write_click_track(48000, 2, 2.0), 2, {"--audio-offset", "1.5", "--audio-keep-longer"}, 3.5}})
+        for (const char *container : {"mp4", "mkv"}) {
+            SCOPED_TRACE(c.wav + " " + container);
+            std::string out = glr_test::scratch_path(std::string("inputs.") + container);
+            std::vector<std::string> args = {"-y", "-s", "32x16", "-r", "25", "-n", "50", "--audio", c.wav, "-o", out};
+            args.insert(args.end(), c.options.begin(), c.options.end());
+            ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
+            std::vector<int16_t> sound = glr_test::decode_audio(out, 48000, c.channels);
+            ASSERT_FALSE(sound.empty()) << "no audio track with " << c.channels << " channels";
+            EXPECT_NEAR(static_cast<double>(sound.size()) / c.channels / 48000, c.duration, 1024.0 / 44100);
+            std::remove(out.c_str());
+        }
+    // With the offset, the first click comes 1.5 s later.
+    std::string out = glr_test::scratch_path("offset.mkv");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "32x16", "-r", "25", "-n", "75", "--audio",
+                                                write_click_track(48000, 1, 2.0), "--audio-offset", "1.5", "-c",
+                                                "ffv1", "--audio-codec", "flac", "-o", out},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    std::vector<double> heard = click_times(glr_test::decode_audio(out, 48000, 1), 48000);
+    ASSERT_EQ(heard.size(), 2u);
+    EXPECT_NEAR(heard[0], 1.98, 1.0 / 48000 * 2);
+    std::remove(out.c_str());
+}
+
+TEST(export_audio, sound_it_cannot_use_is_named)
+{
+    std::string log = glr_test::scratch_path("bad_audio.txt"), out = glr_test::scratch_path("bad_audio.mp4");
+    std::string missing = glr_test::scratch_path("no_such_sound.wav");
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", missing, "-o", out}, log)), 1);
+    EXPECT_NE(glr_test::slurp(log).find("cannot open the audio input " + missing), std::string::npos) << glr_test::slurp(log);
+    std::string text = glr_test::scratch_path("not_sound.txt");
+    std::ofstream(text) << "no sound in here\n";
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", text, "-o", out}, log)), 1);
+    EXPECT_NE(glr_test::slurp(log).find(text), std::string::npos) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", write_click_track(48000, 1, 1.0),
+                                                "--audio-codec", "aac", "-f", "webm", "-o", out},
+                                               log)),
+              1);
+    EXPECT_NE(glr_test::slurp(log).find("the webm muxer cannot hold aac audio"), std::string::npos)
+        << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-n", "3", "--audio-offset", "1", "-o", out}, log)), 2);
+    std::ifstream never(out);
+    EXPECT_FALSE(never.good()) << "a failed setup created " << out;
 }
 
 TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)

@@ -20,6 +20,26 @@
 extern "C" {
 #endif
 
+/* An audio track muxed beside the video, from a file or from PCM the caller submits. Its
+ * timestamps follow its sample count, never wall time, so it stays in sync with the
+ * frames whatever the render speed. */
+struct glr_audio_params {
+    /* An audio file or URL (anything this libavformat reads); its first audio stream is
+     * decoded, resampled and re-encoded for the container. NULL: no file. */
+    const char *input;
+    /* Without input: PCM submitted with glr_encoder_submit_audio, interleaved 32-bit
+     * float at this rate and channel count. 0: no audio track (when input is NULL). */
+    int sample_rate, channels;
+    /* Encoder name. NULL: what the container takes: AAC for MP4/MOV/MPEG-TS and others,
+     * Opus (libopus) for Matroska and WebM. */
+    const char *codec;
+    int64_t bit_rate;   /* bits per second; 0: the encoder's default */
+    double offset;      /* seconds the sound starts after the video (< 0: its start is cut) */
+    /* 0: the track ends with the video (trimmed, or padded with silence); 1: a longer
+     * sound is kept whole. */
+    int keep_longer;
+};
+
 struct glr_encoder_params {
     int width, height;       /* of the submitted frames; required */
     enum glr_format format;  /* of the submitted frames; 0: GLR_FORMAT_RGBA8 */
@@ -59,12 +79,14 @@ struct glr_encoder_params {
     /* Non-zero: use each frame's pts (in units of fps_den/fps_num seconds), which must
      * increase. 0: number frames 0, 1, 2... in submission order. */
     int use_frame_pts;
+    struct glr_audio_params audio; /* zero: no audio track */
     uint64_t reserved_[4];   /* zero: room for later fields without an ABI break */
 };
 
 /* Statistics of an encoder. Times in milliseconds per frame. */
 struct glr_encoder_stats {
     uint64_t frames_submitted, frames_encoded, packets_written;
+    uint64_t audio_samples_encoded; /* per channel, padding included */
     uint64_t bytes_written;    /* so far; after finish, the output's final size */
     uint64_t zero_copy_frames; /* wrapped without a copy */
     uint64_t converted_frames; /* converted by libswscale on the CPU */
@@ -103,6 +125,14 @@ GLR_API enum glr_format glr_encoder_preferred_format(const struct glr_encoder_pa
  * or -EINVAL for a frame whose size, format or colour differs from the params, or a pts
  * that does not increase (use_frame_pts). */
 GLR_API int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame);
+
+/* Hands frames of PCM to the audio track of an encoder opened with audio.sample_rate
+ * (and no audio.input): `frames` samples per channel, interleaved 32-bit float, the first
+ * at sample `pts` of the track (0 for the first). A gap before pts is filled with silence.
+ * The samples are copied; any thread, but one at a time. Returns 0, -EINVAL for a pts
+ * before the end of what was submitted or an encoder without a PCM track, or the
+ * encoder's sticky error. */
+GLR_API int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames, int64_t pts);
 
 /* Encodes what is queued, flushes the encoder, writes the trailer and closes the file.
  * Also after an error, so that what was encoded stays playable where the container

@@ -34,6 +34,12 @@ public:
         detail::check(glr_encoder_submit(enc_, &c), "glr_encoder_submit");
     }
 
+    // PCM for the audio track (see glr_encoder_submit_audio). Throws glr::error.
+    void submit_audio(const float *samples, int frames, int64_t pts)
+    {
+        detail::check(glr_encoder_submit_audio(enc_, samples, frames, pts), "glr_encoder_submit_audio");
+    }
+
     // Flushes and closes the file; throws the first error met during the encode.
     void finish() { detail::check(glr_encoder_finish(enc_), "glr_encoder_finish"); }
 

@@ -43,6 +43,18 @@ int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame)
     return glr::guarded(enc->log(), [&] { return enc->submit(*frame); });
 }
 
+int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames, int64_t pts)
+{
+    if (!enc) {
+        glr_report_error(nullptr, -EINVAL, "glr_encoder_submit_audio: enc is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(enc->log(), [&] {
+        enc->submit_audio(samples, frames, pts);
+        return 0;
+    });
+}
+
 int glr_encoder_finish(glr_encoder *enc)
 {
     if (!enc) {

@@ -1,5 +1,6 @@
 #include "av/encoder.hpp"
 
+#include "av/audio_track.hpp"
 #include "av/av_dictionary.hpp"
 #include "av/av_error.hpp"
 #include "enum_value.hpp"
@@ -321,6 +322,8 @@ void glr_encoder::open_muxer(const glr_encoder_params &p)
     stream_->avg_frame_rate = codec_ctx_->framerate;
 
     glr::av_dictionary muxer_options("glr_encoder_create: cannot read format options", p.format_options);
+    if (p.audio.input || p.audio.sample_rate)
+        audio_ = std::make_unique<glr::audio_track>(p.audio, format_ctx_);
     output_ = std::make_unique<glr::output_io>(p.output, muxer, p.chunk_size ? p.chunk_size : default_chunk_size);
     if (output_->avio() && !output_->seekable()) {
         // A pipe or a socket: nothing can be rewritten later, so the muxer must stream.
@@ -378,6 +381,7 @@ void glr_encoder::close_output()
     sws_ = nullptr;
     av_packet_free(&packet_);
     avcodec_free_context(&codec_ctx_);
+    audio_.reset();
     avformat_free_context(format_ctx_);
     format_ctx_ = nullptr;
     pool_.reset(); // after the codec: its pooled frames are all back
@@ -465,6 +469,18 @@ int glr_encoder::submit(glr_frame &frame)
     return 0;
 }
 
+void glr_encoder::submit_audio(const float *samples, int frames, int64_t pts)
+{
+    if (!audio_)
+        glr::fail(-EINVAL, "glr_encoder_submit_audio: this encoder has no audio track (audio.sample_rate)");
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (error_ != 0)
+            throw glr::failure(error_, error_message_);
+    }
+    audio_->submit(samples, frames, pts);
+}
+
 AVFrame *glr_encoder::prepare(queued_frame &item)
 {
     AVFrame *out;
@@ -527,23 +543,46 @@ void glr_encoder::encode(const AVFrame *frame)
             fail(glr::code_of_av_error(rc), "encoder %s failed: %s", codec_->name, glr::av_error_text(rc).c_str());
         av_packet_rescale_ts(packet_, codec_ctx_->time_base, stream_->time_base);
         packet_->stream_index = stream_->index;
-        uint64_t write_start = glr::now_ns();
-        rc = av_interleaved_write_frame(format_ctx_, packet_); // takes the packet's reference
-        uint64_t write_ns = glr::now_ns() - write_start;
-        writing += write_ns;
-        if (rc < 0 || output_->write_error()) {
-            int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
-            fail(code, "writing %s failed: %s", output_->what().c_str(), glr::describe(code));
-        }
-        std::lock_guard<std::mutex> lock(mutex_);
-        write_.record_ns(write_ns);
-        counters_.packets_written++;
-        counters_.bytes_written = output_->bytes_written();
+        writing += write_packet(packet_);
     }
     std::lock_guard<std::mutex> lock(mutex_);
     encode_.record_ns(glr::now_ns() - start - writing);
     if (frame)
         counters_.frames_encoded++;
+}
+
+uint64_t glr_encoder::write_packet(AVPacket *packet)
+{
+    uint64_t start = glr::now_ns();
+    int rc = av_interleaved_write_frame(format_ctx_, packet); // takes the packet's reference
+    uint64_t write_ns = glr::now_ns() - start;
+    if (rc < 0 || output_->write_error()) {
+        int code = output_->write_error() ? output_->write_error() : glr::code_of_av_error(rc);
+        fail(code, "writing %s failed: %s", output_->what().c_str(), glr::describe(code));
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    write_.record_ns(write_ns);
+    counters_.packets_written++;
+    counters_.bytes_written = output_->bytes_written();
+    return write_ns;
+}
+
+double glr_encoder::seconds_at(int64_t pts) const
+{
+    return static_cast<double>(pts) * codec_ctx_->time_base.num / codec_ctx_->time_base.den;
+}
+
+void glr_encoder::pump_audio(double seconds, bool last)
+{
+    if (!audio_)
+        return;
+    auto write = [&](AVPacket *packet) { write_packet(packet); };
+    if (last)
+        audio_->finish(seconds, write);
+    else
+        audio_->pump(seconds, write);
+    std::lock_guard<std::mutex> lock(mutex_);
+    counters_.audio_samples_encoded = static_cast<uint64_t>(audio_->samples_encoded());
 }
 
 void glr_encoder::run()
@@ -572,6 +611,8 @@ void glr_encoder::run()
                 throw;
             }
             av_frame_free(&frame);
+            video_end_pts_ = item.pts + 1;
+            pump_audio(seconds_at(video_end_pts_), false); // the sound under this frame
         } catch (const glr::failure &e) {
             if (item.frame.ring_) // prepare failed before passing the lease on
                 glr_frame_release(&item.frame);
@@ -581,8 +622,10 @@ void glr_encoder::run()
     // End of stream: flush what the encoder holds (unless it failed), then finalize the
     // file in every case, so what was written stays playable.
     try {
-        if (first_error() == 0)
+        if (first_error() == 0) {
             encode(nullptr);
+            pump_audio(seconds_at(video_end_pts_), true); // to the video's end, and the flush
+        }
     } catch (const glr::failure &e) {
         set_error(e.code(), e.what());
     }

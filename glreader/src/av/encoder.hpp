@@ -3,6 +3,7 @@
 
 #include "glreader/encoder.h"
 #include "glreader/libav.h"
+#include "av/audio_track.hpp"
 #include "av/frame_pool.hpp"
 #include "av/output_io.hpp"
 #include "latency.hpp"
@@ -31,6 +32,7 @@ public:
 
     // Takes the lease in every case; returns 0 or a negative code (see encoder.h).
     int submit(glr_frame &frame);
+    void submit_audio(const float *samples, int frames, int64_t pts);
     int finish();
     glr_encoder_stats stats() const;
     const glr_log *log() const { return log_; }
@@ -55,6 +57,11 @@ private:
     void run();
     AVFrame *prepare(queued_frame &item);
     void encode(const AVFrame *frame);
+    // Muxes a packet of either stream; returns the time it took.
+    uint64_t write_packet(AVPacket *packet);
+    double seconds_at(int64_t pts) const;
+    // The audio track's sound up to `seconds` of video (with last: to the end, flushed).
+    void pump_audio(double seconds, bool last);
     void set_error(int code, const std::string &message);
     int first_error() const;
     static int sticky(int code, const std::string &message);
@@ -74,6 +81,8 @@ private:
     AVFormatContext *format_ctx_ = nullptr;
     AVStream *stream_ = nullptr;
     std::unique_ptr<glr::output_io> output_;
+    std::unique_ptr<glr::audio_track> audio_;
+    int64_t video_end_pts_ = 0; // after the last frame encoded
     bool header_written_ = false;
     SwsContext *sws_ = nullptr;
     std::unique_ptr<glr::frame_pool> pool_; // conversion targets and starvation copies
