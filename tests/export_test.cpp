@@ -88,7 +88,7 @@ TEST(export_test, gpu_conversion_is_the_default_and_ffprobe_shows_the_colour_ask
                    "yuvj420p|pc|smpte170m|smpte170m|smpte170m|center"},
           tag_case{{"--matrix", "bt2020", "--pix-fmt", "nv12"}, "yuv420p|tv|bt2020nc|bt2020-10|bt2020|left"},
           tag_case{{"--convert", "cpu", "--matrix", "bt601"}, "yuv420p|tv|smpte170m|smpte170m|smpte170m|left"}}) {
-        std::vector<std::string> args = {"-s", "128x48", "-n", "5", "-c", "libx264", "--shader", shader, "-o", out,
+        std::vector<std::string> args = {"-y", "-s", "128x48", "-n", "5", "-c", "libx264", "--shader", shader, "-o", out,
                                          "--stats-json", probe + ".json"};
         args.insert(args.end(), c.options.begin(), c.options.end());
         ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
