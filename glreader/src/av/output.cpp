@@ -1,0 +1,147 @@
+#include "av/output.hpp"
+
+#include "av/av_dictionary.hpp"
+#include "av/av_error.hpp"
+#include "error.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+namespace glr {
+
+namespace {
+
+std::string video_muxer_names()
+{
+    std::string out;
+    void *it = nullptr;
+    while (const AVOutputFormat *f = av_muxer_iterate(&it))
+        if (f->video_codec != AV_CODEC_ID_NONE)
+            out += (out.empty() ? "" : ", ") + std::string(f->name);
+    return out;
+}
+
+// The MP4 family: to an output that cannot seek, these write fragmented files.
+bool is_mov_family(const AVOutputFormat *muxer)
+{
+    for (const char *name : {"mp4", "mov", "ipod", "ismv", "3gp", "3g2", "psp", "f4v"})
+        if (std::strcmp(muxer->name, name) == 0)
+            return true;
+    return false;
+}
+
+// Muxers whose files are unplayable unless they can go back and rewrite (AVI's index and
+// header sizes).
+bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(muxer->name, "avi") == 0; }
+
+} // namespace
+
+output::output(const glr_log *log, const char *name, const char *container, const char *format_options,
+               size_t chunk_size)
+    : log_(log)
+{
+    const AVOutputFormat *muxer = av_guess_format(container, container ? nullptr : name, nullptr);
+    if (!muxer && container)
+        fail(-EINVAL, "glr_encoder_create: '%s' is not a muxer in this FFmpeg build; muxers for video: %s",
+             container, video_muxer_names().c_str());
+    if (!muxer)
+        fail(-EINVAL,
+             "glr_encoder_create: cannot tell the container from the name '%s'; give a known "
+             "extension (.mkv, .mp4, .nut, ...) or a container name",
+             name);
+    av_dictionary options("glr_encoder_create: cannot read format options", format_options);
+    int rc = avformat_alloc_output_context2(&context_, muxer, nullptr, name);
+    if (rc < 0)
+        fail(code_of_av_error(rc), "glr_encoder_create: %s", av_error_text(rc).c_str());
+    try {
+        io_ = std::make_unique<output_io>(name, muxer, chunk_size);
+        what_ = io_->what();
+    } catch (...) {
+        avformat_free_context(context_);
+        throw;
+    }
+    av_dict_copy(&options_, *options.address(), 0);
+    if (io_->avio() && !io_->seekable()) {
+        // A pipe or a socket: nothing can be rewritten later, so the muxer must stream.
+        if (is_mov_family(muxer)) {
+            av_dict_set(&options_, "movflags", "+frag_keyframe+empty_moov+default_base_moof", AV_DICT_APPEND);
+            glr_log_write(log_, GLR_LOG_WARN,
+                          format("%s cannot seek: writing fragmented %s (movflags +frag_keyframe+empty_moov)",
+                                 io_->what().c_str(), muxer->name)
+                              .c_str());
+        } else if (needs_seekable_output(muxer)) {
+            std::string what = io_->what();
+            io_.reset();
+            av_dict_free(&options_);
+            avformat_free_context(context_);
+            fail(-EINVAL,
+                 "glr_encoder_create: the %s muxer cannot write to %s, which cannot seek (it rewrites its "
+                 "header at the end); use matroska, nut, mpegts or mp4, which stream",
+                 muxer->name, what.c_str());
+        }
+    }
+    context_->pb = io_->avio();
+    if (io_->custom())
+        context_->flags |= AVFMT_FLAG_CUSTOM_IO;
+}
+
+output::~output()
+{
+    close();
+    av_dict_free(&options_);
+    avformat_free_context(context_);
+}
+
+int output::io_error(int av_error) const
+{
+    int code = io_ ? io_->write_error() : 0;
+    return code ? code : code_of_av_error(av_error);
+}
+
+void output::start(const char *video_codec)
+{
+    int rc = avformat_write_header(context_, &options_);
+    if (rc < 0)
+        fail(io_error(rc), "glr_encoder_create: %s cannot start a %s file with %s: %s", what().c_str(),
+             muxer()->name, video_codec, av_error_text(rc).c_str());
+    started_ = true; // a trailer is owed from now on
+    const AVDictionaryEntry *unknown = av_dict_get(options_, "", nullptr, AV_DICT_IGNORE_SUFFIX);
+    if (unknown)
+        fail(-EINVAL, "glr_encoder_create: muxer %s has no option '%s' (ffmpeg -h muxer=%s lists them)",
+             muxer()->name, unknown->key, muxer()->name);
+    io_->commit(); // only now may an existing file be replaced
+}
+
+void output::write(AVPacket *packet)
+{
+    int rc = av_interleaved_write_frame(context_, packet);
+    if (rc < 0 || io_->write_error()) {
+        int code = io_error(rc);
+        fail(code, "writing %s failed: %s", what().c_str(), describe(code));
+    }
+}
+
+void output::finish()
+{
+    if (!started_)
+        return;
+    started_ = false;
+    int rc = av_write_trailer(context_);
+    if (rc < 0 || io_->write_error()) {
+        int code = io_error(rc);
+        fail(code, "finishing %s failed: %s", what().c_str(), describe(code));
+    }
+}
+
+int output::close()
+{
+    if (!io_)
+        return 0;
+    int rc = io_->close();
+    final_bytes_ = io_->bytes_written();
+    io_.reset();
+    context_->pb = nullptr; // the I/O's, gone with it
+    return rc;
+}
+
+} // namespace glr

@@ -1,0 +1,60 @@
+// One output of glr_encoder: the muxer and where its bytes go (output_io), holding any
+// number of streams. Tracks add their streams to context() first; start() then writes the
+// header, and only then may an existing file be replaced; write() muxes the packets of
+// every stream, interleaved by libavformat; finish() writes the trailer.
+#pragma once
+
+#include "av/output_io.hpp"
+
+#include "glreader/common.h"
+
+extern "C" {
+#include <libavformat/avformat.h>
+}
+
+#include <memory>
+#include <string>
+
+namespace glr {
+
+class output {
+public:
+    // The muxer for name (container: its name; NULL: guessed from name) and the I/O.
+    // Throws with words: unknown muxer, a name that says no container, unreadable options,
+    // an output that cannot be opened.
+    output(const glr_log *log, const char *name, const char *container, const char *format_options,
+           size_t chunk_size);
+    ~output();
+    output(const output &) = delete;
+    output &operator=(const output &) = delete;
+
+    AVFormatContext *context() const { return context_; }
+    const AVOutputFormat *muxer() const { return context_->oformat; }
+    const std::string &what() const { return what_; }
+
+    // Writes the header, streams all added; `video_codec` names the encoder in messages.
+    // Throws when the muxer refuses them or an option it was given.
+    void start(const char *video_codec);
+    bool started() const { return started_; }
+    // Muxes a packet (its reference is taken). Throws on a write error, naming the output.
+    void write(AVPacket *packet);
+    // The trailer; throws on a write error.
+    void finish();
+    // Flushes and closes the I/O; returns its first error, or 0. Call once, at the end.
+    int close();
+    // The output's size so far; after close, its final size.
+    uint64_t bytes_written() const { return io_ ? io_->bytes_written() : final_bytes_; }
+
+private:
+    int io_error(int av_error) const;
+
+    const glr_log *log_;
+    AVFormatContext *context_ = nullptr;
+    std::unique_ptr<output_io> io_;
+    std::string what_; // the output in words, also once io_ is closed
+    AVDictionary *options_ = nullptr;
+    bool started_ = false;
+    uint64_t final_bytes_ = 0;
+};
+
+} // namespace glr

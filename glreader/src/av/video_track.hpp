@@ -1,0 +1,81 @@
+// The video stream of an output: the encoder, the conversion when the frames are not in
+// the pixel format it encodes (libswscale), and the lending of leases to libavcodec
+// without a copy (glreader/libav.h) with copies into a pool once it holds too many.
+#pragma once
+
+#include "av/frame_pool.hpp"
+#include "av/output.hpp"
+
+#include "glreader/encoder.h"
+#include "glreader/libav.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libswscale/swscale.h>
+}
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace glr {
+
+class video_track {
+public:
+    using packet_sink = std::function<void(AVPacket *)>;
+
+    // Opens the encoder for the params' frames and adds the stream to out (before its
+    // header). Throws with words: unknown encoder, option or pixel format, a size the
+    // pixel format cannot hold, a hardware encoder without its device.
+    video_track(const glr_encoder_params &params, output &out);
+    ~video_track();
+    video_track(const video_track &) = delete;
+    video_track &operator=(const video_track &) = delete;
+
+    const char *codec_name() const { return codec_->name; }
+    glr_format format() const { return format_; }
+    const glr_color &color() const { return color_; }
+    double seconds_at(int64_t pts) const { return static_cast<double>(pts) * av_q2d(context_->time_base); }
+
+    // A submitted lease as the frame to encode, its lease taken in every case.
+    enum class route { lent, copied, converted };
+    struct prepared {
+        AVFrame *frame;
+        route how;
+        uint64_t convert_ns; // libswscale's time, for `converted`
+        int held;            // leases libavcodec holds now
+    };
+    prepared prepare(glr_frame &lease, int64_t pts);
+    // Encodes a frame (NULL: the end) and hands its packets to write.
+    void encode(const AVFrame *frame, const packet_sink &write);
+
+    // Test seam (test builds only): the next send fails once `frames` were sent.
+    void fail_after(int64_t frames) { fail_after_ = frames; }
+
+    // The ring format that encodes with these params without a CPU conversion.
+    static glr_format preferred_format(const glr_encoder_params &params);
+
+private:
+    void open_codec(const glr_encoder_params &params, const AVOutputFormat *muxer);
+    void open_scaler(AVPixelFormat to);
+    void release();
+
+    glr_format format_;
+    glr_color color_{};     // of the submitted frames
+    glr_color out_color_{}; // of the encoded frames and the stream
+    AVPixelFormat input_pix_fmt_;
+    int width_, height_;
+    const AVCodec *codec_ = nullptr;
+    AVCodecContext *context_ = nullptr;
+    AVStream *stream_ = nullptr;
+    SwsContext *sws_ = nullptr;
+    std::unique_ptr<frame_pool> pool_; // conversion targets and starvation copies
+    AVPacket *packet_ = nullptr;
+    // Leases libavcodec still holds: past depth - 1 frames are copied instead, so an
+    // encoder that keeps references cannot starve the ring.
+    glr_av_lender lender_{};
+    int64_t frames_sent_ = 0;
+    std::atomic<int64_t> fail_after_{-1};
+};
+
+} // namespace glr
