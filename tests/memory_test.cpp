@@ -30,6 +30,7 @@ TEST_F(memory_test, resident_size_stays_flat_over_5000_frames)
     // keeps frames in its lookahead either way, the busiest paths.
     for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_NV12}) {
         SCOPED_TRACE(glr_format_name(format));
+        bool with_audio = format == GLR_FORMAT_NV12; // and a PCM track, AAC-encoded beside it
         const int w = 64, h = 48, frames = 5000;
         std::string path = ::testing::TempDir() + "glr_memory_" + std::to_string(getpid()) + ".mkv";
         glr_test::pattern_scene scene({w, h});
@@ -43,12 +44,20 @@ TEST_F(memory_test, resident_size_stays_flat_over_5000_frames)
         ep.pix_fmt = format == GLR_FORMAT_NV12 ? "nv12" : nullptr;
         ep.codec_options = "preset=ultrafast";
         ep.output = path.c_str();
+        if (with_audio) {
+            ep.audio.sample_rate = 48000;
+            ep.audio.channels = 2;
+            ep.audio.codec = "aac";
+        }
         glr::encoder enc(ep);
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+        std::vector<float> sound(1600 * 2, 0.25f); // a 30 fps frame's worth of samples
 
         std::vector<long> samples;
         for (int n = 0; n < frames; n++) {
             scene.draw(static_cast<uint64_t>(n));
+            if (with_audio)
+                enc.submit_audio(sound.data(), 1600, int64_t{1600} * n);
             ring.capture(scene.source(), n, submit);
             if (n % 500 == 499)
                 samples.push_back(resident_kib());
@@ -56,6 +65,8 @@ TEST_F(memory_test, resident_size_stays_flat_over_5000_frames)
         ring.drain(submit);
         enc.finish();
         EXPECT_EQ(enc.stats().frames_encoded, static_cast<uint64_t>(frames));
+        if (with_audio)
+            EXPECT_EQ(enc.stats().audio_samples_encoded, uint64_t{1600} * frames);
         // After warm-up (pools filled, encoder at steady state), nothing may grow.
         long baseline = samples[1];
         for (size_t i = 2; i < samples.size(); i++)
