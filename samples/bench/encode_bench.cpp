@@ -8,6 +8,9 @@
 // mode with BGRA, and with NV12 converted on the GPU; and libx264 alone on ready yuv420p
 // frames, the ceiling. Each gives fps, CPU milliseconds per frame over every process
 // (this one, its GL driver's threads, the ffmpeg children) and the bytes read back.
+// The in-process GPU path also runs with an AAC track from a sound file, and into real
+// outputs (MPEG-TS): a file, a pipe and a loopback TCP socket read by threads of this
+// process that throw the bytes away.
 #include "common.hpp"
 #include "modes.hpp"
 
@@ -22,23 +25,50 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <stdexcept>
+#include <thread>
 
 namespace bench {
 
 namespace {
 
-enum class method { in_process_rgba, in_process_gpu_yuv, classic_pipe, pipe_mode_rgba, pipe_mode_gpu_yuv, encoder_only };
-const method methods[] = {method::in_process_rgba,  method::in_process_gpu_yuv, method::classic_pipe,
-                          method::pipe_mode_rgba,   method::pipe_mode_gpu_yuv,  method::encoder_only};
+enum class method {
+    in_process_rgba,
+    in_process_gpu_yuv,
+    in_process_gpu_yuv_audio,
+    to_file,
+    to_pipe,
+    to_tcp,
+    classic_pipe,
+    pipe_mode_rgba,
+    pipe_mode_gpu_yuv,
+    encoder_only
+};
+const method methods[] = {method::in_process_rgba, method::in_process_gpu_yuv, method::in_process_gpu_yuv_audio,
+                          method::to_file,         method::to_pipe,            method::to_tcp,
+                          method::classic_pipe,    method::pipe_mode_rgba,     method::pipe_mode_gpu_yuv,
+                          method::encoder_only};
 
 const char *method_name(method m)
 {
     switch (m) {
     case method::in_process_rgba: return "in-process, BGRA + swscale";
     case method::in_process_gpu_yuv: return "in-process, GPU yuv420p";
+    case method::in_process_gpu_yuv_audio: return "in-process, GPU yuv420p + AAC track";
+    case method::to_file: return "in-process, GPU yuv420p, MPEG-TS to a file";
+    case method::to_pipe: return "in-process, GPU yuv420p, MPEG-TS to a pipe";
+    case method::to_tcp: return "in-process, GPU yuv420p, MPEG-TS to loopback TCP";
     case method::classic_pipe: return "classic pipe (write), BGRA";
     case method::pipe_mode_rgba: return "glreader pipe mode, BGRA";
     case method::pipe_mode_gpu_yuv: return "glreader pipe mode, GPU nv12";
@@ -52,6 +82,10 @@ const char *method_key(method m)
     switch (m) {
     case method::in_process_rgba: return "in_process_rgba";
     case method::in_process_gpu_yuv: return "in_process_gpu_yuv";
+    case method::in_process_gpu_yuv_audio: return "in_process_gpu_yuv_audio";
+    case method::to_file: return "in_process_gpu_yuv_mpegts_file";
+    case method::to_pipe: return "in_process_gpu_yuv_mpegts_pipe";
+    case method::to_tcp: return "in_process_gpu_yuv_mpegts_tcp";
     case method::classic_pipe: return "classic_pipe";
     case method::pipe_mode_rgba: return "pipe_mode_rgba";
     case method::pipe_mode_gpu_yuv: return "pipe_mode_gpu_yuv";
@@ -64,7 +98,11 @@ const char *method_key(method m)
 glr_format readback_format(method m)
 {
     switch (m) {
-    case method::in_process_gpu_yuv: return GLR_FORMAT_I420;
+    case method::in_process_gpu_yuv:
+    case method::in_process_gpu_yuv_audio:
+    case method::to_file:
+    case method::to_pipe:
+    case method::to_tcp: return GLR_FORMAT_I420;
     case method::pipe_mode_gpu_yuv: return GLR_FORMAT_NV12;
     case method::encoder_only: return static_cast<glr_format>(0);
     default: return GLR_FORMAT_BGRA8;
@@ -78,9 +116,80 @@ struct encode_case {
     std::vector<double> load;
 };
 
+// A reader on another thread that takes whatever arrives and throws it away, at the end
+// of a pipe or of a loopback TCP connection: the outputs glreader-av writes to.
+class sink_reader {
+public:
+    // pipe: the write end is fd(); tcp: the URL to connect to is url().
+    explicit sink_reader(bool tcp)
+    {
+        if (!tcp) {
+            int fds[2];
+            if (pipe2(fds, O_CLOEXEC) != 0)
+                throw std::runtime_error("cannot make a pipe");
+            read_fd_ = fds[0], write_fd_ = fds[1];
+            thread_ = std::thread([this] { drain(read_fd_); });
+            return;
+        }
+        listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t size = sizeof address;
+        if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr *>(&address), size) != 0 ||
+            listen(listen_fd_, 1) != 0 || getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&address), &size) != 0)
+            throw std::runtime_error("cannot listen on 127.0.0.1");
+        url_ = "tcp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+        thread_ = std::thread([this] {
+            int connection = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+            if (connection >= 0) {
+                drain(connection);
+                close(connection);
+            }
+        });
+    }
+    ~sink_reader()
+    {
+        if (write_fd_ >= 0)
+            close(write_fd_); // the reader sees its end
+        if (thread_.joinable())
+            thread_.join();
+        if (read_fd_ >= 0)
+            close(read_fd_);
+        if (listen_fd_ >= 0)
+            close(listen_fd_);
+    }
+    sink_reader(const sink_reader &) = delete;
+    sink_reader &operator=(const sink_reader &) = delete;
+
+    std::string output() const { return url_.empty() ? "pipe:" + std::to_string(write_fd_) : url_; }
+    // The pipe's writer is done: the reader may end.
+    void writer_done()
+    {
+        if (write_fd_ >= 0)
+            close(write_fd_);
+        write_fd_ = -1;
+    }
+
+private:
+    static void drain(int fd)
+    {
+        std::vector<char> buffer(1 << 20);
+        while (read(fd, buffer.data(), buffer.size()) > 0) {
+        }
+    }
+
+    int read_fd_ = -1, write_fd_ = -1, listen_fd_ = -1;
+    std::string url_;
+    std::thread thread_;
+};
+
 class runner {
 public:
-    runner(sample::scene &scene, const encode_case &c, int frames) : scene_(scene), c_(c), frames_(frames) {}
+    runner(sample::scene &scene, const encode_case &c, int frames, const std::string &sound)
+        : scene_(scene), c_(c), frames_(frames), sound_(sound)
+    {
+    }
 
     std::pair<int, double> run(method m, const std::vector<AVFrame *> &yuv)
     {
@@ -88,6 +197,20 @@ public:
         switch (m) {
         case method::in_process_rgba: in_process(GLR_FORMAT_BGRA8); break;
         case method::in_process_gpu_yuv: in_process(GLR_FORMAT_I420); break;
+        case method::in_process_gpu_yuv_audio: in_process(GLR_FORMAT_I420, nullptr, true); break;
+        case method::to_file: {
+            std::string path = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".ts";
+            in_process(GLR_FORMAT_I420, path.c_str());
+            std::remove(path.c_str());
+            break;
+        }
+        case method::to_pipe:
+        case method::to_tcp: {
+            sink_reader reader(m == method::to_tcp);
+            in_process(GLR_FORMAT_I420, reader.output().c_str());
+            reader.writer_done();
+            break;
+        }
         case method::classic_pipe: pipe(GLR_FORMAT_BGRA8, true); break;
         case method::pipe_mode_rgba: pipe(GLR_FORMAT_BGRA8, false); break;
         case method::pipe_mode_gpu_yuv: pipe(GLR_FORMAT_NV12, false); break;
@@ -97,8 +220,9 @@ public:
     }
 
 private:
-    // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p, null muxer).
-    void in_process(glr_format format)
+    // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p): the null
+    // muxer, or MPEG-TS into output; with a sound file's AAC track beside them.
+    void in_process(glr_format format, const char *output = nullptr, bool audio = false)
     {
         glr::ring ring = make_ring(c_.size.width, c_.size.height, format);
         glr_encoder_params ep{};
@@ -109,8 +233,9 @@ private:
         ep.pix_fmt = "yuv420p";
         std::string options = "preset=" + c_.preset;
         ep.codec_options = options.c_str();
-        ep.container = "null";
-        ep.output = "/dev/null";
+        ep.container = output ? "mpegts" : "null";
+        ep.output = output ? output : "/dev/null";
+        ep.audio.input = audio ? sound_.c_str() : nullptr;
         glr::encoder enc(ep);
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         for (int i = 0; i < frames_; i++) {
@@ -185,7 +310,36 @@ private:
     sample::scene &scene_;
     const encode_case &c_;
     int frames_;
+    const std::string &sound_;
 };
+
+// A WAV of a 440 Hz tone, seconds long, for the audio row; deleted by the caller.
+std::string write_tone(double seconds)
+{
+    std::string path = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".wav";
+    const int rate = 48000, channels = 2;
+    auto samples = static_cast<uint32_t>(seconds * rate);
+    std::FILE *out = std::fopen(path.c_str(), "wb");
+    if (!out)
+        throw std::runtime_error("cannot write " + path);
+    auto put = [&](uint32_t v, int bytes) {
+        for (int i = 0; i < bytes; i++)
+            std::fputc(static_cast<int>((v >> (8 * i)) & 0xff), out);
+    };
+    uint32_t data = samples * channels * 2;
+    std::fputs("RIFF", out);
+    put(36 + data, 4);
+    std::fputs("WAVEfmt ", out);
+    put(16, 4), put(1, 2), put(channels, 2), put(rate, 4), put(rate * channels * 2, 4), put(channels * 2, 2), put(16, 2);
+    std::fputs("data", out);
+    put(data, 4);
+    for (uint32_t i = 0; i < samples; i++) {
+        auto v = static_cast<uint16_t>(static_cast<int16_t>(8000 * std::sin(2 * 3.14159265358979 * 440 * i / rate)));
+        put(v, 2), put(v, 2);
+    }
+    std::fclose(out);
+    return path;
+}
 
 // yuv420p copies of the frames the scene renders, converted once, untimed.
 std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &size, int frames)
@@ -242,12 +396,13 @@ int bench_encode(int argc, char **argv)
     std::fprintf(stderr, "glreader-bench encode on %s: %d runs x %d frames, interleaved\n", ctx.renderer().c_str(),
                  runs, frames);
 
+    std::string sound = write_tone(frames / 30.0 + 1);
     load_meter load;
     for (int run = 0; run < runs; run++) {
         for (encode_case &c : cases) {
             sample::scene scene(c.size.width, c.size.height, {cheap_scene_source, "", "bench scene"});
             std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
-            runner r(scene, c, frames);
+            runner r(scene, c, frames, sound);
             load.other_cpu_seconds();
             for (size_t m = 0; m < method_count; m++) {
                 run_cost cost = measure([&] { return r.run(methods[m], yuv); });
@@ -279,6 +434,20 @@ int bench_encode(int argc, char **argv)
                         summarize(c.load).max);
         }
     }
+    // The costs the outputs-and-sound work promises to keep small, read off the medians.
+    auto median_of = [&](const encode_case &c, method m) {
+        return summarize(c.fps[static_cast<size_t>(std::find(std::begin(methods), std::end(methods), m) - std::begin(methods))]).median;
+    };
+    std::printf("\n");
+    for (const encode_case &c : cases)
+        std::printf("%s %s: with an AAC track %.2fx the fps without; MPEG-TS to a pipe %.2fx, to loopback TCP "
+                    "%.2fx the fps to a file\n",
+                    c.size.name.c_str(), c.preset.c_str(),
+                    median_of(c, method::in_process_gpu_yuv_audio) / median_of(c, method::in_process_gpu_yuv),
+                    median_of(c, method::to_pipe) / median_of(c, method::to_file),
+                    median_of(c, method::to_tcp) / median_of(c, method::to_file));
+    std::remove(sound.c_str());
+
     std::vector<std::string> items;
     for (const encode_case &c : cases) {
         std::string item = "{\"size\": \"" + c.size.name + "\", \"preset\": \"" + c.preset +
