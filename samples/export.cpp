@@ -90,7 +90,8 @@ const char *const usage_text =
     "  --chroma-loc left|center     4:2:0 chroma siting (left)\n"
     "Sound:\n"
     "  --audio FILE         an audio file or URL to mux, re-encoded for the container (none)\n"
-    "  --audio-codec C      its encoder (aac; libopus in Matroska and WebM)\n"
+    "  --audio-codec C      its encoder, or copy (aac; libopus in Matroska and WebM; a sound\n"
+    "                       already in that codec is copied as it is)\n"
     "  --audio-bitrate B    bits per second, e.g. 192k (the encoder's default)\n"
     "  --audio-offset S     seconds the sound starts after the video; < 0 cuts its start (0)\n"
     "  --audio-keep-longer  keep a sound longer than the video whole (it ends with the video)\n"
@@ -424,6 +425,10 @@ int main(int argc, char **argv)
         const char *conversion = glr_format_get_info(rp.format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
         std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n", rs.path, rs.fill,
                     glr_format_name(rp.format), rs.frame_bytes, conversion);
+        if (!o.audio_input.empty())
+            std::fprintf(stderr, "  audio: %s, %llu samples per channel\n",
+                         es.audio_copied ? "copied as it is" : "encoded",
+                         static_cast<unsigned long long>(es.audio_samples_encoded));
         std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
                     static_cast<unsigned long long>(es.zero_copy_frames),
                     static_cast<unsigned long long>(es.converted_frames),

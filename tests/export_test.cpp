@@ -452,6 +452,38 @@ TEST(export_audio, silent_surround_and_44100_hz_sound_and_offsets)
     std::remove(out.c_str());
 }
 
+TEST(export_audio, sound_already_in_the_containers_codec_is_copied_as_it_is)
+{
+    // An AAC click track into MP4: its packets go in as they are, still on their flashes.
+    std::string shader = write_flash_shader(), log = glr_test::scratch_path("copy.txt"),
+                aac = glr_test::scratch_path("clicks.m4a"), out = glr_test::scratch_path("copy.mp4");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffmpeg", {"-v", "error", "-y", "-i", write_click_track(48000, 2, 3.0),
+                                                             "-c:a", "aac", aac},
+                                                  log)),
+              0)
+        << glr_test::slurp(log);
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "32x16", "-r", "25", "-n", "75", "--shader", shader,
+                                                "--audio", aac, "-o", out},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("audio: copied as it is"), std::string::npos) << glr_test::slurp(log);
+    std::vector<double> heard = click_times(glr_test::decode_audio(out, 48000, 1), 48000);
+    ASSERT_EQ(heard.size(), 3u);
+    for (size_t k = 0; k < 3; k++)
+        EXPECT_NEAR(heard[k], 0.48 + static_cast<double>(k), 1.0 / 25) << "click " << k;
+    // Asked to copy what the container cannot hold: said so, before anything is written.
+    std::remove(out.c_str());
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", write_click_track(48000, 1, 1.0),
+                                                "--audio-codec", "copy", "-o", out},
+                                               log)),
+              1);
+    EXPECT_NE(glr_test::slurp(log).find("cannot hold pcm_s16le audio as it is"), std::string::npos)
+        << glr_test::slurp(log);
+    std::ifstream never(out);
+    EXPECT_FALSE(never.good());
+}
+
 TEST(export_audio, sound_it_cannot_use_is_named)
 {
     std::string log = glr_test::scratch_path("bad_audio.txt"), out = glr_test::scratch_path("bad_audio.mp4");

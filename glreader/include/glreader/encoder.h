@@ -31,7 +31,10 @@ struct glr_audio_params {
      * float at this rate and channel count. 0: no audio track (when input is NULL). */
     int sample_rate, channels;
     /* Encoder name. NULL: what the container takes: AAC for MP4/MOV/MPEG-TS and others,
-     * Opus (libopus) for Matroska and WebM. */
+     * Opus (libopus) for Matroska and WebM; an input already in that codec is copied as
+     * it is (no offset then). "copy": the input's packets as they are, whatever the
+     * codec, where the container holds it (not at an offset, and a shorter sound is not
+     * padded). */
     const char *codec;
     int64_t bit_rate;   /* bits per second; 0: the encoder's default */
     double offset;      /* seconds the sound starts after the video (< 0: its start is cut) */
@@ -87,6 +90,7 @@ struct glr_encoder_params {
 struct glr_encoder_stats {
     uint64_t frames_submitted, frames_encoded, packets_written;
     uint64_t audio_samples_encoded; /* per channel, padding included */
+    int audio_copied;               /* 1: the audio input's packets were copied as they are */
     uint64_t bytes_written;    /* so far; after finish, the output's final size */
     uint64_t zero_copy_frames; /* wrapped without a copy */
     uint64_t converted_frames; /* converted by libswscale on the CPU */

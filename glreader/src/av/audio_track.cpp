@@ -80,7 +80,10 @@ audio_track::audio_track(const glr_audio_params &p, AVFormatContext *muxer) : ke
                           "channels for submitted PCM (given %d Hz, %d channels)",
                  p.sample_rate, p.channels);
         pcm_channels_ = p.input ? 0 : p.channels;
-        open_encoder(p, muxer);
+        if (p.input && copies(p, muxer->oformat))
+            open_copy(muxer);
+        else
+            open_encoder(p, muxer);
         if (p.offset > 0)
             leading_silence_ = std::llround(p.offset * rate_);
         else
@@ -126,6 +129,68 @@ void audio_track::open_input(const char *url)
     if (decoder_->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
         av_channel_layout_default(&decoder_->ch_layout, decoder_->ch_layout.nb_channels);
     input_done_ = false;
+}
+
+bool audio_track::copies(const glr_audio_params &p, const AVOutputFormat *muxer) const
+{
+    AVCodecID source = input_->streams[input_stream_]->codecpar->codec_id;
+    bool holds = avformat_query_codec(muxer, source, FF_COMPLIANCE_NORMAL) == 1;
+    if (p.codec && std::strcmp(p.codec, "copy") == 0) {
+        if (!holds)
+            fail(-EINVAL, "glr_encoder_create: the %s muxer cannot hold %s audio as it is: choose an encoder",
+                 muxer->name, avcodec_get_name(source));
+        if (p.offset != 0)
+            fail(-EINVAL, "glr_encoder_create: audio copied as it is cannot start at an offset: re-encode it");
+        return true;
+    }
+    // Already what the container takes, and nothing to shift: no generation is lost.
+    const AVCodec *wanted = p.codec ? nullptr : avcodec_find_encoder_by_name(default_audio_codec(muxer));
+    return wanted && wanted->id == source && holds && p.offset == 0;
+}
+
+void audio_track::open_copy(AVFormatContext *muxer)
+{
+    const AVStream *in = input_->streams[input_stream_];
+    stream_ = avformat_new_stream(muxer, nullptr);
+    packet_ = av_packet_alloc();
+    if (!stream_ || !packet_)
+        fail(-ENOMEM, "out of memory");
+    int rc = avcodec_parameters_copy(stream_->codecpar, in->codecpar);
+    if (rc < 0)
+        fail(code_of_av_error(rc), "glr_encoder_create: cannot copy the audio stream: %s", av_error_text(rc).c_str());
+    stream_->codecpar->codec_tag = 0; // the muxer's own tag for the codec
+    stream_->time_base = in->time_base;
+    rate_ = in->codecpar->sample_rate;
+    copy_start_ = in->start_time == AV_NOPTS_VALUE ? 0 : in->start_time;
+    copy_ = true;
+}
+
+void audio_track::copy_until(double seconds, const packet_sink &write)
+{
+    const AVRational in_tb = input_->streams[input_stream_]->time_base;
+    int64_t limit = std::isfinite(seconds) ? std::llround(seconds / av_q2d(in_tb)) : INT64_MAX;
+    for (;;) {
+        if (!held_) {
+            if (av_read_frame(input_, packet_) < 0)
+                return;
+            if (packet_->stream_index != input_stream_ || packet_->pts == AV_NOPTS_VALUE) {
+                av_packet_unref(packet_);
+                continue;
+            }
+            packet_->pts -= copy_start_;
+            packet_->dts -= copy_start_;
+            held_ = true;
+        }
+        if (packet_->pts >= limit)
+            return; // for a later call, or past the end
+        int64_t end = packet_->pts + packet_->duration;
+        encoded_ = std::max(encoded_, av_rescale_q(end, in_tb, AVRational{1, rate_}));
+        av_packet_rescale_ts(packet_, in_tb, stream_->time_base);
+        packet_->stream_index = stream_->index;
+        packet_->pos = -1;
+        held_ = false;
+        write(packet_);
+    }
 }
 
 void audio_track::open_encoder(const glr_audio_params &p, AVFormatContext *muxer)
@@ -335,6 +400,8 @@ void audio_track::produce(int64_t wanted)
 
 void audio_track::pump(double seconds, const packet_sink &write)
 {
+    if (copy_)
+        return copy_until(seconds, write);
     auto until = static_cast<int64_t>(std::floor(seconds * rate_));
     produce(until);
     encode(std::min(until, produced_), false, write);
@@ -342,6 +409,14 @@ void audio_track::pump(double seconds, const packet_sink &write)
 
 void audio_track::finish(double video_seconds, const packet_sink &write)
 {
+    if (copy_) {
+        // As it is: what starts before the end, or all of it when kept longer.
+        copy_until(keep_longer_ ? INFINITY : video_seconds, write);
+        if (held_)
+            av_packet_unref(packet_);
+        held_ = false;
+        return;
+    }
     auto video_end = static_cast<int64_t>(std::llround(video_seconds * rate_));
     int64_t limit = keep_longer_ ? INT64_MAX : video_end;
     // A second of sound at a time, so that a long one kept whole never sits in memory.

@@ -1,5 +1,6 @@
 // The audio track of an encoder: sound from a file (decoded, resampled, re-encoded for the
-// container) or PCM the caller submits, encoded on the encoder's thread in step with the
+// container; copied as it is when it already is what the container takes, or when asked)
+// or PCM the caller submits, encoded on the encoder's thread in step with the
 // video. Its timestamps are its sample count: audio stays in sync whatever the render
 // speed. The track ends with the video (trimmed, or padded with silence) unless asked to
 // keep a longer sound.
@@ -42,10 +43,16 @@ public:
     void finish(double video_seconds, const packet_sink &write);
     // Samples per channel sent to the encoder so far.
     int64_t samples_encoded() const { return encoded_; }
+    bool copied() const { return copy_; }
 
 private:
     void open_input(const char *url);
     void open_encoder(const glr_audio_params &params, AVFormatContext *muxer);
+    // Whether the input's packets go to the muxer as they are (see glr_audio_params.codec).
+    bool copies(const glr_audio_params &params, const AVOutputFormat *muxer) const;
+    void open_copy(AVFormatContext *muxer);
+    // Copy mode: the input's packets that start before `seconds`.
+    void copy_until(double seconds, const packet_sink &write);
     // Fills the FIFO up to track time `wanted`: the offset's silence, submitted PCM, the
     // input's sound.
     void produce(int64_t wanted);
@@ -65,6 +72,9 @@ private:
     int64_t skip_ = 0;             // samples still to drop from the source (offset < 0)
     int64_t leading_silence_ = 0;  // samples of silence still owed before it (offset > 0)
     bool input_done_ = true;
+    bool copy_ = false;            // packets copied, not re-encoded
+    bool held_ = false;            // copy mode: packet_ read, not written yet
+    int64_t copy_start_ = 0;       // copy mode: the input's first timestamp
     bool keep_longer_ = false;
 
     AVFormatContext *input_ = nullptr;

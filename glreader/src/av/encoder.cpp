@@ -187,6 +187,7 @@ void glr_encoder::pump_audio(double seconds, bool last)
         audio_->pump(seconds, write);
     std::lock_guard<std::mutex> lock(mutex_);
     counters_.audio_samples_encoded = static_cast<uint64_t>(audio_->samples_encoded());
+    counters_.audio_copied = audio_->copied();
 }
 
 void glr_encoder::encode_video(queued_frame &item)
