@@ -201,6 +201,7 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
           refused_case{{"-y", "-c", "libx264", "-f", "mp4", "--format-options", "no_such_option=1"}, 1,
                        "muxer mp4 has no option 'no_such_option'"},
           refused_case{{"-y", "-c", "ffv1", "-f", "no_such_muxer"}, 1, "'no_such_muxer' is not a muxer"},
+          refused_case{{"-y", "-c", "ffv1", "-f", "mp4"}, 1, "cannot start a mp4 file with ffv1"},
           refused_case{{"-c", "ffv1", "-f", "null"}, 0, "wrote 3 frames"}}) {
         std::vector<std::string> args = {"-s", "32x16", "-n", "3", "-o", out};
         args.insert(args.end(), c.args.begin(), c.args.end());
