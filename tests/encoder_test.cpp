@@ -422,16 +422,6 @@ protected:
     }
 };
 
-std::vector<uint8_t> pattern_rgba(uint64_t n, int w, int h)
-{
-    std::vector<uint8_t> rgba;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (uint8_t c : glr_test::pattern(n, x, y))
-                rgba.push_back(c);
-    return rgba;
-}
-
 TEST_F(encoder_yuv, yuv_leases_reach_x264_without_a_copy)
 {
     for (glr_format format : {GLR_FORMAT_I420, GLR_FORMAT_NV12}) {
@@ -471,7 +461,7 @@ TEST_F(encoder_yuv, lossless_yuv_is_the_gpu_conversion_exactly_and_the_fallback_
         EXPECT_EQ(st.zero_copy_frames, c.zero_copy ? 12u : 0u);
         EXPECT_EQ(st.converted_frames, c.zero_copy ? 0u : 12u);
         for (size_t n = 0; n < v.frames.size(); n++) {
-            auto want = glr_test::reference_yuv(pattern_rgba(n, 64, 48), 64, 48, c.ring, color);
+            auto want = glr_test::reference_yuv(glr_test::pattern_image(n, 64, 48), 64, 48, c.ring, color);
             auto d = glr_test::max_difference(v.frames[n].yuv, want);
             EXPECT_LE(d.luma, 1) << "frame " << n << ": " << d.where;
             EXPECT_LE(d.chroma, 2) << "frame " << n << ": " << d.where;

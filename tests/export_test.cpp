@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -173,12 +172,6 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
 // --- Outputs and file safety.
 
-std::string file_bytes(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Runs a shell command line (for pipelines), its stderr into log.
 int shell(const std::string &command, const std::string &log)
 {
@@ -207,7 +200,7 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
         args.insert(args.end(), c.args.begin(), c.args.end());
         EXPECT_EQ(glr_test::wait_exit(spawn_export(args, log)), c.status) << glr_test::slurp(log);
         EXPECT_NE(glr_test::slurp(log).find(c.words), std::string::npos) << glr_test::slurp(log);
-        EXPECT_EQ(file_bytes(out), precious) << "after: " << glr_test::slurp(log);
+        EXPECT_EQ(glr_test::slurp(out), precious) << "after: " << glr_test::slurp(log);
     }
     // -f null writes nothing anywhere, not even the default output name.
     std::string dir = glr_test::scratch_path("null_dir");
@@ -284,7 +277,7 @@ TEST(export_outputs, muxer_options_reach_the_muxer)
         if (faststart)
             args.insert(args.end(), {"--format-options", "movflags=+faststart"});
         ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
-        std::string bytes = file_bytes(out);
+        std::string bytes = glr_test::slurp(out);
         size_t moov = bytes.find("moov"), mdat = bytes.find("mdat");
         ASSERT_NE(moov, std::string::npos);
         ASSERT_NE(mdat, std::string::npos);
@@ -325,7 +318,7 @@ TEST(export_outputs, sigterm_finalizes_and_a_second_signal_stops_at_once)
 {
     std::string out = glr_test::scratch_path("term.mkv"), log = glr_test::scratch_path("term.txt");
     pid_t pid = spawn_export({"-y", "-s", "64x48", "-n", "1000000", "-c", "ffv1", "-o", out}, log);
-    for (int i = 0; i < 200 && file_bytes(out).size() < 100000; i++) // until frames are being written
+    for (int i = 0; i < 200 && glr_test::slurp(out).size() < 100000; i++) // until frames are being written
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     kill(pid, SIGTERM);
     ASSERT_EQ(glr_test::wait_exit(pid), 143) << glr_test::slurp(log);

@@ -183,12 +183,7 @@ TEST_F(yuv_test, a_rendered_scene_converts_from_every_kind_of_source)
     // The pattern as rendered: from its texture (sampled in place), from a multisampled
     // renderbuffer and texture (copied, resolved), on the fallback readback paths.
     const int w = 64, h = 48;
-    image im{"scene", w, h, std::vector<uint8_t>(static_cast<size_t>(w * h * 4))};
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            auto p = glr_test::pattern(7, x, y);
-            std::copy(p.begin(), p.end(), &im.rgba[static_cast<size_t>((y * w + x) * 4)]);
-        }
+    image im{"scene", w, h, glr_test::pattern_image(7, w, h)};
     glr_color color{};
     glr_color_resolve(GLR_FORMAT_NV12, nullptr, &color);
     yuv_planes want = reference_yuv(im.rgba, w, h, GLR_FORMAT_NV12, color);

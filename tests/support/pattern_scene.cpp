@@ -162,6 +162,17 @@ glr_source pattern_scene::source() const
     return s;
 }
 
+std::vector<uint8_t> pattern_image(uint64_t n, int width, int height)
+{
+    std::vector<uint8_t> rgba;
+    rgba.reserve(static_cast<size_t>(width) * static_cast<size_t>(height) * 4);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+            for (uint8_t c : pattern(n, x, y))
+                rgba.push_back(c);
+    return rgba;
+}
+
 std::string check_frame(const glr_frame &frame, uint64_t n, glr_flip flip)
 {
     int bpp = glr_format_get_info(frame.format)->samples_per_pixel[0];

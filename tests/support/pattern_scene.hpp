@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace glr_test {
 
@@ -22,6 +23,9 @@ inline std::array<uint8_t, 4> pattern(uint64_t n, int x, int y)
             static_cast<uint8_t>((ux * 3u + uy * 7u + un) & 255u),
             static_cast<uint8_t>((ux * 5u + uy) & 255u)};
 }
+
+// Frame n of the pattern as an image: width x height RGBA pixels, top row first.
+std::vector<uint8_t> pattern_image(uint64_t n, int width, int height);
 
 struct scene_options {
     int width = 64, height = 48;
