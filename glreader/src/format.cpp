@@ -58,9 +58,8 @@ frame_layout layout_of(const glr_format_info &f, int width, int height)
     out.count = f.planes;
     for (int p = 0; p < f.planes; p++) {
         frame_layout::plane &plane = out.planes[p];
-        plane.row_bytes = static_cast<size_t>(plane_width(f, p, width)) *
-                          static_cast<size_t>(f.samples_per_pixel[p] * f.bytes_per_sample);
-        plane.stride = f.yuv ? align64(plane.row_bytes) : plane.row_bytes;
+        size_t row_bytes = glr_format_plane_row_bytes(f.format, p, width);
+        plane.stride = f.yuv ? align64(row_bytes) : row_bytes;
         plane.rows = plane_height(f, p, height);
         plane.offset = out.bytes;
         out.bytes += f.yuv ? align64(plane.stride * static_cast<size_t>(plane.rows))

@@ -14,9 +14,8 @@ const glr_format_info &format_info(int format, const char *call);
 // Where the planes of a width x height frame lie in a slot's memory, as read back.
 struct frame_layout {
     struct plane {
-        size_t offset = 0;    // from the start of the slot
-        size_t stride = 0;    // bytes between rows in memory
-        size_t row_bytes = 0; // bytes of pixels in a row
+        size_t offset = 0; // from the start of the slot
+        size_t stride = 0; // bytes between rows in memory
         int rows = 0;
     };
     plane planes[4];
