@@ -260,7 +260,7 @@ TEST(filter_test, a_missing_shader_file_is_named)
 {
     std::string missing = glr_test::scratch_path("no_such_scene.frag");
     expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + missing, "-f", "null", "-"}, "missing"),
-                          "cannot read the shader " + missing + ": No such file or directory");
+                          "cannot read the Image pass's shader " + missing + ": No such file or directory");
 }
 
 TEST(filter_test, a_shader_compile_error_names_file_and_line)
@@ -268,7 +268,7 @@ TEST(filter_test, a_shader_compile_error_names_file_and_line)
     std::string shader = glr_test::scratch_path("broken.frag");
     std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(1.0);\n    c.x = nope;\n}\n";
     run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader, "-f", "null", "-"}, "broken");
-    expect_failure_saying(r, shader + " does not compile");
+    expect_failure_saying(r, "Image pass (" + shader + ") does not compile");
     expect_failure_saying(r, shader + ":3:");
     expect_failure_saying(r, "nope");
 }

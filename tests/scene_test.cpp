@@ -144,7 +144,7 @@ TEST_F(scene_test, compile_errors_name_the_source_line_and_column)
     p.source_name = "broken.frag";
     EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
     EXPECT_EQ(glr_last_error_code(), GLR_ERROR_SHADER);
-    EXPECT_TRUE(contains(glr_last_error(), "broken.frag does not compile")) << glr_last_error();
+    EXPECT_TRUE(contains(glr_last_error(), "Image pass (broken.frag) does not compile:\nbroken.frag:2:")) << glr_last_error();
     EXPECT_TRUE(contains(glr_last_error(), "broken.frag:2:")) << glr_last_error();
     EXPECT_TRUE(contains(glr_last_error(), "nope")) << glr_last_error();
 
@@ -165,7 +165,7 @@ TEST_F(scene_test, shader_files_are_read_and_named)
     std::remove(path.c_str());
     EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
     EXPECT_EQ(glr_last_error_code(), -ENOENT);
-    EXPECT_TRUE(contains(glr_last_error(), "cannot read the shader " + path + ": No such file or directory"))
+    EXPECT_TRUE(contains(glr_last_error(), "cannot read the Image pass's shader " + path + ": No such file or directory"))
         << glr_last_error();
 }
 

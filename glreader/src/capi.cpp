@@ -243,12 +243,45 @@ glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params *params)
     return scene;
 }
 
-int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta)
+int glr_scene_render(glr_scene *scene, const struct glr_scene_inputs *inputs)
 {
     if (!scene)
-        return null_argument(nullptr, "glr_scene_draw", "scene");
+        return null_argument(nullptr, "glr_scene_render", "scene");
+    if (!inputs)
+        return null_argument(scene->log(), "glr_scene_render", "inputs");
     return glr::guarded(scene->log(), [&] {
-        scene->draw(frame, seconds, delta);
+        scene->render(*inputs);
+        return 0;
+    });
+}
+
+int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta)
+{
+    glr_scene_inputs inputs{};
+    inputs.frame = frame;
+    inputs.time = seconds;
+    inputs.time_delta = delta;
+    return glr_scene_render(scene, &inputs);
+}
+
+int glr_scene_set_channel_image(glr_scene *scene, int pass, int channel, const struct glr_image *image)
+{
+    if (!scene)
+        return null_argument(nullptr, "glr_scene_set_channel_image", "scene");
+    if (!image)
+        return null_argument(scene->log(), "glr_scene_set_channel_image", "image");
+    return glr::guarded(scene->log(), [&] {
+        scene->set_channel_image(pass, channel, *image);
+        return 0;
+    });
+}
+
+int glr_scene_set_channel_cubemap(glr_scene *scene, int pass, int channel, const struct glr_image faces[6])
+{
+    if (!scene)
+        return null_argument(nullptr, "glr_scene_set_channel_cubemap", "scene");
+    return glr::guarded(scene->log(), [&] {
+        scene->set_channel_cubemap(pass, channel, faces);
         return 0;
     });
 }

@@ -1,16 +1,30 @@
 /*
- * glreader: a Shadertoy-style scene, rendered into a framebuffer of its own in the current
- * GL context, ready to be captured by a ring. The exporter, the samples and the FFmpeg
- * filter all render through it, so the same shader gives the same pixels everywhere.
+ * glreader: a Shadertoy scene, rendered into a framebuffer of its own in the current GL
+ * context, ready to be captured by a ring. The exporter, the samples and the FFmpeg filter
+ * all render through it, so the same shader gives the same pixels everywhere.
  *
- * The shader is a GLSL fragment body with Shadertoy's entry point and uniforms:
+ * Each pass is a GLSL fragment body with Shadertoy's entry point and inputs:
  *
- *   void mainImage(out vec4 fragColor, in vec2 fragCoord)   // fragCoord: pixel centre,
- *   uniform vec3 iResolution; uniform float iTime;          // origin at the bottom left
- *   uniform float iTimeDelta; uniform int iFrame;
+ *   void mainImage(out vec4 fragColor, in vec2 fragCoord)  // fragCoord: pixel centre,
+ *                                                          // origin at the bottom left
+ *   uniform vec3 iResolution; uniform float iTime, iTimeDelta, iFrameRate; uniform int iFrame;
+ *   uniform float iChannelTime[4]; uniform vec3 iChannelResolution[4];
+ *   uniform vec4 iMouse, iDate; uniform float iSampleRate;
+ *   uniform sampler2D iChannel0..3 (samplerCube for a cube map channel);
+ *   #define HW_PERFORMANCE 1
  *
- * Alpha is written as 1. Compile errors come back as "NAME:LINE:COLUMN: error: ...",
- * counting lines of the user's source.
+ * Up to four buffer passes (Buffer A..D) render first, in that order, into float targets
+ * of the scene's size; then the Image pass renders into the scene's RGBA8 framebuffer with
+ * alpha written as 1. A pass reading a buffer that has already rendered this frame sees
+ * this frame's pixels; one reading itself or a later buffer sees the previous frame's
+ * (zeros before the first). A Common section is compiled into every pass.
+ *
+ * Compile errors come back once per pass as "PASS does not compile:" followed by
+ * "NAME:LINE:COLUMN: error: ...", counting lines of the author's own file (the pass's or
+ * the common section's), with compilers' lists of candidate overloads left out.
+ *
+ * The scene takes ready pixels for image, video, sound and cube map channels: decoding is
+ * the host's (glreader-av's media channels, the FFmpeg filter's own libraries).
  */
 #ifndef GLREADER_SCENE_H
 #define GLREADER_SCENE_H
@@ -22,31 +36,130 @@
 extern "C" {
 #endif
 
-struct glr_scene_params {
-    int width, height;        /* required, 1..the GL size limit */
-    /* The mainImage source. NULL: read it from source_path; both NULL: the built-in
-     * animated scene (glr_scene_builtin_source). */
+#define GLR_SCENE_CHANNELS 4 /* iChannel0..3 */
+#define GLR_SCENE_BUFFERS 4  /* Buffer A..D */
+#define GLR_SCENE_IMAGE_PASS GLR_SCENE_BUFFERS /* pass index of the Image pass */
+
+/* What a channel reads. */
+enum glr_channel_kind {
+    GLR_CHANNEL_NONE = 0,     /* nothing: black, iChannelResolution 0 */
+    GLR_CHANNEL_TEXTURE = 1,  /* a 2D image the host uploads (glr_scene_set_channel_image):
+                                 a picture, a video's current frame, the sound texture */
+    GLR_CHANNEL_CUBEMAP = 2,  /* six faces the host uploads (glr_scene_set_channel_cubemap);
+                                 the pass sees a samplerCube */
+    GLR_CHANNEL_BUFFER = 3,   /* the output of Buffer A..D (glr_channel.buffer) */
+    GLR_CHANNEL_KEYBOARD = 4  /* Shadertoy's 256x3 keyboard texture with no key ever down */
+};
+
+/* Sampling, as Shadertoy offers it. DEFAULT is what Shadertoy picks for the kind: mipmap
+ * and repeat for textures and cube maps, linear and clamp for buffers, nearest and clamp
+ * for the keyboard. */
+enum glr_channel_filter {
+    GLR_FILTER_DEFAULT = 0,
+    GLR_FILTER_NEAREST = 1,
+    GLR_FILTER_LINEAR = 2,
+    GLR_FILTER_MIPMAP = 3 /* trilinear over mipmaps built after each upload or render */
+};
+enum glr_channel_wrap { GLR_WRAP_DEFAULT = 0, GLR_WRAP_CLAMP = 1, GLR_WRAP_REPEAT = 2 };
+/* Whether an image's top row lands at the top of a texture (v = 1), as Shadertoy's
+ * "vflip" does and by default does for textures. OFF puts row 0 at v = 0: what the sound
+ * texture wants (row 0: spectrum, row 1: waveform) and the default for cube map faces,
+ * which GL lays out top row first. */
+enum glr_channel_vflip { GLR_VFLIP_DEFAULT = 0, GLR_VFLIP_ON = 1, GLR_VFLIP_OFF = 2 };
+
+struct glr_channel {
+    enum glr_channel_kind kind;
+    int buffer; /* GLR_CHANNEL_BUFFER: 0..3 for Buffer A..D, which must have a source */
+    enum glr_channel_filter filter;
+    enum glr_channel_wrap wrap;
+    enum glr_channel_vflip vflip;
+};
+
+/* A buffer pass. One with neither source nor source_path is absent. */
+struct glr_scene_pass {
     const char *source;
     const char *source_path;
-    /* How compile errors name the source; NULL: source_path, else "shader". */
+    const char *source_name; /* how errors name its file; NULL: source_path, else "Buffer A".. */
+    struct glr_channel channels[GLR_SCENE_CHANNELS];
+};
+
+/* How buffer passes store their pixels. */
+enum glr_buffer_precision {
+    GLR_BUFFER_FLOAT32 = 0, /* RGBA32F, Shadertoy's */
+    GLR_BUFFER_FLOAT16 = 1  /* RGBA16F: half the memory and bandwidth */
+};
+
+struct glr_scene_params {
+    int width, height;        /* required, 1..the GL size limit */
+    /* The Image pass's mainImage source. NULL: read it from source_path; both NULL: the
+     * built-in animated scene (glr_scene_builtin_source). */
+    const char *source;
+    const char *source_path;
+    /* How compile errors name the source; NULL: source_path, else "Image". */
     const char *source_name;
     /* Loader for the GL context current at create; NULL: glreader's own (EGL, or GLX). */
     glr_get_proc_address_fn get_proc_address;
+    /* The Image pass's channels; all NONE by default. */
+    struct glr_channel channels[GLR_SCENE_CHANNELS];
+    /* The Common section, compiled before every pass; both NULL: none. */
+    const char *common_source;
+    const char *common_path;
+    const char *common_name; /* NULL: common_path, else "Common" */
+    struct glr_scene_pass buffers[GLR_SCENE_BUFFERS];
+    enum glr_buffer_precision buffer_precision;
+};
+
+/* What a frame's shaders see besides their channels. */
+struct glr_scene_inputs {
+    int frame;                  /* iFrame */
+    double time;                /* iTime, seconds */
+    double time_delta;          /* iTimeDelta */
+    double frame_rate;          /* iFrameRate; 0: 1 / time_delta (0 when that is 0) */
+    float mouse[4];             /* iMouse: xy the position while pressed, zw the click, in
+                                   pixels from the bottom left; zeros: never clicked */
+    float date[4];              /* iDate: year, month 0..11, day 1..31, seconds into the day */
+    float channel_time[GLR_SCENE_CHANNELS]; /* iChannelTime: each channel's media time */
+    float sample_rate;          /* iSampleRate; 0: 44100, Shadertoy's */
+};
+
+/* Pixels for a channel: 8 bits per sample, rows top first (as decoders give them). */
+struct glr_image {
+    int width, height;
+    int components;     /* 1: red only (the sound texture, as Shadertoy's R8), 4: RGBA */
+    const uint8_t *data;
+    ptrdiff_t stride;   /* bytes from one row to the next, at least width * components */
 };
 
 /* Thread-safety: use it on the thread where its GL context is current.
  * Lifetime: destroy it while that context is current. */
 typedef struct glr_scene glr_scene;
 
-/* Compiles the shader and creates the framebuffer (RGBA8) in the current context.
- * Returns NULL with the reason logged and in glr_last_error(): GLR_ERROR_NO_CONTEXT,
- * -EINVAL (size), -ENOENT and the like (source_path unreadable, naming the file),
- * GLR_ERROR_SHADER (the compiler's log, located as NAME:LINE:COLUMN). */
+/* Compiles every pass and creates the framebuffer (RGBA8) and the buffers' targets in the
+ * current context. Returns NULL with the reason logged and in glr_last_error():
+ * GLR_ERROR_NO_CONTEXT, -EINVAL (size; a channel naming an absent buffer or an unknown
+ * kind, filter, wrap or vflip, naming the pass and channel), -ENOENT and the like (a
+ * source file unreadable, naming it), GLR_ERROR_SHADER (the compiler's log, located as
+ * NAME:LINE:COLUMN in the author's file). */
 GLR_API glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params *params);
 
-/* Draws frame number `frame` at `seconds` (iTime; delta: iTimeDelta) into the scene's
- * framebuffer. Returns 0, or GLR_ERROR_NO_CONTEXT / GLR_ERROR_GL with a message. */
+/* Renders one frame: every buffer pass in order, then the Image pass into the scene's
+ * framebuffer. Returns 0, -EINVAL (inputs NULL), GLR_ERROR_NO_CONTEXT or GLR_ERROR_GL,
+ * with a message. */
+GLR_API int glr_scene_render(glr_scene *scene, const struct glr_scene_inputs *inputs);
+
+/* glr_scene_render with iFrame `frame`, iTime `seconds`, iTimeDelta `delta` and every
+ * other input zero (or its default). */
 GLR_API int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta);
+
+/* Uploads pixels into a GLR_CHANNEL_TEXTURE channel of a pass (0..3: Buffer A..D,
+ * GLR_SCENE_IMAGE_PASS: Image); they stay until the next upload, which may change the
+ * size. Returns 0, -EINVAL (no such pass or channel, the channel is of another kind,
+ * bad image), GLR_ERROR_NO_CONTEXT or GLR_ERROR_GL, with a message naming it. */
+GLR_API int glr_scene_set_channel_image(glr_scene *scene, int pass, int channel, const struct glr_image *image);
+
+/* Uploads the six square faces (+X, -X, +Y, -Y, +Z, -Z) of a GLR_CHANNEL_CUBEMAP channel.
+ * Returns as glr_scene_set_channel_image. */
+GLR_API int glr_scene_set_channel_cubemap(glr_scene *scene, int pass, int channel, const struct glr_image faces[6]);
 
 /* Reads the framebuffer into caller memory synchronously with glReadPixels: the GL
  * finishes drawing and copies every pixel before this returns. Rows go bottom row first

@@ -4,13 +4,13 @@
 
 #include "gl/readback_state.hpp"
 #include "gl/shader.hpp"
+#include "gl/shadertoy_source.hpp"
 
 #include "error.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace {
@@ -37,40 +37,14 @@ void main() {
     gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
 })";
 
-// Shadertoy's conventions around the user's mainImage. "#line 1" makes the compiler count
-// lines from the first line of the user's source.
-std::string wrap_shadertoy(const std::string &main_image)
-{
-    return "#version 330 core\n"
-           "uniform vec3 iResolution;\n"
-           "uniform float iTime;\n"
-           "uniform float iTimeDelta;\n"
-           "uniform int iFrame;\n"
-           "out vec4 glr_colour;\n"
-           "#line 1\n" +
-           main_image +
-           "\nvoid main() {\n"
-           "    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);\n"
-           "    mainImage(c, gl_FragCoord.xy);\n"
-           "    glr_colour = vec4(c.rgb, 1.0);\n"
-           "}\n";
-}
+const char *pass_titles[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image"};
 
-// Compiler logs locate errors in source string 0: Mesa "0:LINE(COLUMN): ", NVIDIA
-// "0(LINE) : ". Name the source instead, as compilers of files do.
-std::string locate(const std::string &log, const std::string &name)
-{
-    static const std::regex mesa(R"((^|\n)0:(\d+)\((\d+)\): )"), nvidia(R"((^|\n)0\((\d+)\) : )");
-    std::string out = std::regex_replace(log, mesa, "$1" + name + ":$2:$3: ");
-    return std::regex_replace(out, nvidia, "$1" + name + ":$2: ");
-}
-
-std::string read_source(const char *path)
+std::string read_source(const char *path, const std::string &what)
 {
     std::ifstream in(path);
     if (!in) {
-        int err = errno;
-        glr::fail(-(err ? err : ENOENT), "cannot read the shader %s: %s", path, std::strerror(err ? err : ENOENT));
+        int err = errno ? errno : ENOENT;
+        glr::fail(-err, "cannot read the %s %s: %s", what.c_str(), path, std::strerror(err));
     }
     std::stringstream text;
     text << in.rdbuf();
@@ -79,15 +53,30 @@ std::string read_source(const char *path)
 
 } // namespace
 
-glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p) : log_(log), width_(p.width), height_(p.height)
+struct glr_scene::pass {
+    std::string title; // "Buffer A", "Image"
+    GLuint program = 0;
+    GLint resolution = -1, time = -1, delta = -1, frame_rate = -1, frame = -1, channel_time = -1,
+          channel_resolution = -1, mouse = -1, date = -1, sample_rate = -1;
+    std::array<std::unique_ptr<glr::gl::scene_channel>, GLR_SCENE_CHANNELS> channels;
+    // Buffers only: two targets, written in turn; `latest` holds the last frame rendered.
+    std::array<GLuint, 2> targets{}, fbos{};
+    int latest = 0;
+    bool mipmapped = false; // a reader samples it with mipmaps: build them after each render
+};
+
+glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
+    : log_(log), width_(p.width), height_(p.height),
+      buffer_format_(p.buffer_precision == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F)
 {
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is not positive", p.width, p.height);
-    std::string source = p.source ? p.source : p.source_path ? read_source(p.source_path) : builtin_source;
-    std::string name = p.source_name ? p.source_name
-                       : p.source_path ? p.source_path
-                       : p.source      ? "shader"
-                                       : "built-in scene";
+    if (p.buffer_precision != GLR_BUFFER_FLOAT32 && p.buffer_precision != GLR_BUFFER_FLOAT16)
+        glr::fail(-EINVAL, "glr_scene_create: unknown buffer precision %d", static_cast<int>(p.buffer_precision));
+    std::string common = p.common_source ? p.common_source
+                         : p.common_path ? read_source(p.common_path, "Common section")
+                                         : "";
+    std::string common_name = p.common_name ? p.common_name : p.common_path ? p.common_path : "Common";
     glr::gl::load(fns_, p.get_proc_address);
     GLint max_size = 0;
     gl_.GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
@@ -95,20 +84,38 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p) : log_(log),
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is larger than this driver's limit %d", p.width, p.height,
                   max_size);
     glr::gl::clear_errors(gl_);
-    link(wrap_shadertoy(source), name);
-    resolution_ = gl_.GetUniformLocation(program_, "iResolution");
-    time_ = gl_.GetUniformLocation(program_, "iTime");
-    delta_ = gl_.GetUniformLocation(program_, "iTimeDelta");
-    frame_ = gl_.GetUniformLocation(program_, "iFrame");
-    gl_.GenVertexArrays(1, &vao_);
-    gl_.GenTextures(1, &texture_);
-    gl_.BindTexture(GL_TEXTURE_2D, texture_);
-    gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width_, height_, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    gl_.GenFramebuffers(1, &fbo_);
-    gl_.BindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    gl_.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_, 0);
-    GLenum status = gl_.CheckFramebufferStatus(GL_FRAMEBUFFER);
     try {
+        for (int i = 0; i < GLR_SCENE_BUFFERS; i++) {
+            const glr_scene_pass &b = p.buffers[i];
+            if (b.source || b.source_path)
+                build_pass(i, common, common_name, b.source, b.source_path, b.source_name, b.channels);
+        }
+        bool builtin = !p.source && !p.source_path;
+        build_pass(GLR_SCENE_IMAGE_PASS, common, common_name, builtin ? builtin_source : p.source, p.source_path,
+                   p.source_name ? p.source_name : builtin ? "built-in scene" : nullptr, p.channels);
+        // Every buffer a channel reads must exist; readers asking for mipmaps get them.
+        for (auto &reader : passes_)
+            for (size_t i = 0; reader && i < reader->channels.size(); i++) {
+                const glr::gl::scene_channel &c = *reader->channels[i];
+                if (c.kind() != GLR_CHANNEL_BUFFER)
+                    continue;
+                if (!passes_[static_cast<size_t>(c.buffer())])
+                    glr::fail(-EINVAL, "%s reads %s, which has no source", c.where().c_str(),
+                              pass_titles[c.buffer()]);
+                passes_[static_cast<size_t>(c.buffer())]->mipmapped |= c.wants_mipmaps();
+            }
+        for (int i = 0; i < GLR_SCENE_BUFFERS; i++)
+            if (passes_[static_cast<size_t>(i)])
+                create_buffer_targets(*passes_[static_cast<size_t>(i)]);
+
+        gl_.GenVertexArrays(1, &vao_);
+        gl_.GenTextures(1, &texture_);
+        gl_.BindTexture(GL_TEXTURE_2D, texture_);
+        gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width_, height_, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+        gl_.GenFramebuffers(1, &fbo_);
+        gl_.BindFramebuffer(GL_FRAMEBUFFER, fbo_);
+        gl_.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_, 0);
+        GLenum status = gl_.CheckFramebufferStatus(GL_FRAMEBUFFER);
         if (status != GL_FRAMEBUFFER_COMPLETE)
             glr::fail(GLR_ERROR_GL, "glr_scene_create: the scene's framebuffer is incomplete (%s)",
                       glr::gl::framebuffer_status_name(status));
@@ -123,54 +130,172 @@ glr_scene::~glr_scene() { release(); }
 
 void glr_scene::release()
 {
+    for (auto &p : passes_) {
+        if (!p)
+            continue;
+        gl_.DeleteFramebuffers(2, p->fbos.data());
+        gl_.DeleteTextures(2, p->targets.data());
+        gl_.DeleteProgram(p->program);
+        p.reset();
+    }
     gl_.DeleteFramebuffers(1, &fbo_);
     gl_.DeleteTextures(1, &texture_);
     gl_.DeleteVertexArrays(1, &vao_);
-    gl_.DeleteProgram(program_);
-    fbo_ = texture_ = vao_ = program_ = 0;
+    fbo_ = texture_ = vao_ = 0;
 }
 
-GLuint glr_scene::compile(GLenum type, const std::string &source, const std::string &name)
+void glr_scene::build_pass(int index, const std::string &common, const std::string &common_name, const char *source,
+                           const char *source_path, const char *source_name, const glr_channel *channels)
 {
+    auto made = std::make_unique<pass>();
+    pass &p = *made;
+    p.title = pass_titles[index];
+    passes_[static_cast<size_t>(index)] = std::move(made); // release() frees what follows on failure
+    for (size_t i = 0; i < p.channels.size(); i++)
+        p.channels[i] =
+            std::make_unique<glr::gl::scene_channel>(gl_, channels[i], p.title + " iChannel" + std::to_string(i));
+    glr::shadertoy::pass_source text;
+    text.common = common;
+    text.common_name = common_name;
+    text.body = source ? source : read_source(source_path, p.title + " pass's shader");
+    text.body_name = source_name ? source_name : source_path ? source_path : p.title;
+    text.image_pass = index == GLR_SCENE_IMAGE_PASS;
+    for (size_t i = 0; i < p.channels.size(); i++)
+        text.cube_channels[i] = p.channels[i]->cube();
+    // A pass is named by its title and, where it differs, its file.
+    std::string label = text.body_name == p.title ? p.title : p.title + " pass (" + text.body_name + ")";
+
     std::string log;
-    GLuint shader = glr::gl::compile_shader(gl_, type, source, log);
-    if (!shader) {
-        std::string located = locate(log.c_str(), name);
-        while (!located.empty() && located.back() == '\n')
-            located.pop_back();
-        glr::fail(GLR_ERROR_SHADER, "%s does not compile:\n%s", name.c_str(), located.c_str());
-    }
-    return shader;
-}
-
-void glr_scene::link(const std::string &fragment_source, const std::string &name)
-{
-    GLuint vs = compile(GL_VERTEX_SHADER, fullscreen_vertex_source, "glreader's vertex shader");
-    GLuint fs = 0;
-    try {
-        fs = compile(GL_FRAGMENT_SHADER, fragment_source, name);
-    } catch (...) {
+    GLuint vs = glr::gl::compile_shader(gl_, GL_VERTEX_SHADER, fullscreen_vertex_source, log);
+    if (!vs)
+        glr::fail(GLR_ERROR_SHADER, "glreader's vertex shader does not compile:\n%s", log.c_str());
+    GLuint fs = glr::gl::compile_shader(gl_, GL_FRAGMENT_SHADER, glr::shadertoy::fragment_source(text), log);
+    if (!fs) {
         gl_.DeleteShader(vs);
-        throw;
+        glr::fail(GLR_ERROR_SHADER, "%s does not compile:\n%s", label.c_str(),
+                  glr::shadertoy::locate_errors(log, text).c_str());
     }
-    std::string log;
-    program_ = glr::gl::link_program(gl_, {vs, fs}, log);
-    if (!program_)
-        glr::fail(GLR_ERROR_SHADER, "%s does not link (is mainImage defined?):\n%s", name.c_str(), log.c_str());
+    p.program = glr::gl::link_program(gl_, {vs, fs}, log);
+    if (!p.program)
+        glr::fail(GLR_ERROR_SHADER, "%s does not link:\n%s", label.c_str(),
+                  glr::shadertoy::locate_errors(log, text).c_str());
+    auto at = [&](const char *name) { return gl_.GetUniformLocation(p.program, name); };
+    p.resolution = at("iResolution");
+    p.time = at("iTime");
+    p.delta = at("iTimeDelta");
+    p.frame_rate = at("iFrameRate");
+    p.frame = at("iFrame");
+    p.channel_time = at("iChannelTime");
+    p.channel_resolution = at("iChannelResolution");
+    p.mouse = at("iMouse");
+    p.date = at("iDate");
+    p.sample_rate = at("iSampleRate");
+    gl_.UseProgram(p.program);
+    for (int i = 0; i < GLR_SCENE_CHANNELS; i++)
+        gl_.Uniform1i(at(("iChannel" + std::to_string(i)).c_str()), i);
+    gl_.UseProgram(0);
 }
 
-void glr_scene::draw(int frame, double seconds, double delta)
+void glr_scene::create_buffer_targets(pass &p)
 {
-    glr::gl::require_current(fns_, "glr_scene_draw");
-    gl_.BindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    gl_.GenTextures(2, p.targets.data());
+    gl_.GenFramebuffers(2, p.fbos.data());
+    const float zero[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < 2; i++) {
+        gl_.BindTexture(GL_TEXTURE_2D, p.targets[i]);
+        gl_.TexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(buffer_format_), width_, height_, 0, GL_RGBA, GL_FLOAT,
+                       nullptr);
+        if (!p.mipmapped)
+            gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        gl_.BindFramebuffer(GL_FRAMEBUFFER, p.fbos[i]);
+        gl_.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p.targets[i], 0);
+        GLenum status = gl_.CheckFramebufferStatus(GL_FRAMEBUFFER);
+        if (status != GL_FRAMEBUFFER_COMPLETE)
+            glr::fail(GLR_ERROR_GL, "glr_scene_create: %s's float target is incomplete (%s)", p.title.c_str(),
+                      glr::gl::framebuffer_status_name(status));
+        gl_.ClearBufferfv(GL_COLOR, 0, zero); // a buffer's "previous frame" before the first
+        if (p.mipmapped)
+            gl_.GenerateMipmap(GL_TEXTURE_2D);
+    }
+}
+
+void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in)
+{
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, target_fbo);
     gl_.Viewport(0, 0, width_, height_);
-    gl_.UseProgram(program_);
-    gl_.Uniform3f(resolution_, static_cast<float>(width_), static_cast<float>(height_), 1.0f);
-    gl_.Uniform1f(time_, static_cast<float>(seconds));
-    gl_.Uniform1f(delta_, static_cast<float>(delta));
-    gl_.Uniform1i(frame_, frame);
+    gl_.UseProgram(p.program);
+    std::array<float, 3 * GLR_SCENE_CHANNELS> resolutions{};
+    for (size_t i = 0; i < p.channels.size(); i++) {
+        const glr::gl::scene_channel &c = *p.channels[i];
+        GLuint buffer_texture = 0;
+        if (c.kind() == GLR_CHANNEL_BUFFER) {
+            const pass &source = *passes_[static_cast<size_t>(c.buffer())];
+            buffer_texture = source.targets[static_cast<size_t>(source.latest)];
+        }
+        glr::gl::scene_channel::resolution r = c.bind(static_cast<int>(i), buffer_texture, width_, height_);
+        resolutions[i * 3] = r.width;
+        resolutions[i * 3 + 1] = r.height;
+        resolutions[i * 3 + 2] = 1.0f;
+    }
+    double frame_rate = in.frame_rate > 0 ? in.frame_rate : in.time_delta > 0 ? 1.0 / in.time_delta : 0.0;
+    gl_.Uniform3f(p.resolution, static_cast<float>(width_), static_cast<float>(height_), 1.0f);
+    gl_.Uniform1f(p.time, static_cast<float>(in.time));
+    gl_.Uniform1f(p.delta, static_cast<float>(in.time_delta));
+    gl_.Uniform1f(p.frame_rate, static_cast<float>(frame_rate));
+    gl_.Uniform1i(p.frame, in.frame);
+    gl_.Uniform1fv(p.channel_time, GLR_SCENE_CHANNELS, in.channel_time);
+    gl_.Uniform3fv(p.channel_resolution, GLR_SCENE_CHANNELS, resolutions.data());
+    gl_.Uniform4fv(p.mouse, 1, in.mouse);
+    gl_.Uniform4fv(p.date, 1, in.date);
+    gl_.Uniform1f(p.sample_rate, in.sample_rate > 0 ? in.sample_rate : 44100.0f);
     gl_.BindVertexArray(vao_);
     gl_.DrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void glr_scene::render(const glr_scene_inputs &inputs)
+{
+    glr::gl::require_current(fns_, "glr_scene_render");
+    for (int i = 0; i < GLR_SCENE_BUFFERS; i++) {
+        pass *p = passes_[static_cast<size_t>(i)].get();
+        if (!p)
+            continue;
+        int write = 1 - p->latest;
+        draw_pass(*p, p->fbos[static_cast<size_t>(write)], inputs);
+        p->latest = write;
+        if (p->mipmapped) {
+            gl_.BindTexture(GL_TEXTURE_2D, p->targets[static_cast<size_t>(write)]);
+            gl_.GenerateMipmap(GL_TEXTURE_2D);
+        }
+    }
+    draw_pass(*passes_[GLR_SCENE_IMAGE_PASS], fbo_, inputs);
+    // Leave the host's texture units as a program that never heard of samplers expects.
+    for (GLuint unit = 0; unit < GLR_SCENE_CHANNELS; unit++)
+        gl_.BindSampler(unit, 0);
+    gl_.ActiveTexture(GL_TEXTURE0);
+}
+
+glr::gl::scene_channel &glr_scene::channel_of(int pass_index, int channel, const char *call)
+{
+    if (pass_index < 0 || pass_index > GLR_SCENE_IMAGE_PASS)
+        glr::fail(-EINVAL, "%s: pass %d is not one of Buffer A..D (0..3) or Image (%d)", call, pass_index,
+                  GLR_SCENE_IMAGE_PASS);
+    if (!passes_[static_cast<size_t>(pass_index)])
+        glr::fail(-EINVAL, "%s: %s has no source", call, pass_titles[pass_index]);
+    if (channel < 0 || channel >= GLR_SCENE_CHANNELS)
+        glr::fail(-EINVAL, "%s: channel %d is not one of iChannel0..3", call, channel);
+    return *passes_[static_cast<size_t>(pass_index)]->channels[static_cast<size_t>(channel)];
+}
+
+void glr_scene::set_channel_image(int pass_index, int channel, const glr_image &image)
+{
+    glr::gl::require_current(fns_, "glr_scene_set_channel_image");
+    channel_of(pass_index, channel, "glr_scene_set_channel_image").upload(image);
+}
+
+void glr_scene::set_channel_cubemap(int pass_index, int channel, const glr_image faces[6])
+{
+    glr::gl::require_current(fns_, "glr_scene_set_channel_cubemap");
+    channel_of(pass_index, channel, "glr_scene_set_channel_cubemap").upload_cube(faces);
 }
 
 void glr_scene::read_pixels(int format, uint8_t *data, ptrdiff_t stride)

@@ -1,12 +1,17 @@
-// The object behind glr_scene: a Shadertoy-style fragment shader drawn as one full-screen
-// triangle into an RGBA8 texture framebuffer, with GL loaded into its own table.
+// The object behind glr_scene: a Shadertoy shader's passes (Buffer A..D, then Image), each
+// a fragment program drawn as one full-screen triangle; buffers into float targets that
+// alternate each frame (so a buffer can read its own previous frame), Image into an RGBA8
+// texture framebuffer. GL is loaded into the scene's own table.
 #pragma once
 
 #include "glreader/scene.h"
 #include "gl/functions.hpp"
+#include "gl/scene_channel.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 struct glr_scene {
@@ -16,21 +21,29 @@ public:
     glr_scene(const glr_scene &) = delete;
     glr_scene &operator=(const glr_scene &) = delete;
 
-    void draw(int frame, double seconds, double delta);
+    void render(const glr_scene_inputs &inputs);
+    void set_channel_image(int pass, int channel, const glr_image &image);
+    void set_channel_cubemap(int pass, int channel, const glr_image faces[6]);
     void read_pixels(int format, uint8_t *data, ptrdiff_t stride); // format: a glr_format as int
     GLuint framebuffer() const { return fbo_; }
     const glr_log *log() const { return log_; }
     static const char *builtin_source_text();
 
 private:
-    GLuint compile(GLenum type, const std::string &source, const std::string &name);
-    void link(const std::string &fragment_source, const std::string &name);
+    struct pass;
+    void build_pass(int index, const std::string &common, const std::string &common_name, const char *source,
+                    const char *source_path, const char *source_name, const glr_channel *channels);
+    void create_buffer_targets(pass &p);
+    void draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &inputs);
+    glr::gl::scene_channel &channel_of(int pass, int channel, const char *call);
     void release(); // the GL objects
 
     const glr_log *log_;
     glr::gl::functions fns_;
     const GladGLContext &gl_ = fns_.gl;
     int width_, height_;
-    GLuint program_ = 0, vao_ = 0, fbo_ = 0, texture_ = 0;
-    GLint resolution_ = -1, time_ = -1, delta_ = -1, frame_ = -1;
+    GLenum buffer_format_;
+    // Buffer A..D (absent: null), then Image.
+    std::array<std::unique_ptr<pass>, GLR_SCENE_BUFFERS + 1> passes_;
+    GLuint vao_ = 0, fbo_ = 0, texture_ = 0;
 };

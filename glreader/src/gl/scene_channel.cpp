@@ -1,0 +1,215 @@
+#include "gl/scene_channel.hpp"
+
+#include "error.hpp"
+
+#include <array>
+#include <cerrno>
+#include <utility>
+#include <vector>
+
+namespace glr::gl {
+
+namespace {
+
+const char *kind_name(glr_channel_kind kind)
+{
+    switch (kind) {
+    case GLR_CHANNEL_TEXTURE: return "an image channel";
+    case GLR_CHANNEL_CUBEMAP: return "a cube map channel";
+    case GLR_CHANNEL_BUFFER: return "a buffer channel";
+    case GLR_CHANNEL_KEYBOARD: return "the keyboard channel";
+    default: return "an empty channel";
+    }
+}
+
+// The pixel-unpack state an upload sets, put back as the host had it.
+class unpack_state_guard {
+public:
+    explicit unpack_state_guard(const GladGLContext &gl) : gl_(gl)
+    {
+        for (size_t i = 0; i < names_.size(); i++)
+            gl_.GetIntegerv(names_[i], &values_[i]);
+        gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        gl_.PixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+        gl_.PixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+        gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    }
+    ~unpack_state_guard()
+    {
+        gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(values_[0]));
+        for (size_t i = 1; i < names_.size(); i++)
+            gl_.PixelStorei(names_[i], values_[i]);
+    }
+    unpack_state_guard(const unpack_state_guard &) = delete;
+    unpack_state_guard &operator=(const unpack_state_guard &) = delete;
+
+private:
+    const GladGLContext &gl_;
+    static constexpr std::array<GLenum, 5> names_{GL_PIXEL_UNPACK_BUFFER_BINDING, GL_UNPACK_ROW_LENGTH,
+                                                  GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT};
+    std::array<GLint, 5> values_{};
+};
+
+} // namespace
+
+scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where)
+    : gl_(gl), spec_(spec), where_(std::move(where))
+{
+    if (spec_.kind < GLR_CHANNEL_NONE || spec_.kind > GLR_CHANNEL_KEYBOARD)
+        fail(-EINVAL, "%s: unknown channel kind %d", where_.c_str(), static_cast<int>(spec_.kind));
+    if (spec_.kind == GLR_CHANNEL_BUFFER && (spec_.buffer < 0 || spec_.buffer >= GLR_SCENE_BUFFERS))
+        fail(-EINVAL, "%s: buffer %d is not one of Buffer A..D (0..3)", where_.c_str(), spec_.buffer);
+    if (spec_.filter < GLR_FILTER_DEFAULT || spec_.filter > GLR_FILTER_MIPMAP)
+        fail(-EINVAL, "%s: unknown filter %d", where_.c_str(), static_cast<int>(spec_.filter));
+    if (spec_.wrap < GLR_WRAP_DEFAULT || spec_.wrap > GLR_WRAP_REPEAT)
+        fail(-EINVAL, "%s: unknown wrap %d", where_.c_str(), static_cast<int>(spec_.wrap));
+    if (spec_.vflip < GLR_VFLIP_DEFAULT || spec_.vflip > GLR_VFLIP_OFF)
+        fail(-EINVAL, "%s: unknown vflip %d", where_.c_str(), static_cast<int>(spec_.vflip));
+
+    // Shadertoy's defaults for the kind.
+    bool picture = spec_.kind == GLR_CHANNEL_TEXTURE || spec_.kind == GLR_CHANNEL_CUBEMAP;
+    if (spec_.filter == GLR_FILTER_DEFAULT)
+        spec_.filter = picture ? GLR_FILTER_MIPMAP : spec_.kind == GLR_CHANNEL_BUFFER ? GLR_FILTER_LINEAR
+                                                                                      : GLR_FILTER_NEAREST;
+    if (spec_.wrap == GLR_WRAP_DEFAULT)
+        spec_.wrap = picture ? GLR_WRAP_REPEAT : GLR_WRAP_CLAMP;
+    if (spec_.vflip == GLR_VFLIP_DEFAULT)
+        spec_.vflip = spec_.kind == GLR_CHANNEL_TEXTURE ? GLR_VFLIP_ON : GLR_VFLIP_OFF;
+
+    gl_.GenSamplers(1, &sampler_);
+    GLint min = spec_.filter == GLR_FILTER_NEAREST  ? GL_NEAREST
+                : spec_.filter == GLR_FILTER_MIPMAP ? GL_LINEAR_MIPMAP_LINEAR
+                                                    : GL_LINEAR;
+    gl_.SamplerParameteri(sampler_, GL_TEXTURE_MIN_FILTER, min);
+    gl_.SamplerParameteri(sampler_, GL_TEXTURE_MAG_FILTER, spec_.filter == GLR_FILTER_NEAREST ? GL_NEAREST : GL_LINEAR);
+    GLint wrap = spec_.wrap == GLR_WRAP_REPEAT ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    for (GLenum axis : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+        gl_.SamplerParameteri(sampler_, axis, wrap);
+    if (spec_.kind == GLR_CHANNEL_BUFFER)
+        return;
+
+    // Until the host uploads, a picture channel reads black, as an empty one always does;
+    // the keyboard is Shadertoy's 256x3 texture with every key up.
+    GLenum target = cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    gl_.GenTextures(1, &texture_);
+    gl_.BindTexture(target, texture_);
+    gl_.TexParameteri(target, GL_TEXTURE_MAX_LEVEL, wants_mipmaps() ? 1000 : 0);
+    std::vector<uint8_t> zeros(spec_.kind == GLR_CHANNEL_KEYBOARD ? 256 * 3 : 4, 0);
+    glr_image blank{1, 1, 4, zeros.data(), 4};
+    if (spec_.kind == GLR_CHANNEL_KEYBOARD)
+        blank = {256, 3, 1, zeros.data(), 256};
+    if (cube()) {
+        gl_.Enable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+        for (int face = 0; face < 6; face++)
+            store(GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face), blank, true);
+    } else {
+        store(GL_TEXTURE_2D, blank, true);
+    }
+    if (spec_.kind == GLR_CHANNEL_KEYBOARD) {
+        width_ = 256;
+        height_ = 3;
+    } else {
+        width_ = height_ = 0; // iChannelResolution stays 0 until an upload
+    }
+}
+
+scene_channel::~scene_channel()
+{
+    gl_.DeleteTextures(1, &texture_);
+    gl_.DeleteSamplers(1, &sampler_);
+}
+
+void scene_channel::check_image(const glr_image &image, const char *what) const
+{
+    if (!image.data)
+        fail(-EINVAL, "%s: %s has no pixels (data is NULL)", where_.c_str(), what);
+    if (image.width <= 0 || image.height <= 0)
+        fail(-EINVAL, "%s: %s is %dx%d", where_.c_str(), what, image.width, image.height);
+    if (image.components != 1 && image.components != 4)
+        fail(-EINVAL, "%s: %s has %d components; 1 (red) and 4 (RGBA) are taken", where_.c_str(), what,
+             image.components);
+    if (image.stride < static_cast<ptrdiff_t>(image.width) * image.components || image.stride % image.components != 0)
+        fail(-EINVAL, "%s: %s's stride %td is not a whole number of pixels of at least a row", where_.c_str(), what,
+             image.stride);
+    GLint max_size = 0;
+    gl_.GetIntegerv(cube() ? GL_MAX_CUBE_MAP_TEXTURE_SIZE : GL_MAX_TEXTURE_SIZE, &max_size);
+    if (image.width > max_size || image.height > max_size)
+        fail(-EINVAL, "%s: %s is %dx%d, larger than this driver's limit %d", where_.c_str(), what, image.width,
+             image.height, max_size);
+}
+
+void scene_channel::store(GLenum target, const glr_image &image, bool reallocate)
+{
+    unpack_state_guard guard(gl_);
+    GLenum format = image.components == 1 ? GL_RED : GL_RGBA;
+    if (reallocate)
+        gl_.TexImage2D(target, 0, image.components == 1 ? GL_R8 : GL_RGBA8, image.width, image.height, 0, format,
+                       GL_UNSIGNED_BYTE, nullptr);
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(image.stride / image.components));
+    if (spec_.vflip == GLR_VFLIP_ON) {
+        // GL's row 0 is the bottom: the image's top row goes last.
+        for (int row = 0; row < image.height; row++)
+            gl_.TexSubImage2D(target, 0, 0, image.height - 1 - row, image.width, 1, format, GL_UNSIGNED_BYTE,
+                              image.data + static_cast<ptrdiff_t>(row) * image.stride);
+    } else {
+        gl_.TexSubImage2D(target, 0, 0, 0, image.width, image.height, format, GL_UNSIGNED_BYTE, image.data);
+    }
+}
+
+void scene_channel::upload(const glr_image &image)
+{
+    if (spec_.kind != GLR_CHANNEL_TEXTURE)
+        fail(-EINVAL, "%s is %s; only an image channel takes an image", where_.c_str(), kind_name(spec_.kind));
+    check_image(image, "the image");
+    clear_errors(gl_);
+    gl_.BindTexture(GL_TEXTURE_2D, texture_);
+    bool reallocate = image.width != width_ || image.height != height_ || image.components != components_;
+    store(GL_TEXTURE_2D, image, reallocate);
+    if (wants_mipmaps())
+        gl_.GenerateMipmap(GL_TEXTURE_2D);
+    check_errors(gl_, (where_ + ": uploading the image").c_str());
+    width_ = image.width;
+    height_ = image.height;
+    components_ = image.components;
+}
+
+void scene_channel::upload_cube(const glr_image faces[6])
+{
+    if (spec_.kind != GLR_CHANNEL_CUBEMAP)
+        fail(-EINVAL, "%s is %s; only a cube map channel takes six faces", where_.c_str(), kind_name(spec_.kind));
+    if (!faces)
+        fail(-EINVAL, "%s: faces is NULL", where_.c_str());
+    static const char *names[6] = {"face +X", "face -X", "face +Y", "face -Y", "face +Z", "face -Z"};
+    for (int face = 0; face < 6; face++) {
+        check_image(faces[face], names[face]);
+        if (faces[face].width != faces[face].height || faces[face].width != faces[0].width ||
+            faces[face].components != faces[0].components)
+            fail(-EINVAL, "%s: %s is %dx%d with %d components; a cube map's faces are squares all alike (%s: %dx%d, %d)",
+                 where_.c_str(), names[face], faces[face].width, faces[face].height, faces[face].components, names[0],
+                 faces[0].width, faces[0].height, faces[0].components);
+    }
+    clear_errors(gl_);
+    gl_.BindTexture(GL_TEXTURE_CUBE_MAP, texture_);
+    bool reallocate = faces[0].width != width_ || faces[0].components != components_;
+    for (int face = 0; face < 6; face++)
+        store(GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face), faces[face], reallocate);
+    if (wants_mipmaps())
+        gl_.GenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    check_errors(gl_, (where_ + ": uploading the cube map").c_str());
+    width_ = height_ = faces[0].width;
+    components_ = faces[0].components;
+}
+
+scene_channel::resolution scene_channel::bind(int unit, GLuint buffer_texture, int buffer_width,
+                                              int buffer_height) const
+{
+    gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    gl_.BindTexture(cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D,
+                    spec_.kind == GLR_CHANNEL_BUFFER ? buffer_texture : texture_);
+    gl_.BindSampler(static_cast<GLuint>(unit), sampler_);
+    if (spec_.kind == GLR_CHANNEL_BUFFER)
+        return {static_cast<float>(buffer_width), static_cast<float>(buffer_height)};
+    return {static_cast<float>(width_), static_cast<float>(height_)};
+}
+
+} // namespace glr::gl

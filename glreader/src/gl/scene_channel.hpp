@@ -1,0 +1,50 @@
+// One iChannel of one scene pass: its sampling (a GL sampler object, so two passes can read
+// the same buffer differently) and, unless it reads a buffer, the texture behind it.
+#pragma once
+
+#include "glreader/scene.h"
+#include "gl/functions.hpp"
+
+#include <string>
+
+namespace glr::gl {
+
+class scene_channel {
+public:
+    // `where` names the channel in errors ("Buffer B iChannel2"). Throws -EINVAL for a
+    // kind, buffer, filter, wrap or vflip outside its enum.
+    scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where);
+    ~scene_channel();
+    scene_channel(const scene_channel &) = delete;
+    scene_channel &operator=(const scene_channel &) = delete;
+
+    glr_channel_kind kind() const { return spec_.kind; }
+    int buffer() const { return spec_.buffer; }
+    bool cube() const { return spec_.kind == GLR_CHANNEL_CUBEMAP; }
+    bool wants_mipmaps() const { return spec_.filter == GLR_FILTER_MIPMAP; }
+    const std::string &where() const { return where_; }
+
+    // A TEXTURE channel's new pixels; a CUBEMAP channel's six faces. Throw -EINVAL with
+    // words for another kind or a bad image.
+    void upload(const glr_image &image);
+    void upload_cube(const glr_image faces[6]);
+
+    // Binds the channel to texture unit `unit`: its own texture, or `buffer_texture` of
+    // size buffer_width x buffer_height for a BUFFER channel. Returns iChannelResolution.
+    struct resolution {
+        float width, height;
+    };
+    resolution bind(int unit, GLuint buffer_texture, int buffer_width, int buffer_height) const;
+
+private:
+    void check_image(const glr_image &image, const char *what) const;
+    void store(GLenum target, const glr_image &image, bool reallocate);
+
+    const GladGLContext &gl_;
+    glr_channel spec_;
+    std::string where_;
+    GLuint sampler_ = 0, texture_ = 0;
+    int width_ = 0, height_ = 0, components_ = 0; // of what was uploaded; 0: nothing yet
+};
+
+} // namespace glr::gl

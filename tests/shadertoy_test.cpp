@@ -1,0 +1,322 @@
+// glr_scene as a Shadertoy renderer: every standard input read back from the pixels, image
+// and cube map channels, buffers with feedback in Shadertoy's order, and errors that name
+// the pass, the channel, the file and the author's line.
+#include "support/gl_test.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cerrno>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+// Renders and reads the scene back; rows bottom first (GL's order), RGBA.
+std::vector<uint8_t> render(glr_scene *scene, const glr_scene_inputs &inputs, int w, int h)
+{
+    EXPECT_EQ(glr_scene_render(scene, &inputs), 0) << glr_last_error();
+    std::vector<uint8_t> pixels(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+    EXPECT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, pixels.data(), w * 4), 0) << glr_last_error();
+    return pixels;
+}
+
+class shadertoy_test : public glr_test::gl_test {};
+
+// Column i shows input value i times 4, as a 24-bit integer over R, G, B: exact in 8 bits.
+const char *inputs_probe = R"(float probe(int i) {
+    if (i < 3) return iResolution[i];
+    if (i == 3) return iTime;
+    if (i == 4) return iTimeDelta;
+    if (i == 5) return iFrameRate;
+    if (i == 6) return float(iFrame);
+    if (i < 11) return iChannelTime[i - 7];
+    if (i < 19) return iChannelResolution[(i - 11) / 2][(i - 11) % 2];
+    if (i < 23) return iMouse[i - 19];
+    if (i < 27) return iDate[i - 23];
+    if (i == 27) return iSampleRate;
+    if (i == 28) return float(HW_PERFORMANCE);
+    if (i == 29) return texture(iChannel3, vec3(1.0, 0.0, 0.0)).r * 255.0; // samplerCube
+    if (i == 30) return texture(iChannel1, vec2(0.5)).r;                   // keyboard: keys up
+    return -1.0;
+}
+void mainImage(out vec4 c, in vec2 p) {
+    int n = int(round(probe(int(p.x)) * 4.0));
+    c = vec4(float(n & 255), float((n >> 8) & 255), float((n >> 16) & 255), 255.0) / 255.0;
+}
+)";
+
+TEST_F(shadertoy_test, every_standard_input_reaches_the_shader)
+{
+    const int w = 32, h = 2;
+    glr_scene_params p{};
+    p.width = w;
+    p.height = h;
+    p.source = inputs_probe;
+    p.channels[0].kind = GLR_CHANNEL_TEXTURE;
+    p.channels[1].kind = GLR_CHANNEL_KEYBOARD;
+    p.channels[2] = {GLR_CHANNEL_BUFFER, 0, GLR_FILTER_DEFAULT, GLR_WRAP_DEFAULT, GLR_VFLIP_DEFAULT};
+    p.channels[3].kind = GLR_CHANNEL_CUBEMAP;
+    p.buffers[0].source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0); }";
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+
+    std::vector<uint8_t> image(3 * 2 * 4, 9);
+    glr_image picture{3, 2, 4, image.data(), 12};
+    ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0) << glr_last_error();
+    std::vector<uint8_t> face(4 * 4 * 4, 0);
+    std::array<glr_image, 6> faces;
+    faces.fill({4, 4, 4, face.data(), 16});
+    std::vector<uint8_t> red(4 * 4 * 4, 0);
+    for (size_t i = 0; i < red.size(); i += 4)
+        red[i] = 200;
+    faces[0].data = red.data(); // +X
+    ASSERT_EQ(glr_scene_set_channel_cubemap(scene, GLR_SCENE_IMAGE_PASS, 3, faces.data()), 0) << glr_last_error();
+
+    glr_scene_inputs in{};
+    in.frame = 7;
+    in.time = 1.5;
+    in.time_delta = 0.25;
+    in.frame_rate = 24;
+    const float mouse[4] = {10, 20, 30, 40}, date[4] = {2026, 10, 22, 3600.5f}, times[4] = {1, 2.25f, 3, 4.5f};
+    std::copy(mouse, mouse + 4, in.mouse);
+    std::copy(date, date + 4, in.date);
+    std::copy(times, times + 4, in.channel_time);
+    in.sample_rate = 48000;
+    std::vector<uint8_t> px = render(scene, in, w, h);
+    const double expected[] = {w, h, 1, 1.5, 0.25, 24, 7, 1, 2.25, 3, 4.5,
+                               3, 2, 256, 3, w, h, 4, 4, // iChannelResolution
+                               10, 20, 30, 40, 2026, 10, 22, 3600.5, 48000, 1, 200, 0};
+    for (int i = 0; i < static_cast<int>(std::size(expected)); i++) {
+        const uint8_t *c = &px[static_cast<size_t>(i) * 4];
+        long got = c[0] | c[1] << 8 | c[2] << 16;
+        EXPECT_EQ(got, static_cast<long>(expected[i] * 4)) << "input " << i;
+    }
+
+    // Unset inputs take Shadertoy's defaults: iFrameRate from iTimeDelta, 44100 Hz.
+    in.frame_rate = 0;
+    in.sample_rate = 0;
+    px = render(scene, in, w, h);
+    EXPECT_EQ(px[5 * 4] | px[5 * 4 + 1] << 8, 4 * 4);
+    EXPECT_EQ(px[27 * 4] | px[27 * 4 + 1] << 8 | px[27 * 4 + 2] << 16, 44100 * 4);
+    glr_scene_destroy(&scene);
+}
+
+// A channel image sampled with nearest filtering at the scene's own size: the image again,
+// upright with Shadertoy's vflip, upside down without.
+TEST_F(shadertoy_test, image_channel_is_pixel_exact_and_vflip_turns_it)
+{
+    const int w = 7, h = 5;
+    std::vector<uint8_t> image(static_cast<size_t>(w) * h * 4);
+    for (size_t i = 0; i < image.size(); i++)
+        image[i] = static_cast<uint8_t>(i * 37 % 251);
+    for (glr_channel_vflip vflip : {GLR_VFLIP_DEFAULT, GLR_VFLIP_OFF}) {
+        glr_scene_params p{};
+        p.width = w;
+        p.height = h;
+        p.source = "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }";
+        p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_NEAREST, GLR_WRAP_CLAMP, vflip};
+        glr_scene *scene = glr_scene_create(nullptr, &p);
+        ASSERT_NE(scene, nullptr) << glr_last_error();
+        glr_image picture{w, h, 4, image.data(), w * 4};
+        ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0) << glr_last_error();
+        std::vector<uint8_t> px = render(scene, {}, w, h); // bottom row first
+        for (int y = 0; y < h; y++) {
+            int image_row = vflip == GLR_VFLIP_OFF ? y : h - 1 - y;
+            for (int x = 0; x < w; x++)
+                for (int k = 0; k < 3; k++) // the Image pass writes alpha 1
+                    ASSERT_EQ(px[static_cast<size_t>((y * w + x) * 4 + k)],
+                              image[static_cast<size_t>((image_row * w + x) * 4 + k)])
+                        << "vflip " << vflip << " at " << x << "," << y;
+        }
+        glr_scene_destroy(&scene);
+    }
+}
+
+// The sound texture's layout: one red sample per texel, row 0 the spectrum, row 1 the wave.
+TEST_F(shadertoy_test, one_component_image_lands_row_zero_first_without_vflip)
+{
+    std::vector<uint8_t> sound(512 * 2);
+    for (int x = 0; x < 512; x++) {
+        sound[static_cast<size_t>(x)] = static_cast<uint8_t>(x / 2);
+        sound[static_cast<size_t>(512 + x)] = static_cast<uint8_t>(255 - x / 2);
+    }
+    glr_scene_params p{};
+    p.width = 512;
+    p.height = 2;
+    p.source = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0); }";
+    p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_LINEAR, GLR_WRAP_CLAMP, GLR_VFLIP_OFF};
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    glr_image texture{512, 2, 1, sound.data(), 512};
+    ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &texture), 0) << glr_last_error();
+    std::vector<uint8_t> px = render(scene, {}, 512, 2);
+    for (size_t i = 0; i < sound.size(); i++) {
+        ASSERT_EQ(px[i * 4], sound[i]) << i;
+        ASSERT_EQ(px[i * 4 + 1], 0) << i; // R8: no green
+    }
+    glr_scene_destroy(&scene);
+}
+
+TEST_F(shadertoy_test, cube_map_faces_are_where_their_directions_point)
+{
+    const std::array<std::array<uint8_t, 3>, 6> colours{{{255, 0, 0}, {0, 255, 0}, {0, 0, 255},
+                                                         {255, 255, 0}, {0, 255, 255}, {255, 0, 255}}};
+    std::array<std::vector<uint8_t>, 6> pixels;
+    std::array<glr_image, 6> faces{};
+    for (size_t f = 0; f < 6; f++) {
+        for (int i = 0; i < 8 * 8; i++)
+            pixels[f].insert(pixels[f].end(), {colours[f][0], colours[f][1], colours[f][2], 255});
+        faces[f] = {8, 8, 4, pixels[f].data(), 32};
+    }
+    glr_scene_params p{};
+    p.width = 6;
+    p.height = 1;
+    p.source = R"(void mainImage(out vec4 c, in vec2 p) {
+        vec3 d[6] = vec3[6](vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1));
+        c = texture(iChannel2, d[int(p.x)]);
+    })";
+    p.channels[2] = {GLR_CHANNEL_CUBEMAP, 0, GLR_FILTER_NEAREST, GLR_WRAP_DEFAULT, GLR_VFLIP_DEFAULT};
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    ASSERT_EQ(glr_scene_set_channel_cubemap(scene, GLR_SCENE_IMAGE_PASS, 2, faces.data()), 0) << glr_last_error();
+    std::vector<uint8_t> px = render(scene, {}, 6, 1);
+    for (size_t f = 0; f < 6; f++)
+        for (size_t k = 0; k < 3; k++)
+            EXPECT_EQ(px[f * 4 + k], colours[f][k]) << "face " << f;
+    glr_scene_destroy(&scene);
+}
+
+glr_channel buffer_channel(int buffer) { return {GLR_CHANNEL_BUFFER, buffer, GLR_FILTER_NEAREST, GLR_WRAP_CLAMP, GLR_VFLIP_DEFAULT}; }
+
+TEST_F(shadertoy_test, a_feedback_buffer_counts_frames)
+{
+    glr_scene_params p{};
+    p.width = 4;
+    p.height = 3;
+    p.common_source = "float count(sampler2D s, vec2 p) { return texelFetch(s, ivec2(p), 0).r; }";
+    p.buffers[0].source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(count(iChannel0, p) + 1.0); }";
+    p.buffers[0].channels[0] = buffer_channel(0); // itself: the previous frame
+    p.source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(count(iChannel1, p) / 255.0); }";
+    p.channels[1] = buffer_channel(0);
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    for (int n = 1; n <= 300; n++) { // past 255: the buffer is float, not 8-bit
+        glr_scene_inputs in{};
+        in.frame = n - 1;
+        std::vector<uint8_t> px = render(scene, in, 4, 3);
+        int expected = n > 255 ? 255 : n;
+        for (size_t i = 0; i < px.size(); i += 4)
+            ASSERT_EQ(px[i], expected) << "frame " << n;
+    }
+    glr_scene_destroy(&scene);
+}
+
+TEST_F(shadertoy_test, buffers_render_in_order_a_b_c_d_then_image)
+{
+    // Each buffer adds one to the one before it this frame; C also keeps what D held the
+    // frame before (D renders after C), and D passes that on.
+    glr_scene_params p{};
+    p.width = 2;
+    p.height = 2;
+    p.buffers[0].source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(float(iFrame)); }";
+    p.buffers[1].source = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) + 1.0; }";
+    p.buffers[1].channels[0] = buffer_channel(0);
+    p.buffers[2].source = R"(void mainImage(out vec4 c, in vec2 p) {
+        c = vec4(texelFetch(iChannel0, ivec2(p), 0).r + 1.0, texelFetch(iChannel1, ivec2(p), 0).r, 0, 0);
+    })";
+    p.buffers[2].channels[0] = buffer_channel(1);
+    p.buffers[2].channels[1] = buffer_channel(3);
+    p.buffers[3].source = "void mainImage(out vec4 c, in vec2 p) { vec4 v = texelFetch(iChannel0, ivec2(p), 0); c = vec4(v.r + 1.0, v.g, 0, 0); }";
+    p.buffers[3].channels[0] = buffer_channel(2);
+    p.source = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel3, ivec2(p), 0) / 255.0; }";
+    p.channels[3] = buffer_channel(3);
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    for (int frame = 0; frame < 5; frame++) {
+        glr_scene_inputs in{};
+        in.frame = frame;
+        std::vector<uint8_t> px = render(scene, in, 2, 2);
+        EXPECT_EQ(px[0], frame + 3) << "frame " << frame;                   // A, B, C, D this frame
+        EXPECT_EQ(px[1], frame == 0 ? 0 : frame + 2) << "frame " << frame; // D of the frame before
+    }
+    glr_scene_destroy(&scene);
+}
+
+TEST_F(shadertoy_test, errors_name_the_pass_the_channel_the_file_and_the_line)
+{
+    const char *fine = "void mainImage(out vec4 c, in vec2 p) { c = vec4(helper()); }";
+    glr_scene_params p{};
+    p.width = 8;
+    p.height = 8;
+    p.source = fine;
+    p.common_source = "float helper() { return 0.5; }\n";
+    p.common_name = "common.glsl";
+    p.buffers[1].source = "void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(helper());\n    c.x = undefined_thing;\n}\n";
+    p.buffers[1].source_name = "bufferB.glsl";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_EQ(glr_last_error_code(), GLR_ERROR_SHADER);
+    std::string error = glr_last_error();
+    EXPECT_TRUE(contains(error, "Buffer B pass (bufferB.glsl) does not compile:\nbufferB.glsl:3:")) << error;
+    EXPECT_TRUE(contains(error, "undefined_thing")) << error;
+
+    // An error in the Common section is located there, and named once per pass that fails.
+    p.buffers[1].source = fine;
+    p.common_source = "float helper() {\n    return nothing_here;\n}\n";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    error = glr_last_error();
+    EXPECT_TRUE(contains(error, "common.glsl:2:")) << error;
+    EXPECT_EQ(error.find("nothing_here"), error.rfind("nothing_here")) << error;
+
+    // A missed overload says so in one line, without the compiler's list of candidates.
+    p.common_source = nullptr;
+    p.buffers[1] = {};
+    p.source = "void mainImage(out vec4 c, in vec2 p) {\n    c = texture(iChannel0, 1.0);\n}\n";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    error = glr_last_error();
+    EXPECT_TRUE(contains(error, "Image does not compile:\nImage:2:")) << error;
+    EXPECT_FALSE(contains(error, "candidates")) << error;
+    EXPECT_LE(std::count(error.begin(), error.end(), '\n'), 2) << error;
+
+    // A channel reading a buffer that has no source; an unknown channel kind.
+    p.source = fine;
+    p.common_source = "float helper() { return 0.5; }\n";
+    p.channels[2] = buffer_channel(3);
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_EQ(glr_last_error_code(), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "Image iChannel2 reads Buffer D, which has no source")) << glr_last_error();
+    p.channels[2] = {};
+    p.channels[1].kind = static_cast<glr_channel_kind>(42);
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_TRUE(contains(glr_last_error(), "Image iChannel1: unknown channel kind 42")) << glr_last_error();
+    p.channels[1] = {};
+
+    // Uploads into a channel that does not exist or is of another kind.
+    p.channels[0].kind = GLR_CHANNEL_TEXTURE;
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    uint8_t pixel[4] = {1, 2, 3, 4};
+    glr_image one{1, 1, 4, pixel, 4};
+    EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 4, &one), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "channel 4 is not one of iChannel0..3")) << glr_last_error();
+    EXPECT_EQ(glr_scene_set_channel_image(scene, 1, 0, &one), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "Buffer B has no source")) << glr_last_error();
+    EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 1, &one), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "Image iChannel1 is an empty channel")) << glr_last_error();
+    glr_image bad{1, 1, 3, pixel, 4};
+    EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &bad), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "3 components")) << glr_last_error();
+    glr_scene_destroy(&scene);
+
+    // A missing pass file names the pass and the file.
+    p.channels[0] = {};
+    p.buffers[0].source_path = "/nonexistent/bufferA.glsl";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_EQ(glr_last_error_code(), -ENOENT);
+    EXPECT_TRUE(contains(glr_last_error(), "cannot read the Buffer A pass's shader /nonexistent/bufferA.glsl"))
+        << glr_last_error();
+}
+
+} // namespace
