@@ -64,11 +64,11 @@ TEST_F(shadertoy_test, every_standard_input_reaches_the_shader)
     ASSERT_NE(scene, nullptr) << glr_last_error();
 
     std::vector<uint8_t> image(3 * 2 * 4, 9);
-    glr_image picture{3, 2, 4, image.data(), 12};
+    glr_image picture{3, 2, 4, image.data(), 12, 2.25};
     ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0) << glr_last_error();
     std::vector<uint8_t> face(4 * 4 * 4, 0);
     std::array<glr_image, 6> faces;
-    faces.fill({4, 4, 4, face.data(), 16});
+    faces.fill({4, 4, 4, face.data(), 16, 4.5});
     std::vector<uint8_t> red(4 * 4 * 4, 0);
     for (size_t i = 0; i < red.size(); i += 4)
         red[i] = 200;
@@ -80,13 +80,13 @@ TEST_F(shadertoy_test, every_standard_input_reaches_the_shader)
     in.time = 1.5;
     in.time_delta = 0.25;
     in.frame_rate = 24;
-    const float mouse[4] = {10, 20, 30, 40}, date[4] = {2026, 10, 22, 3600.5f}, times[4] = {1, 2.25f, 3, 4.5f};
+    const float mouse[4] = {10, 20, 30, 40}, date[4] = {2026, 10, 22, 3600.5f};
     std::copy(mouse, mouse + 4, in.mouse);
     std::copy(date, date + 4, in.date);
-    std::copy(times, times + 4, in.channel_time);
     in.sample_rate = 48000;
     std::vector<uint8_t> px = render(scene, in, w, h);
-    const double expected[] = {w, h, 1, 1.5, 0.25, 24, 7, 1, 2.25, 3, 4.5,
+    // iChannelTime: each upload's media time; 0 for the keyboard and buffers.
+    const double expected[] = {w, h, 1, 1.5, 0.25, 24, 7, 2.25, 0, 0, 4.5,
                                3, 2, 256, 3, w, h, 4, 4, // iChannelResolution
                                10, 20, 30, 40, 2026, 10, 22, 3600.5, 48000, 1, 200, 0};
     for (int i = 0; i < static_cast<int>(std::size(expected)); i++) {
@@ -120,7 +120,7 @@ TEST_F(shadertoy_test, image_channel_is_pixel_exact_and_vflip_turns_it)
         p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_NEAREST, GLR_WRAP_CLAMP, vflip};
         glr_scene *scene = glr_scene_create(nullptr, &p);
         ASSERT_NE(scene, nullptr) << glr_last_error();
-        glr_image picture{w, h, 4, image.data(), w * 4};
+        glr_image picture{w, h, 4, image.data(), w * 4, 0.0};
         ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0) << glr_last_error();
         std::vector<uint8_t> px = render(scene, {}, w, h); // bottom row first
         for (int y = 0; y < h; y++) {
@@ -150,7 +150,7 @@ TEST_F(shadertoy_test, one_component_image_lands_row_zero_first_without_vflip)
     p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_LINEAR, GLR_WRAP_CLAMP, GLR_VFLIP_OFF};
     glr_scene *scene = glr_scene_create(nullptr, &p);
     ASSERT_NE(scene, nullptr) << glr_last_error();
-    glr_image texture{512, 2, 1, sound.data(), 512};
+    glr_image texture{512, 2, 1, sound.data(), 512, 0.0};
     ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &texture), 0) << glr_last_error();
     std::vector<uint8_t> px = render(scene, {}, 512, 2);
     for (size_t i = 0; i < sound.size(); i++) {
@@ -169,7 +169,7 @@ TEST_F(shadertoy_test, cube_map_faces_are_where_their_directions_point)
     for (size_t f = 0; f < 6; f++) {
         for (int i = 0; i < 8 * 8; i++)
             pixels[f].insert(pixels[f].end(), {colours[f][0], colours[f][1], colours[f][2], 255});
-        faces[f] = {8, 8, 4, pixels[f].data(), 32};
+        faces[f] = {8, 8, 4, pixels[f].data(), 32, 0.0};
     }
     glr_scene_params p{};
     p.width = 6;
@@ -298,14 +298,14 @@ TEST_F(shadertoy_test, errors_name_the_pass_the_channel_the_file_and_the_line)
     glr_scene *scene = glr_scene_create(nullptr, &p);
     ASSERT_NE(scene, nullptr) << glr_last_error();
     uint8_t pixel[4] = {1, 2, 3, 4};
-    glr_image one{1, 1, 4, pixel, 4};
+    glr_image one{1, 1, 4, pixel, 4, 0.0};
     EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 4, &one), -EINVAL);
     EXPECT_TRUE(contains(glr_last_error(), "channel 4 is not one of iChannel0..3")) << glr_last_error();
     EXPECT_EQ(glr_scene_set_channel_image(scene, 1, 0, &one), -EINVAL);
     EXPECT_TRUE(contains(glr_last_error(), "Buffer B has no source")) << glr_last_error();
     EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 1, &one), -EINVAL);
     EXPECT_TRUE(contains(glr_last_error(), "Image iChannel1 is an empty channel")) << glr_last_error();
-    glr_image bad{1, 1, 3, pixel, 4};
+    glr_image bad{1, 1, 3, pixel, 4, 0.0};
     EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &bad), -EINVAL);
     EXPECT_TRUE(contains(glr_last_error(), "3 components")) << glr_last_error();
     glr_scene_destroy(&scene);

@@ -118,7 +118,6 @@ struct glr_scene_inputs {
     float mouse[4];             /* iMouse: xy the position while pressed, zw the click, in
                                    pixels from the bottom left; zeros: never clicked */
     float date[4];              /* iDate: year, month 0..11, day 1..31, seconds into the day */
-    float channel_time[GLR_SCENE_CHANNELS]; /* iChannelTime: each channel's media time */
     float sample_rate;          /* iSampleRate; 0: 44100, Shadertoy's */
 };
 
@@ -128,6 +127,8 @@ struct glr_image {
     int components;     /* 1: red only (the sound texture, as Shadertoy's R8), 4: RGBA */
     const uint8_t *data;
     ptrdiff_t stride;   /* bytes from one row to the next, at least width * components */
+    double time;        /* the media's own time of these pixels (a video's playback time),
+                           the channel's iChannelTime until the next upload */
 };
 
 /* Thread-safety: use it on the thread where its GL context is current.

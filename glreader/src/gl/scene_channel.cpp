@@ -95,9 +95,9 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     gl_.BindTexture(target, texture_);
     gl_.TexParameteri(target, GL_TEXTURE_MAX_LEVEL, wants_mipmaps() ? 1000 : 0);
     std::vector<uint8_t> zeros(spec_.kind == GLR_CHANNEL_KEYBOARD ? 256 * 3 : 4, 0);
-    glr_image blank{1, 1, 4, zeros.data(), 4};
+    glr_image blank{1, 1, 4, zeros.data(), 4, 0.0};
     if (spec_.kind == GLR_CHANNEL_KEYBOARD)
-        blank = {256, 3, 1, zeros.data(), 256};
+        blank = {256, 3, 1, zeros.data(), 256, 0.0};
     if (cube()) {
         gl_.Enable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
         for (int face = 0; face < 6; face++)
@@ -171,6 +171,7 @@ void scene_channel::upload(const glr_image &image)
     width_ = image.width;
     height_ = image.height;
     components_ = image.components;
+    time_ = static_cast<float>(image.time);
 }
 
 void scene_channel::upload_cube(const glr_image faces[6])
@@ -198,9 +199,10 @@ void scene_channel::upload_cube(const glr_image faces[6])
     check_errors(gl_, (where_ + ": uploading the cube map").c_str());
     width_ = height_ = faces[0].width;
     components_ = faces[0].components;
+    time_ = static_cast<float>(faces[0].time);
 }
 
-scene_channel::resolution scene_channel::bind(int unit, GLuint buffer_texture, int buffer_width,
+scene_channel::shape scene_channel::bind(int unit, GLuint buffer_texture, int buffer_width,
                                               int buffer_height) const
 {
     gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
@@ -208,8 +210,8 @@ scene_channel::resolution scene_channel::bind(int unit, GLuint buffer_texture, i
                     spec_.kind == GLR_CHANNEL_BUFFER ? buffer_texture : texture_);
     gl_.BindSampler(static_cast<GLuint>(unit), sampler_);
     if (spec_.kind == GLR_CHANNEL_BUFFER)
-        return {static_cast<float>(buffer_width), static_cast<float>(buffer_height)};
-    return {static_cast<float>(width_), static_cast<float>(height_)};
+        return {static_cast<float>(buffer_width), static_cast<float>(buffer_height), 0.0f};
+    return {static_cast<float>(width_), static_cast<float>(height_), time_};
 }
 
 } // namespace glr::gl

@@ -30,11 +30,12 @@ public:
     void upload_cube(const glr_image faces[6]);
 
     // Binds the channel to texture unit `unit`: its own texture, or `buffer_texture` of
-    // size buffer_width x buffer_height for a BUFFER channel. Returns iChannelResolution.
-    struct resolution {
-        float width, height;
+    // size buffer_width x buffer_height for a BUFFER channel. Returns iChannelResolution
+    // and iChannelTime.
+    struct shape {
+        float width, height, time;
     };
-    resolution bind(int unit, GLuint buffer_texture, int buffer_width, int buffer_height) const;
+    shape bind(int unit, GLuint buffer_texture, int buffer_width, int buffer_height) const;
 
 private:
     void check_image(const glr_image &image, const char *what) const;
@@ -45,6 +46,7 @@ private:
     std::string where_;
     GLuint sampler_ = 0, texture_ = 0;
     int width_ = 0, height_ = 0, components_ = 0; // of what was uploaded; 0: nothing yet
+    float time_ = 0;
 };
 
 } // namespace glr::gl

@@ -225,6 +225,7 @@ void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in
     gl_.Viewport(0, 0, width_, height_);
     gl_.UseProgram(p.program);
     std::array<float, 3 * GLR_SCENE_CHANNELS> resolutions{};
+    std::array<float, GLR_SCENE_CHANNELS> times{};
     for (size_t i = 0; i < p.channels.size(); i++) {
         const glr::gl::scene_channel &c = *p.channels[i];
         GLuint buffer_texture = 0;
@@ -232,10 +233,11 @@ void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in
             const pass &source = *passes_[static_cast<size_t>(c.buffer())];
             buffer_texture = source.targets[static_cast<size_t>(source.latest)];
         }
-        glr::gl::scene_channel::resolution r = c.bind(static_cast<int>(i), buffer_texture, width_, height_);
+        glr::gl::scene_channel::shape r = c.bind(static_cast<int>(i), buffer_texture, width_, height_);
         resolutions[i * 3] = r.width;
         resolutions[i * 3 + 1] = r.height;
         resolutions[i * 3 + 2] = 1.0f;
+        times[i] = r.time;
     }
     double frame_rate = in.frame_rate > 0 ? in.frame_rate : in.time_delta > 0 ? 1.0 / in.time_delta : 0.0;
     gl_.Uniform3f(p.resolution, static_cast<float>(width_), static_cast<float>(height_), 1.0f);
@@ -243,7 +245,7 @@ void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in
     gl_.Uniform1f(p.delta, static_cast<float>(in.time_delta));
     gl_.Uniform1f(p.frame_rate, static_cast<float>(frame_rate));
     gl_.Uniform1i(p.frame, in.frame);
-    gl_.Uniform1fv(p.channel_time, GLR_SCENE_CHANNELS, in.channel_time);
+    gl_.Uniform1fv(p.channel_time, GLR_SCENE_CHANNELS, times.data());
     gl_.Uniform3fv(p.channel_resolution, GLR_SCENE_CHANNELS, resolutions.data());
     gl_.Uniform4fv(p.mouse, 1, in.mouse);
     gl_.Uniform4fv(p.date, 1, in.date);

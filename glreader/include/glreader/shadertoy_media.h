@@ -1,0 +1,402 @@
+/*
+ * glreader: Shadertoy's media channels from files, decoded with FFmpeg's own libraries
+ * into the ready pixels glr_scene takes (glr_scene_set_channel_image). Header-only and
+ * static inline, like glreader/libav.h, so the exporter (next to the system's libav) and
+ * the FFmpeg filter (inside FFmpeg's tree) decode the same way with whatever FFmpeg they
+ * are built with; glreader's core stays free of FFmpeg.
+ *
+ *   image  a picture (PNG, JPEG, anything FFmpeg decodes) as RGBA, once.
+ *   video  a video's frames as RGBA, in step with the render's time (never wall time):
+ *          the frame shown at time t is the last whose timestamp is at or before t;
+ *          past the end it loops, or holds its last frame.
+ *   sound  Shadertoy's 512x2 sound texture: row 0 the spectrum of the 2048 samples that
+ *          end at the frame's time (Blackman window, |X|/N smoothed over frames with 0.8,
+ *          mapped from -100..-30 dB to 0..255, as Web Audio's analyser does), row 1 the
+ *          512 samples that end there as 128 * (1 + x). Bins are sample_rate / 2048 apart.
+ *
+ * Every function returns 0 or a negative AVERROR and, on failure, writes a sentence that
+ * names the file into err.
+ */
+#ifndef GLREADER_SHADERTOY_MEDIA_H
+#define GLREADER_SHADERTOY_MEDIA_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/mem.h>
+#include <libavutil/opt.h>
+#include <libavutil/tx.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#ifdef __cplusplus
+}
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GLR_SOUND_TEXTURE_WIDTH 512
+#define GLR_SOUND_FFT_SIZE 2048
+
+static inline int glr_media_fail(char *err, size_t err_size, int code, const char *format, ...)
+{
+    char reason[AV_ERROR_MAX_STRING_SIZE] = "";
+    char said[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(said, sizeof said, format, args);
+    va_end(args);
+    if (code != AVERROR_INVALIDDATA || !strstr(said, ":"))
+        av_strerror(code, reason, sizeof reason);
+    if (err && err_size)
+        snprintf(err, err_size, "%s%s%s", said, reason[0] ? ": " : "", reason);
+    return code;
+}
+
+/* A file's best stream of one media type and its open decoder. */
+struct glr_media_decoder {
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    AVFrame *frame;
+    int stream;
+    int input_done; /* the demuxer is at its end and the decoder has been drained into */
+};
+
+static inline void glr_media_decoder_close(struct glr_media_decoder *d)
+{
+    avcodec_free_context(&d->codec);
+    avformat_close_input(&d->format);
+    av_packet_free(&d->packet);
+    av_frame_free(&d->frame);
+    memset(d, 0, sizeof *d);
+}
+
+static inline int glr_media_decoder_open(struct glr_media_decoder *d, const char *path, enum AVMediaType type,
+                                         const char *what, char *err, size_t err_size)
+{
+    const AVCodec *decoder = NULL;
+    int ret;
+    memset(d, 0, sizeof *d);
+    if ((ret = avformat_open_input(&d->format, path, NULL, NULL)) < 0)
+        return glr_media_fail(err, err_size, ret, "cannot open the %s %s", what, path);
+    if ((ret = avformat_find_stream_info(d->format, NULL)) < 0) {
+        glr_media_decoder_close(d);
+        return glr_media_fail(err, err_size, ret, "cannot read the %s %s", what, path);
+    }
+    ret = av_find_best_stream(d->format, type, -1, -1, &decoder, 0);
+    if (ret < 0) {
+        glr_media_decoder_close(d);
+        return glr_media_fail(err, err_size, ret, "the %s %s has no %s stream FFmpeg can decode", what, path,
+                              av_get_media_type_string(type));
+    }
+    d->stream = ret;
+    d->codec = avcodec_alloc_context3(decoder);
+    d->packet = av_packet_alloc();
+    d->frame = av_frame_alloc();
+    if (!d->codec || !d->packet || !d->frame) {
+        glr_media_decoder_close(d);
+        return glr_media_fail(err, err_size, AVERROR(ENOMEM), "cannot decode the %s %s", what, path);
+    }
+    if ((ret = avcodec_parameters_to_context(d->codec, d->format->streams[d->stream]->codecpar)) < 0 ||
+        (ret = avcodec_open2(d->codec, decoder, NULL)) < 0) {
+        glr_media_decoder_close(d);
+        return glr_media_fail(err, err_size, ret, "cannot open the %s decoder for the %s %s", decoder->name, what,
+                              path);
+    }
+    return 0;
+}
+
+/* The next decoded frame into d->frame; AVERROR_EOF after the last. */
+static inline int glr_media_decoder_next(struct glr_media_decoder *d)
+{
+    for (;;) {
+        int ret = avcodec_receive_frame(d->codec, d->frame);
+        if (ret != AVERROR(EAGAIN))
+            return ret;
+        if (d->input_done)
+            return AVERROR_EOF;
+        ret = av_read_frame(d->format, d->packet);
+        if (ret == AVERROR_EOF) {
+            d->input_done = 1;
+            avcodec_send_packet(d->codec, NULL);
+            continue;
+        }
+        if (ret < 0)
+            return ret;
+        if (d->packet->stream_index == d->stream)
+            ret = avcodec_send_packet(d->codec, d->packet);
+        av_packet_unref(d->packet);
+        if (ret < 0 && ret != AVERROR(EAGAIN))
+            return ret;
+    }
+}
+
+/* Back to the first frame. */
+static inline int glr_media_decoder_rewind(struct glr_media_decoder *d)
+{
+    int ret = av_seek_frame(d->format, d->stream, d->format->streams[d->stream]->start_time == AV_NOPTS_VALUE
+                                                      ? 0 : d->format->streams[d->stream]->start_time,
+                            AVSEEK_FLAG_BACKWARD);
+    if (ret < 0)
+        ret = avformat_seek_file(d->format, -1, INT64_MIN, 0, 0, 0);
+    avcodec_flush_buffers(d->codec);
+    d->input_done = 0;
+    return ret;
+}
+
+/* Converts d->frame to RGBA into *rgba (allocated or reused), through *sws. */
+static inline int glr_media_to_rgba(struct glr_media_decoder *d, struct SwsContext **sws, AVFrame **rgba)
+{
+    AVFrame *in = d->frame;
+    int ret;
+    if (!*rgba || (*rgba)->width != in->width || (*rgba)->height != in->height) {
+        av_frame_free(rgba);
+        if (!(*rgba = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        (*rgba)->format = AV_PIX_FMT_RGBA;
+        (*rgba)->width = in->width;
+        (*rgba)->height = in->height;
+        if ((ret = av_frame_get_buffer(*rgba, 0)) < 0)
+            return ret;
+    }
+    *sws = sws_getCachedContext(*sws, in->width, in->height, (enum AVPixelFormat)in->format, in->width, in->height,
+                                AV_PIX_FMT_RGBA, SWS_BICUBIC, NULL, NULL, NULL);
+    if (!*sws)
+        return AVERROR(EINVAL);
+    sws_scale(*sws, (const uint8_t *const *)in->data, in->linesize, 0, in->height, (*rgba)->data, (*rgba)->linesize);
+    return 0;
+}
+
+/* A picture's first frame as RGBA, into *rgba (free it with av_frame_free). */
+static inline int glr_media_load_image(const char *path, AVFrame **rgba, char *err, size_t err_size)
+{
+    struct glr_media_decoder d;
+    struct SwsContext *sws = NULL;
+    int ret = glr_media_decoder_open(&d, path, AVMEDIA_TYPE_VIDEO, "image", err, err_size);
+    if (ret < 0)
+        return ret;
+    *rgba = NULL;
+    ret = glr_media_decoder_next(&d);
+    if (ret >= 0)
+        ret = glr_media_to_rgba(&d, &sws, rgba);
+    sws_freeContext(sws);
+    glr_media_decoder_close(&d);
+    if (ret < 0) {
+        av_frame_free(rgba);
+        return glr_media_fail(err, err_size, ret == AVERROR_EOF ? AVERROR_INVALIDDATA : ret,
+                              "cannot decode the image %s", path);
+    }
+    return 0;
+}
+
+/* A video channel. */
+struct glr_media_video {
+    struct glr_media_decoder d;
+    struct SwsContext *sws;
+    AVFrame *rgba;      /* the frame shown */
+    int loop;           /* 1: loop past the end; 0: hold the last frame */
+    int pending;        /* d.frame holds a decoded frame not shown yet */
+    int shown;          /* rgba holds a frame */
+    double shown_time;  /* its time, seconds from the stream's start */
+    double duration;    /* the end of the last frame; 0 until known */
+    double frame_time;  /* one frame's duration, from the stream's rate */
+    char path[256];
+};
+
+static inline void glr_media_video_close(struct glr_media_video *v)
+{
+    glr_media_decoder_close(&v->d);
+    sws_freeContext(v->sws);
+    av_frame_free(&v->rgba);
+    memset(v, 0, sizeof *v);
+}
+
+static inline int glr_media_video_open(struct glr_media_video *v, const char *path, int loop, char *err,
+                                       size_t err_size)
+{
+    AVStream *st;
+    AVRational rate;
+    int ret;
+    memset(v, 0, sizeof *v);
+    if ((ret = glr_media_decoder_open(&v->d, path, AVMEDIA_TYPE_VIDEO, "video", err, err_size)) < 0)
+        return ret;
+    st = v->d.format->streams[v->d.stream];
+    rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+    v->frame_time = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0.0;
+    v->loop = loop;
+    snprintf(v->path, sizeof v->path, "%s", path);
+    return 0;
+}
+
+static inline double glr_media_video_frame_seconds(const struct glr_media_video *v, const AVFrame *f)
+{
+    const AVStream *st = v->d.format->streams[v->d.stream];
+    int64_t start = st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time;
+    int64_t pts = f->best_effort_timestamp == AV_NOPTS_VALUE ? start : f->best_effort_timestamp;
+    return (double)(pts - start) * av_q2d(st->time_base);
+}
+
+/* Makes v->rgba the frame shown at `seconds`; *channel_time: the video's own time then. */
+static inline int glr_media_video_show(struct glr_media_video *v, double seconds, double *channel_time,
+                                       char *err, size_t err_size)
+{
+    double t = seconds < 0 ? 0 : seconds;
+    int attempts;
+    for (attempts = 0; attempts < 3; attempts++) {
+        int ret;
+        if (v->loop && v->duration > 0)
+            t = fmod(seconds < 0 ? 0 : seconds, v->duration);
+        if (v->shown && t < v->shown_time) { /* looped round: start again */
+            if ((ret = glr_media_decoder_rewind(&v->d)) < 0)
+                return glr_media_fail(err, err_size, ret, "cannot rewind the video %s", v->path);
+            v->shown = v->pending = 0;
+        }
+        for (;;) {
+            if (!v->pending) {
+                ret = glr_media_decoder_next(&v->d);
+                if (ret == AVERROR_EOF)
+                    break;
+                if (ret < 0)
+                    return glr_media_fail(err, err_size, ret, "cannot decode the video %s", v->path);
+                v->pending = 1;
+            }
+            if (v->shown && glr_media_video_frame_seconds(v, v->d.frame) > t)
+                break; /* not its time yet */
+            if ((ret = glr_media_to_rgba(&v->d, &v->sws, &v->rgba)) < 0)
+                return glr_media_fail(err, err_size, ret, "cannot convert the video %s to RGBA", v->path);
+            v->shown_time = glr_media_video_frame_seconds(v, v->d.frame);
+            v->shown = 1;
+            v->pending = 0;
+        }
+        if (!v->shown)
+            return glr_media_fail(err, err_size, AVERROR_INVALIDDATA, "the video %s has no frames", v->path);
+        if (v->pending || !v->loop) { /* the frame after is later than t, or we hold the last */
+            if (channel_time)
+                *channel_time = t;
+            return 0;
+        }
+        /* At the end: the loop's length is known now. */
+        if (v->duration <= 0)
+            v->duration = v->shown_time + (v->frame_time > 0 ? v->frame_time : 0.04);
+        if (t < v->duration) {
+            if (channel_time)
+                *channel_time = t;
+            return 0;
+        }
+    }
+    return glr_media_fail(err, err_size, AVERROR_INVALIDDATA, "cannot loop the video %s", v->path);
+}
+
+/* A sound channel: the whole file as mono float samples, analysed frame by frame. */
+struct glr_media_sound {
+    float *samples;
+    size_t count;
+    int sample_rate;
+    AVTXContext *fft;
+    av_tx_fn fft_fn;
+    float window[GLR_SOUND_FFT_SIZE];
+    float smoothed[GLR_SOUND_TEXTURE_WIDTH];
+    uint8_t texture[2 * GLR_SOUND_TEXTURE_WIDTH]; /* row 0 spectrum, row 1 waveform */
+};
+
+static inline void glr_media_sound_close(struct glr_media_sound *s)
+{
+    av_freep(&s->samples);
+    av_tx_uninit(&s->fft);
+    memset(s, 0, sizeof *s);
+}
+
+static inline int glr_media_sound_open(struct glr_media_sound *s, const char *path, char *err, size_t err_size)
+{
+    struct glr_media_decoder d;
+    SwrContext *swr = NULL;
+    size_t capacity = 0;
+    float scale = 1.0f;
+    int ret, i;
+    memset(s, 0, sizeof *s);
+    if ((ret = glr_media_decoder_open(&d, path, AVMEDIA_TYPE_AUDIO, "sound", err, err_size)) < 0)
+        return ret;
+    s->sample_rate = d.codec->sample_rate;
+    while ((ret = glr_media_decoder_next(&d)) >= 0) {
+        int out_count;
+        uint8_t *out;
+        if (!swr) {
+            AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
+            if ((ret = swr_alloc_set_opts2(&swr, &mono, AV_SAMPLE_FMT_FLT, s->sample_rate, &d.frame->ch_layout,
+                                           (enum AVSampleFormat)d.frame->format, d.frame->sample_rate, 0, NULL)) < 0 ||
+                (ret = swr_init(swr)) < 0)
+                break;
+        }
+        out_count = swr_get_out_samples(swr, d.frame->nb_samples);
+        if (s->count + (size_t)out_count > capacity) {
+            size_t grown = (s->count + (size_t)out_count) * 2;
+            float *more = (float *)av_realloc(s->samples, grown * sizeof(float));
+            if (!more) {
+                ret = AVERROR(ENOMEM);
+                break;
+            }
+            s->samples = more;
+            capacity = grown;
+        }
+        out = (uint8_t *)(s->samples + s->count);
+        ret = swr_convert(swr, &out, out_count, (const uint8_t **)d.frame->extended_data, d.frame->nb_samples);
+        if (ret < 0)
+            break;
+        s->count += (size_t)ret;
+    }
+    swr_free(&swr);
+    glr_media_decoder_close(&d);
+    if (ret != AVERROR_EOF) {
+        glr_media_sound_close(s);
+        return glr_media_fail(err, err_size, ret, "cannot decode the sound %s", path);
+    }
+    if ((ret = av_tx_init(&s->fft, &s->fft_fn, AV_TX_FLOAT_FFT, 0, GLR_SOUND_FFT_SIZE, &scale, 0)) < 0) {
+        glr_media_sound_close(s);
+        return glr_media_fail(err, err_size, ret, "cannot set up the FFT for the sound %s", path);
+    }
+    for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) { /* Blackman, as Web Audio's analyser */
+        double x = 2.0 * M_PI * i / GLR_SOUND_FFT_SIZE;
+        s->window[i] = (float)(0.42 - 0.5 * cos(x) + 0.08 * cos(2.0 * x));
+    }
+    return 0;
+}
+
+/* The sample at index i, silence outside the file. */
+static inline float glr_media_sound_sample(const struct glr_media_sound *s, long long i)
+{
+    return i >= 0 && (size_t)i < s->count ? s->samples[i] : 0.0f;
+}
+
+/* Updates s->texture for a frame at `seconds`. Smoothing carries from the previous call,
+ * so call it for every frame in order (frames before a start frame too: it is cheap). */
+static inline void glr_media_sound_analyse(struct glr_media_sound *s, double seconds)
+{
+    AVComplexFloat in[GLR_SOUND_FFT_SIZE], out[GLR_SOUND_FFT_SIZE];
+    long long end = (long long)floor(seconds * s->sample_rate + 0.5);
+    int i;
+    for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) {
+        in[i].re = glr_media_sound_sample(s, end - GLR_SOUND_FFT_SIZE + i) * s->window[i];
+        in[i].im = 0.0f;
+    }
+    s->fft_fn(s->fft, out, in, sizeof(AVComplexFloat));
+    for (i = 0; i < GLR_SOUND_TEXTURE_WIDTH; i++) {
+        double magnitude = hypot(out[i].re, out[i].im) / GLR_SOUND_FFT_SIZE;
+        double db, level;
+        s->smoothed[i] = (float)(0.8 * s->smoothed[i] + 0.2 * magnitude);
+        db = s->smoothed[i] > 0 ? 20.0 * log10(s->smoothed[i]) : -1000.0;
+        level = floor(255.0 * (db + 100.0) / 70.0);
+        s->texture[i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
+        level = floor(128.0 * (1.0 + glr_media_sound_sample(s, end - GLR_SOUND_TEXTURE_WIDTH + i)));
+        s->texture[GLR_SOUND_TEXTURE_WIDTH + i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
+    }
+}
+
+#endif /* GLREADER_SHADERTOY_MEDIA_H */
