@@ -12,15 +12,21 @@
 // conversion and the file's tags follow --matrix (bt709), --range (tv) and --chroma-loc
 // (left).
 //
-// --shader takes a Shadertoy-style fragment shader: mainImage(out vec4, in vec2) with
-// iResolution, iTime, iTimeDelta and iFrame. The output is a file (never overwritten
+// --shader takes a Shadertoy shader: a .frag file with mainImage(out vec4, in vec2) and
+// Shadertoy's inputs, or a project directory with its buffers and channels
+// (shadertoy_project.hpp); --channel0..3 feed the Image pass images, videos, sound, cube
+// maps and buffers. iDate counts from the render's start, or from --date; --start-frame N
+// renders from frame N, exactly as a run from 0 renders it (a feedback buffer, though,
+// starts from zeros there). The output is a file (never overwritten
 // without -y, and not touched until the encoder and muxer are ready), "-" for standard
 // output, or any URL libavformat has a protocol for; -f names the container when the name
 // does not (-f null encodes and writes nothing). A first SIGINT or SIGTERM stops
 // rendering, encodes what was rendered and finalizes the file, then exits with 130 or
 // 143; a second one exits at once. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
+#include "media_channels.hpp"
 #include "scene.hpp"
+#include "shadertoy_project.hpp"
 
 #include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
@@ -35,6 +41,7 @@ extern "C" {
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -42,6 +49,7 @@ extern "C" {
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <fstream>
 #include <sstream>
@@ -64,6 +72,11 @@ struct options {
     std::string audio_input, audio_codec;
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
+    std::array<std::string, GLR_SCENE_CHANNELS> channels; // --channelN specs
+    std::array<float, 4> mouse{};
+    bool date_given = false;
+    std::time_t date = 0; // iDate's start, UTC when given
+    int start_frame = 0;
 };
 
 const char *const usage_text =
@@ -75,7 +88,16 @@ const char *const usage_text =
     "  -r FPS               frame rate: 30, 29.97, 30000/1001, ntsc... (30)\n"
     "  -t SECONDS           length (5)\n"
     "  -n FRAMES            length in frames, instead of -t\n"
-    "  --shader FILE        Shadertoy-style mainImage shader (the built-in scene)\n"
+    "  --shader FILE|DIR    Shadertoy shader: a .frag file (mainImage), or a project\n"
+    "                       directory: image.glsl, common.glsl, bufferA..D.glsl and a\n"
+    "                       'channels' file of 'PASS.channelN SPEC' lines (the built-in scene)\n"
+    "  --channel0..3 SPEC   the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE]\n"
+    "                       (no FILE: the --audio file), cubemap:PATTERN ({} = px nx py ny pz\n"
+    "                       nz), buffer:A..D or keyboard, then ,filter=nearest|linear|mipmap\n"
+    "                       ,wrap=clamp|repeat ,vflip=on|off ,loop=on|off (a video) (none)\n"
+    "  --mouse X,Y[,CX,CY]  iMouse: held down at X,Y (pixels from the bottom left) (zeros)\n"
+    "  --date YYYY-MM-DD[THH:MM:SS]  iDate at the first frame, UTC (the render's start)\n"
+    "  --start-frame N      render from frame N: iFrame N, iTime N / FPS (0)\n"
     "Encoding:\n"
     "  -c CODEC             libavcodec encoder (libx264 if this FFmpeg has it, else ffv1)\n"
     "  --preset P, --crf N  the encoder's preset and crf (its defaults)\n"
@@ -154,6 +176,40 @@ options parse(int argc, char **argv)
             o.queue = static_cast<int>(args.positive());
         } else if (args.is("--shader")) {
             o.shader = args.value();
+        } else if (args.option().rfind("--channel", 0) == 0 && args.option().size() == 10 &&
+                   args.option()[9] >= '0' && args.option()[9] <= '3') {
+            o.channels[static_cast<size_t>(args.option()[9] - '0')] = args.value();
+        } else if (args.is("--mouse")) {
+            std::string v = args.value();
+            float m[4] = {0, 0, 0, 0};
+            char tail = 0;
+            int n = std::sscanf(v.c_str(), "%f,%f,%f,%f%c", &m[0], &m[1], &m[2], &m[3], &tail);
+            if (n == 2 && v.find(',') == v.rfind(','))
+                o.mouse = {m[0], m[1], m[0], -m[1]}; // held down since before the first frame
+            else if (n == 4)
+                o.mouse = {m[0], m[1], m[2], m[3]};
+            else
+                args.fail("--mouse needs X,Y or X,Y,CX,CY in pixels, not '" + v + "'");
+        } else if (args.is("--date")) {
+            std::string v = args.value();
+            std::tm t{};
+            char tail = 0;
+            int n = std::sscanf(v.c_str(), "%d-%d-%dT%d:%d:%d%c", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
+                                &t.tm_min, &t.tm_sec, &tail);
+            if ((n != 3 && n != 6) || (n == 3 && v.size() > 10) || t.tm_mon < 1 || t.tm_mon > 12 || t.tm_mday < 1 ||
+                t.tm_mday > 31 || t.tm_hour > 23 || t.tm_min > 59 || t.tm_sec > 60)
+                args.fail("--date needs YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, not '" + v + "'");
+            t.tm_year -= 1900;
+            t.tm_mon -= 1;
+            o.date = timegm(&t);
+            o.date_given = true;
+        } else if (args.is("--start-frame")) {
+            std::string v = args.value();
+            char *end = nullptr;
+            long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < 0 || n > 100000000)
+                args.fail("--start-frame needs a frame number 0 or more, not '" + v + "'");
+            o.start_frame = static_cast<int>(n);
         } else if (args.is("--stats-json")) {
             o.stats_json = args.value();
         } else if (args.is("-f")) {
@@ -287,6 +343,23 @@ private:
     std::vector<double> ms_;
 };
 
+// iDate: year, month 0..11, day, seconds into the day, `seconds` after `start` (local
+// time for the wall clock's start, UTC for a given date).
+void set_date(glr_scene_inputs &inputs, std::time_t start, double seconds, bool local)
+{
+    double whole = std::floor(seconds);
+    std::time_t at = start + static_cast<std::time_t>(whole);
+    std::tm t{};
+    if (local)
+        localtime_r(&at, &t);
+    else
+        gmtime_r(&at, &t);
+    inputs.date[0] = static_cast<float>(t.tm_year + 1900);
+    inputs.date[1] = static_cast<float>(t.tm_mon);
+    inputs.date[2] = static_cast<float>(t.tm_mday);
+    inputs.date[3] = static_cast<float>(t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec + (seconds - whole));
+}
+
 void print_stage(const char *name, const glr_latency &l)
 {
     std::fprintf(stderr, "  %-26s %9.3f %9.3f %9.3f %9.3f %9llu\n", name, l.p50_ms, l.p95_ms, l.p99_ms,
@@ -324,7 +397,14 @@ int main(int argc, char **argv)
     try {
         glr::context ctx({}, log);
         std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
-        sample::scene scene(o.width, o.height, {"", o.shader, ""}, glr_context_get_proc_address, log);
+        sample::shadertoy_project project = sample::load_project(o.shader);
+        for (size_t c = 0; c < GLR_SCENE_CHANNELS; c++)
+            if (!o.channels[c].empty())
+                project.image().channels[c] =
+                    sample::parse_channel_spec(o.channels[c], "--channel" + std::to_string(c), "");
+        sample::media_channels media(project, o.audio_input);
+        sample::scene scene(project.scene_params(o.width, o.height), log);
+        std::time_t date_start = o.date_given ? o.date : std::time(nullptr);
 
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {
@@ -349,6 +429,8 @@ int main(int argc, char **argv)
         ep.audio = o.audio;
         ep.audio.input = o.audio_input.empty() ? nullptr : o.audio_input.c_str();
         ep.audio.codec = o.audio_codec.empty() ? nullptr : o.audio_codec.c_str();
+        // The sound starts where the picture does.
+        ep.audio.offset -= o.start_frame * static_cast<double>(o.fps_den) / o.fps_num;
         ep.queue_depth = o.queue;
         ep.color = o.color;
         if (o.ring_format)
@@ -371,9 +453,21 @@ int main(int argc, char **argv)
         double frame_seconds = static_cast<double>(o.fps_den) / o.fps_num;
         int rendered = 0;
         auto encoded = [&] { return static_cast<int>(enc.stats().frames_encoded); };
+        glr_scene_inputs inputs{};
+        std::copy(o.mouse.begin(), o.mouse.end(), inputs.mouse);
+        inputs.time_delta = frame_seconds;
+        inputs.frame_rate = static_cast<double>(o.fps_num) / o.fps_den;
+        inputs.sample_rate = media.sample_rate();
+        for (int n = 0; n < o.start_frame; n++) // the sound's smoothing, as a run from 0 had it
+            media.analyse_only(n * frame_seconds);
         for (; rendered < o.frames && !interrupted; rendered++) {
             auto start = std::chrono::steady_clock::now();
-            scene.draw(rendered, rendered * frame_seconds, frame_seconds);
+            int n = o.start_frame + rendered;
+            inputs.frame = n;
+            inputs.time = n * frame_seconds;
+            set_date(inputs, date_start, inputs.time, !o.date_given);
+            media.update(scene.handle(), inputs.time);
+            scene.render(inputs);
             render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             ring.capture(glr::framebuffer_source(scene.fbo()), rendered, submit);
             bar.update(rendered + 1, encoded());

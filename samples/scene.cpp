@@ -21,6 +21,19 @@ scene::scene(int width, int height, const shader_spec &shader, glr_get_proc_addr
         glr::detail::throw_create_failure("glr_scene_create");
 }
 
+scene::scene(const glr_scene_params &params, glr_log *log)
+{
+    load_gl(gl_, params.get_proc_address ? params.get_proc_address : glr_context_get_proc_address);
+    scene_ = glr_scene_create(log, &params);
+    if (!scene_)
+        glr::detail::throw_create_failure("glr_scene_create");
+}
+
+void scene::render(const glr_scene_inputs &inputs)
+{
+    glr::detail::check(glr_scene_render(scene_, &inputs), "glr_scene_render");
+}
+
 void scene::draw(int frame, double seconds, double delta)
 {
     glr::detail::check(glr_scene_draw(scene_, frame, seconds, delta), "glr_scene_draw");

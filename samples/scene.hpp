@@ -21,12 +21,17 @@ public:
     // Throws glr::error (a compile error as NAME:LINE:COLUMN, an unreadable file...).
     scene(int width, int height, const shader_spec &shader = {},
           glr_get_proc_address_fn loader = glr_context_get_proc_address, glr_log *log = nullptr);
+    // Any scene glreader renders: passes, channels (params.get_proc_address: NULL for EGL).
+    scene(const glr_scene_params &params, glr_log *log);
     ~scene() { glr_scene_destroy(&scene_); }
     scene(const scene &) = delete;
     scene &operator=(const scene &) = delete;
 
     // Draws frame `frame` at `seconds` (delta: time since the previous frame) into fbo().
     void draw(int frame, double seconds, double delta);
+    // Draws with every Shadertoy input.
+    void render(const glr_scene_inputs &inputs);
+    glr_scene *handle() const { return scene_; }
     unsigned fbo() const { return glr_scene_framebuffer(scene_); }
     const GladGLContext &gl() const { return gl_; }
 

@@ -302,6 +302,7 @@ struct glr_media_sound {
     int sample_rate;
     AVTXContext *fft;
     av_tx_fn fft_fn;
+    AVComplexFloat *fft_in, *fft_out; /* av_malloc'd: the FFT's SIMD wants them aligned */
     float window[GLR_SOUND_FFT_SIZE];
     float smoothed[GLR_SOUND_TEXTURE_WIDTH];
     uint8_t texture[2 * GLR_SOUND_TEXTURE_WIDTH]; /* row 0 spectrum, row 1 waveform */
@@ -310,6 +311,8 @@ struct glr_media_sound {
 static inline void glr_media_sound_close(struct glr_media_sound *s)
 {
     av_freep(&s->samples);
+    av_freep(&s->fft_in);
+    av_freep(&s->fft_out);
     av_tx_uninit(&s->fft);
     memset(s, 0, sizeof *s);
 }
@@ -358,7 +361,13 @@ static inline int glr_media_sound_open(struct glr_media_sound *s, const char *pa
         glr_media_sound_close(s);
         return glr_media_fail(err, err_size, ret, "cannot decode the sound %s", path);
     }
-    if ((ret = av_tx_init(&s->fft, &s->fft_fn, AV_TX_FLOAT_FFT, 0, GLR_SOUND_FFT_SIZE, &scale, 0)) < 0) {
+    s->fft_in = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
+    s->fft_out = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
+    if (!s->fft_in || !s->fft_out)
+        ret = AVERROR(ENOMEM);
+    else
+        ret = av_tx_init(&s->fft, &s->fft_fn, AV_TX_FLOAT_FFT, 0, GLR_SOUND_FFT_SIZE, &scale, 0);
+    if (ret < 0) {
         glr_media_sound_close(s);
         return glr_media_fail(err, err_size, ret, "cannot set up the FFT for the sound %s", path);
     }
@@ -379,7 +388,7 @@ static inline float glr_media_sound_sample(const struct glr_media_sound *s, long
  * so call it for every frame in order (frames before a start frame too: it is cheap). */
 static inline void glr_media_sound_analyse(struct glr_media_sound *s, double seconds)
 {
-    AVComplexFloat in[GLR_SOUND_FFT_SIZE], out[GLR_SOUND_FFT_SIZE];
+    AVComplexFloat *in = s->fft_in, *out = s->fft_out;
     long long end = (long long)floor(seconds * s->sample_rate + 0.5);
     int i;
     for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) {
