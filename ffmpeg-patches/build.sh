@@ -31,8 +31,10 @@ read_release "$line"
 # nasm: FFmpeg's x86 assembly; libx264-dev: the libx264 encoder of the lean build.
 "$root/scripts/setup.sh" nasm libx264-dev xz-utils >&2
 
-key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$patches_dir/common.sh" |
-      sha256sum | cut -c1-12)
+# The filter compiles against glreader's public headers: a change there (a struct that
+# grew) needs a new build, not a cached binary that reads the old layout.
+key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$patches_dir/common.sh" \
+          "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
 work=$cache/$line-$key
 prefix=$cache/glreader
 
