@@ -1,5 +1,6 @@
 #include "gl/scene_channel.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 
 #include <array>
@@ -55,16 +56,19 @@ private:
 scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where)
     : gl_(gl), spec_(spec), where_(std::move(where))
 {
-    if (spec_.kind < GLR_CHANNEL_NONE || spec_.kind > GLR_CHANNEL_KEYBOARD)
-        fail(-EINVAL, "%s: unknown channel kind %d", where_.c_str(), static_cast<int>(spec_.kind));
-    if (spec_.kind == GLR_CHANNEL_BUFFER && (spec_.buffer < 0 || spec_.buffer >= GLR_SCENE_BUFFERS))
-        fail(-EINVAL, "%s: buffer %d is not one of Buffer A..D (0..3)", where_.c_str(), spec_.buffer);
-    if (spec_.filter < GLR_FILTER_DEFAULT || spec_.filter > GLR_FILTER_MIPMAP)
-        fail(-EINVAL, "%s: unknown filter %d", where_.c_str(), static_cast<int>(spec_.filter));
-    if (spec_.wrap < GLR_WRAP_DEFAULT || spec_.wrap > GLR_WRAP_REPEAT)
-        fail(-EINVAL, "%s: unknown wrap %d", where_.c_str(), static_cast<int>(spec_.wrap));
-    if (spec_.vflip < GLR_VFLIP_DEFAULT || spec_.vflip > GLR_VFLIP_OFF)
-        fail(-EINVAL, "%s: unknown vflip %d", where_.c_str(), static_cast<int>(spec_.vflip));
+    // Checked as ints: a C caller may store anything in these enums.
+    int kind = enum_value(spec.kind), filter = enum_value(spec.filter), wrap = enum_value(spec.wrap),
+        vflip = enum_value(spec.vflip);
+    if (kind < GLR_CHANNEL_NONE || kind > GLR_CHANNEL_KEYBOARD)
+        fail(-EINVAL, "%s: unknown channel kind %d", where_.c_str(), kind);
+    if (kind == GLR_CHANNEL_BUFFER && (spec.buffer < 0 || spec.buffer >= GLR_SCENE_BUFFERS))
+        fail(-EINVAL, "%s: buffer %d is not one of Buffer A..D (0..3)", where_.c_str(), spec.buffer);
+    if (filter < GLR_FILTER_DEFAULT || filter > GLR_FILTER_MIPMAP)
+        fail(-EINVAL, "%s: unknown filter %d", where_.c_str(), filter);
+    if (wrap < GLR_WRAP_DEFAULT || wrap > GLR_WRAP_REPEAT)
+        fail(-EINVAL, "%s: unknown wrap %d", where_.c_str(), wrap);
+    if (vflip < GLR_VFLIP_DEFAULT || vflip > GLR_VFLIP_OFF)
+        fail(-EINVAL, "%s: unknown vflip %d", where_.c_str(), vflip);
 
     // Shadertoy's defaults for the kind.
     bool picture = spec_.kind == GLR_CHANNEL_TEXTURE || spec_.kind == GLR_CHANNEL_CUBEMAP;
@@ -82,9 +86,9 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
                                                     : GL_LINEAR;
     gl_.SamplerParameteri(sampler_, GL_TEXTURE_MIN_FILTER, min);
     gl_.SamplerParameteri(sampler_, GL_TEXTURE_MAG_FILTER, spec_.filter == GLR_FILTER_NEAREST ? GL_NEAREST : GL_LINEAR);
-    GLint wrap = spec_.wrap == GLR_WRAP_REPEAT ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    GLint gl_wrap = spec_.wrap == GLR_WRAP_REPEAT ? GL_REPEAT : GL_CLAMP_TO_EDGE;
     for (GLenum axis : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
-        gl_.SamplerParameteri(sampler_, axis, wrap);
+        gl_.SamplerParameteri(sampler_, axis, gl_wrap);
     if (spec_.kind == GLR_CHANNEL_BUFFER)
         return;
 

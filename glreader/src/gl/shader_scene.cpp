@@ -6,6 +6,7 @@
 #include "gl/shader.hpp"
 #include "gl/shadertoy_source.hpp"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 
 #include <cerrno>
@@ -67,12 +68,13 @@ struct glr_scene::pass {
 
 glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     : log_(log), width_(p.width), height_(p.height),
-      buffer_format_(p.buffer_precision == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F)
+      buffer_format_(glr::enum_value(p.buffer_precision) == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F)
 {
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is not positive", p.width, p.height);
-    if (p.buffer_precision != GLR_BUFFER_FLOAT32 && p.buffer_precision != GLR_BUFFER_FLOAT16)
-        glr::fail(-EINVAL, "glr_scene_create: unknown buffer precision %d", static_cast<int>(p.buffer_precision));
+    int precision = glr::enum_value(p.buffer_precision);
+    if (precision != GLR_BUFFER_FLOAT32 && precision != GLR_BUFFER_FLOAT16)
+        glr::fail(-EINVAL, "glr_scene_create: unknown buffer precision %d", precision);
     std::string common = p.common_source ? p.common_source
                          : p.common_path ? read_source(p.common_path, "Common section")
                                          : "";
