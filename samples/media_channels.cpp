@@ -50,7 +50,7 @@ glr_image image_of(const AVFrame *f, double time)
 
 } // namespace
 
-media_channels::media_channels(const shadertoy_project &project, const std::string &audio_path) : project_(project)
+media_channels::media_channels(const shadertoy_project &project, const std::string &audio_path)
 {
     for (int pass = 0; pass <= GLR_SCENE_BUFFERS; pass++)
         for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {

@@ -35,7 +35,6 @@ private:
     struct source;
     source &open(const channel_spec &spec, const std::string &audio_path);
 
-    const shadertoy_project &project_;
     std::map<std::string, std::unique_ptr<source>> sources_; // by kind and file
     std::map<std::pair<int, int>, source *> bindings_;        // (pass, channel) -> its source
     bool first_ = true;

@@ -6,9 +6,10 @@
 
 namespace sample {
 
-scene::scene(int width, int height, const shader_spec &shader, glr_get_proc_address_fn loader, glr_log *log)
+namespace {
+
+glr_scene_params single_pass(int width, int height, const shader_spec &shader, glr_get_proc_address_fn loader)
 {
-    load_gl(gl_, loader);
     glr_scene_params p{};
     p.width = width;
     p.height = height;
@@ -16,9 +17,14 @@ scene::scene(int width, int height, const shader_spec &shader, glr_get_proc_addr
     p.source_path = shader.path.empty() ? nullptr : shader.path.c_str();
     p.source_name = shader.name.empty() ? nullptr : shader.name.c_str();
     p.get_proc_address = loader;
-    scene_ = glr_scene_create(log, &p);
-    if (!scene_)
-        glr::detail::throw_create_failure("glr_scene_create");
+    return p;
+}
+
+} // namespace
+
+scene::scene(int width, int height, const shader_spec &shader, glr_get_proc_address_fn loader, glr_log *log)
+    : scene(single_pass(width, height, shader, loader), log)
+{
 }
 
 scene::scene(const glr_scene_params &params, glr_log *log)

@@ -53,8 +53,7 @@ static inline int glr_media_fail(char *err, size_t err_size, int code, const cha
     va_start(args, format);
     vsnprintf(said, sizeof said, format, args);
     va_end(args);
-    if (code != AVERROR_INVALIDDATA || !strstr(said, ":"))
-        av_strerror(code, reason, sizeof reason);
+    av_strerror(code, reason, sizeof reason);
     if (err && err_size)
         snprintf(err, err_size, "%s%s%s", said, reason[0] ? ": " : "", reason);
     return code;
