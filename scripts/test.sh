@@ -18,6 +18,17 @@ configure_and_build() { # DIR [cmake args...]
   cmake --build "$root/$dir"
 }
 
+# ctest in DIR; when tests fail, they run once more alone at the very end, their output in
+# full, so that a log kept only in part (CI keeps its tail) still shows why.
+run_tests() { # DIR [ctest args...]
+  local dir=$1; shift
+  ctest --test-dir "$root/$dir" --output-on-failure "$@" && return 0
+  local status=$?
+  echo "== the failing tests in $dir once more, one at a time" >&2
+  ctest --test-dir "$root/$dir" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
+  return "$status"
+}
+
 echo "== patched ffmpeg of each release line (ffmpeg-patches/build.sh)" >&2
 patched=()
 for release in "$root"/ffmpeg-patches/*/RELEASE; do
@@ -25,9 +36,10 @@ for release in "$root"/ffmpeg-patches/*/RELEASE; do
   patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
 done
 
+echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
 echo "== build and run all tests" >&2
 configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
-ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)"
+run_tests build -j "$(nproc)"
 
 if [ "$sanitizers" = 1 ]; then
   echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
@@ -36,12 +48,12 @@ if [ "$sanitizers" = 1 ]; then
   # fail while Mesa's threads come and go. The first failure stays in the log, and the
   # uninstrumented run above takes no second chance.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$root/build-asan" --output-on-failure --repeat until-pass:2 -j "$(nproc)"
+    run_tests build-asan --repeat until-pass:2 -j "$(nproc)"
 
   echo "== ring, encoder and pipe tests under ThreadSanitizer" >&2
   configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
   # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
   TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1" \
-    GLR_TEST_FRAMES=60 ctest --test-dir "$root/build-tsan" -L 'ring|encoder|pipe' --output-on-failure -j "$(nproc)"
+    GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
 fi
 echo "== all tests passed" >&2

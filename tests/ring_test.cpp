@@ -182,6 +182,7 @@ TEST(ring_default_framebuffer, reads_the_context_surface)
     params.surface_width = 50;
     params.surface_height = 40;
     glr::context ctx(params);
+    SCOPED_TRACE("EGL " + ctx.platform() + ": " + ctx.renderer());
     glr_test::scene_options options;
     options.width = 50;
     options.height = 40;
