@@ -14,7 +14,7 @@
 //
 // --shader takes a Shadertoy shader: a .frag file with mainImage(out vec4, in vec2) and
 // Shadertoy's inputs, or a project directory with its buffers and channels
-// (shadertoy_project.hpp); --channel0..3 feed the Image pass images, videos, sound, cube
+// (glreader/shadertoy_project.h); --channel0..3 feed the Image pass images, videos, sound, cube
 // maps and buffers. iDate counts from the render's start, or from --date; --start-frame N
 // renders from frame N, exactly as a run from 0 renders it (a feedback buffer, though,
 // starts from zeros there). The output is a file (never overwritten
@@ -24,9 +24,7 @@
 // rendering, encodes what was rendered and finalizes the file, then exits with 130 or
 // 143; a second one exits at once. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
-#include "media_channels.hpp"
-#include "scene.hpp"
-#include "shadertoy_project.hpp"
+#include "shadertoy_player.hpp"
 
 #include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
@@ -73,9 +71,8 @@ struct options {
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
     std::array<std::string, GLR_SCENE_CHANNELS> channels; // --channelN specs
-    std::array<float, 4> mouse{};
+    glr_shadertoy_clock clock{}; // mouse and date as given; the rest is set in main
     bool date_given = false;
-    std::time_t date = 0; // iDate's start, UTC when given
     int start_frame = 0;
 };
 
@@ -180,28 +177,11 @@ options parse(int argc, char **argv)
                    args.option()[9] >= '0' && args.option()[9] <= '3') {
             o.channels[static_cast<size_t>(args.option()[9] - '0')] = args.value();
         } else if (args.is("--mouse")) {
-            std::string v = args.value();
-            float m[4] = {0, 0, 0, 0};
-            char tail = 0;
-            int n = std::sscanf(v.c_str(), "%f,%f,%f,%f%c", &m[0], &m[1], &m[2], &m[3], &tail);
-            if (n == 2 && v.find(',') == v.rfind(','))
-                o.mouse = {m[0], m[1], m[0], -m[1]}; // held down since before the first frame
-            else if (n == 4)
-                o.mouse = {m[0], m[1], m[2], m[3]};
-            else
-                args.fail("--mouse needs X,Y or X,Y,CX,CY in pixels, not '" + v + "'");
+            if (glr_shadertoy_parse_mouse(args.value().c_str(), o.clock.mouse) < 0)
+                args.fail(std::string("--mouse: ") + glr_last_error());
         } else if (args.is("--date")) {
-            std::string v = args.value();
-            std::tm t{};
-            char tail = 0;
-            int n = std::sscanf(v.c_str(), "%d-%d-%dT%d:%d:%d%c", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
-                                &t.tm_min, &t.tm_sec, &tail);
-            if ((n != 3 && n != 6) || (n == 3 && v.size() > 10) || t.tm_mon < 1 || t.tm_mon > 12 || t.tm_mday < 1 ||
-                t.tm_mday > 31 || t.tm_hour > 23 || t.tm_min > 59 || t.tm_sec > 60)
-                args.fail("--date needs YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, not '" + v + "'");
-            t.tm_year -= 1900;
-            t.tm_mon -= 1;
-            o.date = timegm(&t);
+            if (glr_shadertoy_parse_date(args.value().c_str(), &o.clock.date_start) < 0)
+                args.fail(std::string("--date: ") + glr_last_error());
             o.date_given = true;
         } else if (args.is("--start-frame")) {
             std::string v = args.value();
@@ -343,23 +323,6 @@ private:
     std::vector<double> ms_;
 };
 
-// iDate: year, month 0..11, day, seconds into the day, `seconds` after `start` (local
-// time for the wall clock's start, UTC for a given date).
-void set_date(glr_scene_inputs &inputs, std::time_t start, double seconds, bool local)
-{
-    double whole = std::floor(seconds);
-    std::time_t at = start + static_cast<std::time_t>(whole);
-    std::tm t{};
-    if (local)
-        localtime_r(&at, &t);
-    else
-        gmtime_r(&at, &t);
-    inputs.date[0] = static_cast<float>(t.tm_year + 1900);
-    inputs.date[1] = static_cast<float>(t.tm_mon);
-    inputs.date[2] = static_cast<float>(t.tm_mday);
-    inputs.date[3] = static_cast<float>(t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec + (seconds - whole));
-}
-
 void print_stage(const char *name, const glr_latency &l)
 {
     std::fprintf(stderr, "  %-26s %9.3f %9.3f %9.3f %9.3f %9llu\n", name, l.p50_ms, l.p95_ms, l.p99_ms,
@@ -397,14 +360,18 @@ int main(int argc, char **argv)
     try {
         glr::context ctx({}, log);
         std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
-        sample::shadertoy_project project = sample::load_project(o.shader);
-        for (size_t c = 0; c < GLR_SCENE_CHANNELS; c++)
-            if (!o.channels[c].empty())
-                project.image().channels[c] =
-                    sample::parse_channel_spec(o.channels[c], "--channel" + std::to_string(c), "");
-        sample::media_channels media(project, o.audio_input);
-        sample::scene scene(project.scene_params(o.width, o.height), log);
-        std::time_t date_start = o.date_given ? o.date : std::time(nullptr);
+        sample::shadertoy_options shadertoy;
+        shadertoy.shader = o.shader;
+        shadertoy.channels = o.channels;
+        shadertoy.audio = o.audio_input;
+        shadertoy.clock = o.clock;
+        shadertoy.clock.fps_num = o.fps_num;
+        shadertoy.clock.fps_den = o.fps_den;
+        if (!o.date_given) { // iDate runs from now, in local time
+            shadertoy.clock.date_start = static_cast<long long>(std::time(nullptr));
+            shadertoy.clock.date_local = 1;
+        }
+        sample::shadertoy_player player(shadertoy, o.width, o.height, log);
 
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {
@@ -448,28 +415,19 @@ int main(int argc, char **argv)
         glr::encoder enc(ep, log);
 
         progress bar(o.frames);
-        stage_times render_times;
+        stage_times upload_times, render_times;
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
-        double frame_seconds = static_cast<double>(o.fps_den) / o.fps_num;
         int rendered = 0;
         auto encoded = [&] { return static_cast<int>(enc.stats().frames_encoded); };
-        glr_scene_inputs inputs{};
-        std::copy(o.mouse.begin(), o.mouse.end(), inputs.mouse);
-        inputs.time_delta = frame_seconds;
-        inputs.frame_rate = static_cast<double>(o.fps_num) / o.fps_den;
-        inputs.sample_rate = media.sample_rate();
-        for (int n = 0; n < o.start_frame; n++) // the sound's smoothing, as a run from 0 had it
-            media.analyse_only(n * frame_seconds);
+        player.skip_to(o.start_frame);
         for (; rendered < o.frames && !interrupted; rendered++) {
             auto start = std::chrono::steady_clock::now();
-            int n = o.start_frame + rendered;
-            inputs.frame = n;
-            inputs.time = n * frame_seconds;
-            set_date(inputs, date_start, inputs.time, !o.date_given);
-            media.update(scene.handle(), inputs.time);
-            scene.render(inputs);
-            render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-            ring.capture(glr::framebuffer_source(scene.fbo()), rendered, submit);
+            player.upload(o.start_frame + rendered);
+            auto uploaded = std::chrono::steady_clock::now();
+            player.render(o.start_frame + rendered);
+            upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
+            render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
+            ring.capture(glr::framebuffer_source(player.target().fbo()), rendered, submit);
             bar.update(rendered + 1, encoded());
         }
         ring.drain(submit);
@@ -508,7 +466,8 @@ int main(int argc, char **argv)
                     es.bytes_written / 1e6, elapsed, es.frames_encoded / elapsed);
         std::free(absolute);
         std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
-        glr_latency render = render_times.summary();
+        glr_latency upload = upload_times.summary(), render = render_times.summary();
+        print_stage("channels (decode, upload)", upload);
         print_stage("render (draw calls)", render);
         print_stage("readback (in capture)", rs.readback);
         print_stage("render-thread stall", rs.stall);
@@ -540,7 +499,8 @@ int main(int argc, char **argv)
                 << ",\n  \"zero_copy_frames\": " << es.zero_copy_frames
                 << ",\n  \"converted_frames\": " << es.converted_frames
                 << ",\n  \"copied_frames\": " << es.copied_frames << ",\n  "
-                << json_stage("render", render) << ",\n  " << json_stage("readback", rs.readback)
+                << json_stage("channels", upload) << ",\n  " << json_stage("render", render) << ",\n  "
+                << json_stage("readback", rs.readback)
                 << ",\n  " << json_stage("stall", rs.stall) << ",\n  "
                 << json_stage("submit_wait", es.submit_wait) << ",\n  "
                 << json_stage("convert", es.convert) << ",\n  " << json_stage("encode", es.encode)

@@ -154,7 +154,7 @@ TEST(export_shadertoy, bad_projects_and_channels_are_named)
     fails_saying({"--shader", shader, "--channel0", "image:x.png,filter=blurry"},
                  "filter takes nearest, linear or mipmap, not 'blurry'");
     fails_saying({"--shader", shader, "--channel4", "keyboard"}, "unknown option --channel4");
-    fails_saying({"--shader", shader, "--channel0", "sound"}, "a sound channel without a file takes the --audio file");
+    fails_saying({"--shader", shader, "--channel0", "sound"}, "is a sound without a file, and no audio was given");
 
     std::string dir = write_counting_project();
     write(dir + "/channels", "image.channel0 buffer:C\n");

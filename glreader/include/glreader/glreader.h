@@ -10,6 +10,7 @@
 #include "glreader/pipe.h"
 #include "glreader/ring.h"
 #include "glreader/scene.h"
+#include "glreader/shadertoy_project.h"
 #include "glreader/stats.h"
 
 #endif /* GLREADER_GLREADER_H */

@@ -14,6 +14,9 @@
  *          mapped from -100..-30 dB to 0..255, as Web Audio's analyser does), row 1 the
  *          512 samples that end there as 128 * (1 + x). Bins are sample_rate / 2048 apart.
  *
+ * glr_media_channels does it for every channel of a project (glreader/shadertoy_project.h):
+ * the exporter and the filter both drive their scenes through it.
+ *
  * Every function returns 0 or a negative AVERROR and, on failure, writes a sentence that
  * names the file into err.
  */
@@ -25,6 +28,7 @@ extern "C" {
 #endif
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/avstring.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
@@ -33,6 +37,8 @@ extern "C" {
 #include <libavutil/tx.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+
+#include "glreader/shadertoy_project.h"
 #ifdef __cplusplus
 }
 #endif
@@ -405,6 +411,217 @@ static inline void glr_media_sound_analyse(struct glr_media_sound *s, double sec
         level = floor(128.0 * (1.0 + glr_media_sound_sample(s, end - GLR_SOUND_TEXTURE_WIDTH + i)));
         s->texture[GLR_SOUND_TEXTURE_WIDTH + i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
     }
+}
+
+/* Every channel of a project that a file feeds (glreader/shadertoy_project.h), decoded
+ * and uploaded into a scene in step with the render's time. A file bound to several
+ * channels is decoded once. Zero it, then open it. */
+#define GLR_MEDIA_MAX_BINDINGS ((GLR_SCENE_BUFFERS + 1) * GLR_SCENE_CHANNELS)
+
+struct glr_media_source {
+    enum glr_media_kind kind;
+    char *path;                /* av_strdup'd; cube maps: the pattern */
+    int loop;
+    AVFrame *picture;          /* image */
+    AVFrame *faces[6];         /* cube map: +X, -X, +Y, -Y, +Z, -Z */
+    struct glr_media_video video;
+    struct glr_media_sound sound;
+    double time;               /* the media time of what was decoded last */
+    double analysed;           /* sound: the time of the last analysis; -1 before */
+};
+
+struct glr_media_channels {
+    struct glr_media_source *sources[GLR_MEDIA_MAX_BINDINGS];
+    int source_count;
+    struct {
+        int pass, channel;
+        struct glr_media_source *source;
+    } bindings[GLR_MEDIA_MAX_BINDINGS];
+    int binding_count;
+    int uploaded; /* pictures and cube maps are in the scene */
+};
+
+static inline void glr_media_channels_close(struct glr_media_channels *m)
+{
+    int i, f;
+    for (i = 0; i < m->source_count; i++) {
+        struct glr_media_source *src = m->sources[i];
+        av_frame_free(&src->picture);
+        for (f = 0; f < 6; f++)
+            av_frame_free(&src->faces[f]);
+        glr_media_video_close(&src->video);
+        glr_media_sound_close(&src->sound);
+        av_free(src->path);
+        av_free(src);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+/* The source decoding `path` as `kind`, opened now unless another channel opened it. */
+static inline int glr_media_channels_source(struct glr_media_channels *m, enum glr_media_kind kind,
+                                            const char *path, int loop, struct glr_media_source **out,
+                                            char *err, size_t err_size)
+{
+    static const char *const faces[6] = {"px", "nx", "py", "ny", "pz", "nz"};
+    struct glr_media_source *src;
+    int i, ret = 0;
+    for (i = 0; i < m->source_count; i++) {
+        src = m->sources[i];
+        if (src->kind == kind && src->loop == loop && !strcmp(src->path, path)) {
+            *out = src;
+            return 0;
+        }
+    }
+    if (!(src = (struct glr_media_source *)av_mallocz(sizeof *src)) || !(src->path = av_strdup(path))) {
+        av_free(src);
+        return glr_media_fail(err, err_size, AVERROR(ENOMEM), "no memory for the channel %s", path);
+    }
+    m->sources[m->source_count++] = src; /* closed with the rest, whatever happens next */
+    src->kind = kind;
+    src->loop = loop;
+    src->analysed = -1;
+    switch (kind) {
+    case GLR_MEDIA_IMAGE: ret = glr_media_load_image(path, &src->picture, err, err_size); break;
+    case GLR_MEDIA_VIDEO: ret = glr_media_video_open(&src->video, path, loop, err, err_size); break;
+    case GLR_MEDIA_SOUND: ret = glr_media_sound_open(&src->sound, path, err, err_size); break;
+    case GLR_MEDIA_CUBEMAP:
+        if (!strstr(path, "{}"))
+            return glr_media_fail(err, err_size, AVERROR(EINVAL), "the cube map %s has no {} for its faces", path);
+        for (i = 0; i < 6 && ret >= 0; i++) {
+            const char *at = strstr(path, "{}");
+            char *file = av_asprintf("%.*s%s%s", (int)(at - path), path, faces[i], at + 2);
+            ret = file ? glr_media_load_image(file, &src->faces[i], err, err_size)
+                       : glr_media_fail(err, err_size, AVERROR(ENOMEM), "no memory for the cube map %s", path);
+            av_free(file);
+        }
+        break;
+    case GLR_MEDIA_NONE: break;
+    }
+    *out = src;
+    return ret;
+}
+
+/* Opens the file of every channel of `project` that has one; a sound channel without a
+ * file takes `audio_path` (NULL: none, an error naming the channel). Returns 0 or an
+ * AVERROR with err naming the file; m is closed on failure. */
+static inline int glr_media_channels_open(struct glr_media_channels *m, const glr_project *project,
+                                          const char *audio_path, char *err, size_t err_size)
+{
+    static const char *const pass_names[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D",
+                                                                 "Image"};
+    int pass, channel, ret;
+    memset(m, 0, sizeof *m);
+    for (pass = 0; pass <= GLR_SCENE_IMAGE_PASS; pass++)
+        for (channel = 0; channel < GLR_SCENE_CHANNELS; channel++) {
+            const struct glr_channel_binding *b = glr_project_binding(project, pass, channel);
+            const char *path = b->path;
+            struct glr_media_source *src = NULL;
+            if (b->media == GLR_MEDIA_NONE)
+                continue;
+            if (!path && !(path = audio_path)) {
+                glr_media_channels_close(m);
+                return glr_media_fail(err, err_size, AVERROR(EINVAL),
+                                      "the %s pass's iChannel%d is a sound without a file, and no audio was "
+                                      "given to take (sound:FILE names one)",
+                                      pass_names[pass], channel);
+            }
+            if ((ret = glr_media_channels_source(m, b->media, path, b->loop, &src, err, err_size)) < 0) {
+                glr_media_channels_close(m);
+                return ret;
+            }
+            m->bindings[m->binding_count].pass = pass;
+            m->bindings[m->binding_count].channel = channel;
+            m->bindings[m->binding_count++].source = src;
+        }
+    return 0;
+}
+
+static inline struct glr_image glr_media_image_of(const AVFrame *f, double time)
+{
+    struct glr_image image = {f->width, f->height, 4, f->data[0], f->linesize[0], time};
+    return image;
+}
+
+/* Decodes what the frame at `seconds` shows and uploads it into the scene's channels
+ * (pictures and cube maps on the first call only). Call it for consecutive frames: the
+ * sound's smoothing carries. Returns 0 or an error (AVERROR, or glreader's code with
+ * glr_last_error()) with err naming the file. */
+static inline int glr_media_channels_update(struct glr_media_channels *m, glr_scene *scene, double seconds,
+                                            char *err, size_t err_size)
+{
+    int i, f, ret = 0;
+    for (i = 0; i < m->source_count; i++) {
+        struct glr_media_source *src = m->sources[i];
+        if (src->kind == GLR_MEDIA_VIDEO) {
+            if ((ret = glr_media_video_show(&src->video, seconds, &src->time, err, err_size)) < 0)
+                return ret;
+        } else if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
+            glr_media_sound_analyse(&src->sound, seconds);
+            src->analysed = src->time = seconds;
+        }
+    }
+    for (i = 0; i < m->binding_count && ret >= 0; i++) {
+        struct glr_media_source *src = m->bindings[i].source;
+        int pass = m->bindings[i].pass, channel = m->bindings[i].channel;
+        struct glr_image image, faces[6];
+        switch (src->kind) {
+        case GLR_MEDIA_IMAGE:
+            if (!m->uploaded) {
+                image = glr_media_image_of(src->picture, 0);
+                ret = glr_scene_set_channel_image(scene, pass, channel, &image);
+            }
+            break;
+        case GLR_MEDIA_CUBEMAP:
+            if (!m->uploaded) {
+                for (f = 0; f < 6; f++)
+                    faces[f] = glr_media_image_of(src->faces[f], 0);
+                ret = glr_scene_set_channel_cubemap(scene, pass, channel, faces);
+            }
+            break;
+        case GLR_MEDIA_VIDEO:
+            image = glr_media_image_of(src->video.rgba, src->time);
+            ret = glr_scene_set_channel_image(scene, pass, channel, &image);
+            break;
+        case GLR_MEDIA_SOUND:
+            image.width = GLR_SOUND_TEXTURE_WIDTH;
+            image.height = 2;
+            image.components = 1;
+            image.data = src->sound.texture;
+            image.stride = GLR_SOUND_TEXTURE_WIDTH;
+            image.time = src->time;
+            ret = glr_scene_set_channel_image(scene, pass, channel, &image);
+            break;
+        case GLR_MEDIA_NONE: break;
+        }
+        if (ret < 0)
+            snprintf(err, err_size, "%s (%s)", glr_last_error(), src->path);
+    }
+    m->uploaded = ret >= 0;
+    return ret;
+}
+
+/* The sound analysis of a frame that is not rendered (those before a start frame), so
+ * that frame N's sound texture is the same whether a render starts at 0 or at N. */
+static inline void glr_media_channels_analyse(struct glr_media_channels *m, double seconds)
+{
+    int i;
+    for (i = 0; i < m->source_count; i++) {
+        struct glr_media_source *src = m->sources[i];
+        if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
+            glr_media_sound_analyse(&src->sound, seconds);
+            src->analysed = src->time = seconds;
+        }
+    }
+}
+
+/* iSampleRate: the first sound's rate; 0 (Shadertoy's 44100) without a sound. */
+static inline float glr_media_channels_sample_rate(const struct glr_media_channels *m)
+{
+    int i;
+    for (i = 0; i < m->source_count; i++)
+        if (m->sources[i]->kind == GLR_MEDIA_SOUND)
+            return (float)m->sources[i]->sound.sample_rate;
+    return 0.0f;
 }
 
 #endif /* GLREADER_SHADERTOY_MEDIA_H */

@@ -1,0 +1,100 @@
+// The C ABI of glreader/shadertoy_project.h.
+#include "glreader/shadertoy_project.h"
+
+#include "error.hpp"
+#include "guarded.hpp"
+#include "inputs.hpp"
+#include "project.hpp"
+
+#include <cerrno>
+
+namespace {
+
+void need(const void *pointer, const char *call, const char *argument)
+{
+    if (!pointer)
+        glr::fail(-EINVAL, "%s: %s is NULL", call, argument);
+}
+
+// Calls that take no log keep their error as the thread's last one without logging it:
+// the host shows it where the bad value came from.
+template <typename Body>
+int quietly(Body &&body)
+{
+    return glr::guarded_with([](int code, const char *message) { glr_report_error(nullptr, code, message, 0); }, body);
+}
+
+} // namespace
+
+extern "C" {
+
+glr_project *glr_project_load(glr_log *log, const char *path)
+{
+    glr_project *project = nullptr;
+    glr::guarded(log, [&] {
+        project = new glr_project(path ? path : "");
+        return 0;
+    });
+    return project;
+}
+
+int glr_project_bind(glr_project *project, int pass, int channel, const char *spec, const char *where)
+{
+    return quietly([&] {
+        need(project, "glr_project_bind", "project");
+        need(spec, "glr_project_bind", "spec");
+        project->bind(pass, channel, spec, where ? where : glr::format("channel %d", channel), "");
+        return 0;
+    });
+}
+
+const struct glr_channel_binding *glr_project_binding(const glr_project *project, int pass, int channel)
+{
+    return project ? project->binding(pass, channel) : nullptr;
+}
+
+void glr_project_scene_params(const glr_project *project, struct glr_scene_params *params)
+{
+    if (project && params)
+        project->scene_params(*params);
+}
+
+void glr_project_destroy(glr_project **project)
+{
+    if (!project || !*project)
+        return;
+    delete *project;
+    *project = nullptr;
+}
+
+int glr_shadertoy_inputs(const struct glr_shadertoy_clock *clock, int frame, struct glr_scene_inputs *inputs)
+{
+    return quietly([&] {
+        need(clock, "glr_shadertoy_inputs", "clock");
+        need(inputs, "glr_shadertoy_inputs", "inputs");
+        glr::shadertoy_inputs(*clock, frame, *inputs);
+        return 0;
+    });
+}
+
+int glr_shadertoy_parse_mouse(const char *text, float mouse[4])
+{
+    return quietly([&] {
+        need(text, "glr_shadertoy_parse_mouse", "text");
+        need(mouse, "glr_shadertoy_parse_mouse", "mouse");
+        glr::parse_mouse(text, mouse);
+        return 0;
+    });
+}
+
+int glr_shadertoy_parse_date(const char *text, long long *seconds)
+{
+    return quietly([&] {
+        need(text, "glr_shadertoy_parse_date", "text");
+        need(seconds, "glr_shadertoy_parse_date", "seconds");
+        *seconds = glr::parse_date(text);
+        return 0;
+    });
+}
+
+} // extern "C"
