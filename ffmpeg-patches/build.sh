@@ -58,17 +58,18 @@ say "unpacking FFmpeg $version and applying the $line series"
 unpack_tree "$work/src" "$source"
 apply_series "$work/src"
 
-# Lean: the filter and what the tests, the README's examples and the benchmark use.
+# Lean: the filter and what the tests, the README's examples and the benchmark use
+# (pictures and sounds for the filter's channels among them).
 components=(
   --enable-libglreader
   --enable-filter=glreader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample
   --enable-indev=lavfi
   --enable-protocol=file,pipe
   --enable-encoder=rawvideo,ffv1,wrapped_avframe
-  --enable-decoder=rawvideo,ffv1,h264,wrapped_avframe
-  --enable-parser=h264
+  --enable-decoder=rawvideo,ffv1,h264,wrapped_avframe,png,ppm,pcm_s16le,pcm_f32le
+  --enable-parser=h264,png
   --enable-muxer=matroska,nut,mp4,null,rawvideo
-  --enable-demuxer=matroska,nut,mov,rawvideo
+  --enable-demuxer=matroska,nut,mov,rawvideo,image2,wav
 )
 if pkg-config --exists x264; then
   components+=(--enable-gpl --enable-libx264 --enable-encoder=libx264)

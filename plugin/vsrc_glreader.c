@@ -1,6 +1,7 @@
 /*
- * glreader video source: renders a Shadertoy-style fragment shader headless with OpenGL
- * and reads each frame back through glreader's ring of persistently mapped PBOs.
+ * glreader video source: renders a Shadertoy shader or project (buffers, channels from
+ * pictures, videos and sound) headless with OpenGL and reads each frame back through
+ * glreader's ring of persistently mapped PBOs.
  *
  * A render thread of its own owns the GL context: it draws and captures frame after frame
  * into the ring's free slots and queues each finished one, while the graph's threads take
@@ -8,8 +9,10 @@
  * any FFmpeg release, and the context never moves between threads.
  *
  * This file is part of glreader (plugin/vsrc_glreader.c), copied into FFmpeg trees by
- * the patches in ffmpeg-patches/. It uses only glreader's core C ABI (libglreader, no
- * FFmpeg inside), so one process never holds two libavcodec versions.
+ * the patches in ffmpeg-patches/. It uses glreader's core C ABI (libglreader, no FFmpeg
+ * inside), so one process never holds two libavcodec versions; channel media are decoded
+ * by glreader/shadertoy_media.h with this FFmpeg's own libraries, and a project plays
+ * through the same calls as in glreader-export, so both render the same frames.
  *
  * FFmpeg is free software; you can redistribute it and/or
  * modify it under the terms of the GNU Lesser General Public
@@ -19,10 +22,12 @@
 
 #include <glreader/glreader.h>
 #include <glreader/libav.h>
+#include <glreader/shadertoy_media.h>
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "libavutil/imgutils.h"
 #include "libavutil/internal.h"
@@ -43,6 +48,9 @@ typedef struct GLReaderShared {
     glr_context *gl;
     glr_scene *scene;
     glr_ring *ring;
+    glr_project *project;
+    struct glr_media_channels *media; /* decoded on the thread that renders */
+    struct glr_shadertoy_clock clock;
     _Atomic(AVFilterContext *) filter; /* where messages go; NULL once the filter is gone */
 
     pthread_mutex_t mutex;
@@ -67,6 +75,10 @@ typedef struct GLReaderContext {
     AVRational frame_rate;
     int64_t duration;
     char *shader;
+    char *channels[GLR_SCENE_CHANNELS];
+    char *audio;
+    char *mouse;
+    char *date;
     int format;
     int matrix, range, chroma_loc;
     int depth;
@@ -98,7 +110,14 @@ static const AVOption glreader_options[] = {
     { "r",          "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
     { "duration",   "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
     { "d",          "set the duration (default: unlimited)", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = -1 }, -1, INT64_MAX, FLAGS },
-    { "shader",     "Shadertoy-style fragment shader file (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "shader",     "Shadertoy shader: a fragment file or a project directory (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "channel0",   "the Image pass's iChannel0: KIND[:SOURCE][,filter=..][,wrap=..][,vflip=..][,loop=..]", OFFSET(channels[0]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "channel1",   "the Image pass's iChannel1 (as channel0)", OFFSET(channels[1]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "channel2",   "the Image pass's iChannel2 (as channel0)", OFFSET(channels[2]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "channel3",   "the Image pass's iChannel3 (as channel0)", OFFSET(channels[3]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "audio",      "the file a sound channel without one analyses", OFFSET(audio), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "mouse",      "iMouse: X,Y held down, or X,Y,CX,CY, pixels from the bottom left", OFFSET(mouse), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "date",       "iDate at the first frame, YYYY-MM-DD[THH:MM:SS] UTC (default: now, local time)", OFFSET(date), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", OFFSET(format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_YUV444, FLAGS, "format" },
         { "rgba",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 },  0, 0, FLAGS, "format" },
         { "bgra",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 },  0, 0, FLAGS, "format" },
@@ -137,15 +156,16 @@ static void log_to_av(void *opaque, enum glr_log_level level, const char *messag
     av_log(atomic_load(&shared->filter), av_level, "%s\n", message);
 }
 
-/* glreader's codes as FFmpeg's: negated errno values are the same; its own become the
- * nearest AVERROR, the message logged before them naming the cause. */
+/* glreader's own codes (-1001 and on) as the nearest AVERROR, the message logged before
+ * them naming the cause; negated errno values and the channel decoders' AVERRORs pass as
+ * they are. */
 static int av_error_of(int code)
 {
     switch (code) {
     case GLR_ERROR_SHADER:            return AVERROR(EINVAL);
     case GLR_ERROR_EGL:
     case GLR_ERROR_SOFTWARE_RENDERER: return AVERROR(ENODEV);
-    default:                          return code > GLR_ERROR_GL ? code : AVERROR_EXTERNAL;
+    default:                          return code <= GLR_ERROR_GL && code > GLR_ERROR_GL - 100 ? AVERROR_EXTERNAL : code;
     }
 }
 
@@ -186,10 +206,31 @@ static void free_shared(void *opaque, uint8_t *data)
         glr_context_release_current(shared->gl);
     }
     glr_context_destroy(&shared->gl);
+    if (shared->media)
+        glr_media_channels_close(shared->media);
+    av_freep(&shared->media);
+    glr_project_destroy(&shared->project);
     glr_log_destroy(&shared->log);
     pthread_cond_destroy(&shared->cond);
     pthread_mutex_destroy(&shared->mutex);
     av_free(shared);
+}
+
+/* Renders frame n: its channels' media decoded and uploaded, then every pass, with the
+ * inputs glreader-export gives the same frame. Returns 0 or an AVERROR, the cause logged. */
+static int render_frame(GLReaderShared *shared, int64_t n)
+{
+    struct glr_scene_inputs inputs;
+    char err[1024];
+    int ret = glr_shadertoy_inputs(&shared->clock, (int)n, &inputs);
+
+    if (ret >= 0 && (ret = glr_media_channels_update(shared->media, shared->scene, inputs.time, err, sizeof(err))) < 0) {
+        av_log(atomic_load(&shared->filter), AV_LOG_ERROR, "%s\n", err);
+        return av_error_of(ret);
+    }
+    if (ret >= 0)
+        ret = glr_scene_render(shared->scene, &inputs);
+    return ret < 0 ? av_error_of(ret) : 0;
 }
 
 /* The render thread: keeps every slot busy, drawing frame after frame while one is free
@@ -198,7 +239,6 @@ static void *render_thread(void *opaque)
 {
     GLReaderContext *s = opaque;
     GLReaderShared *shared = shared_of(s);
-    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
     int64_t rendered = 0;
     int ret = glr_context_make_current(shared->gl);
 
@@ -209,9 +249,9 @@ static void *render_thread(void *opaque)
             shared->in_flight + shared->ready_count + lent(shared) < s->depth) {
             struct glr_source source = glr_scene_source(shared->scene);
             pthread_mutex_unlock(&shared->mutex);
-            ret = glr_scene_draw(shared->scene, (int)rendered, rendered * seconds_per_frame, seconds_per_frame);
-            if (ret >= 0)
-                ret = glr_ring_capture(shared->ring, &source, rendered);
+            ret = render_frame(shared, rendered);
+            if (ret >= 0 && (ret = glr_ring_capture(shared->ring, &source, rendered)) < 0)
+                ret = av_error_of(ret);
             pthread_mutex_lock(&shared->mutex);
             if (ret < 0)
                 break;
@@ -249,11 +289,51 @@ static void *render_thread(void *opaque)
     return NULL;
 }
 
+/* The project, its channels' media and the clock its frames follow. Errors are logged. */
+static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared)
+{
+    GLReaderContext *s = ctx->priv;
+    char err[1024], where[16];
+    int i, ret;
+
+    if (!(shared->project = glr_project_load(shared->log, s->shader)))
+        return av_error_of(glr_last_error_code());
+    for (i = 0; i < GLR_SCENE_CHANNELS; i++) {
+        snprintf(where, sizeof(where), "channel%d", i);
+        if (s->channels[i] && glr_project_bind(shared->project, GLR_SCENE_IMAGE_PASS, i, s->channels[i], where) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "%s\n", glr_last_error());
+            return AVERROR(EINVAL);
+        }
+    }
+    shared->clock.fps_num = s->frame_rate.num;
+    shared->clock.fps_den = s->frame_rate.den;
+    if (s->mouse && glr_shadertoy_parse_mouse(s->mouse, shared->clock.mouse) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "mouse: %s\n", glr_last_error());
+        return AVERROR(EINVAL);
+    }
+    if (s->date && glr_shadertoy_parse_date(s->date, &shared->clock.date_start) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "date: %s\n", glr_last_error());
+        return AVERROR(EINVAL);
+    }
+    if (!s->date) { /* iDate runs from now, in local time */
+        shared->clock.date_start = (long long)time(NULL);
+        shared->clock.date_local = 1;
+    }
+    if (!(shared->media = av_mallocz(sizeof(*shared->media))))
+        return AVERROR(ENOMEM);
+    if ((ret = glr_media_channels_open(shared->media, shared->project, s->audio, err, sizeof(err))) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", err);
+        return ret;
+    }
+    shared->clock.sample_rate = glr_media_channels_sample_rate(shared->media);
+    return 0;
+}
+
 static av_cold int glreader_init(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
     struct glr_context_params context_params = { .require_hw = s->require_hw };
-    struct glr_scene_params scene_params = { .width = s->w, .height = s->h, .source_path = s->shader };
+    struct glr_scene_params scene_params = { .width = s->w, .height = s->h };
     struct glr_ring_params ring_params = { .width = s->w, .height = s->h, .format = s->format,
                                            .color = { .matrix = s->matrix, .range = s->range, .chroma = s->chroma_loc },
                                            .depth = s->depth }; /* GLR_FLIP_STRIDE */
@@ -291,6 +371,9 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     shared->lender.owner = s->shared;
 
     /* Each failure below was logged through log_to_av with its cause. */
+    if ((ret = open_project(ctx, shared)) < 0)
+        return ret;
+    glr_project_scene_params(shared->project, &scene_params);
     if (!(shared->gl = glr_context_create(shared->log, &context_params)))
         return av_error_of(glr_last_error_code());
     av_log(ctx, AV_LOG_INFO, "OpenGL renderer: %s (EGL %s%s)\n", glr_context_renderer(shared->gl),
@@ -415,20 +498,19 @@ static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *out
 {
     GLReaderContext *s = ctx->priv;
     GLReaderShared *shared = shared_of(s);
-    double seconds_per_frame = av_q2d(av_inv_q(s->frame_rate));
     AVFrame *frame;
 
     /* Filter graphs may call from any of their threads: take the context each time. */
     if ((*ret = glr_context_make_current(shared->gl)) >= 0) {
-        *ret = glr_scene_draw(shared->scene, (int)s->emitted, s->emitted * seconds_per_frame, seconds_per_frame);
-        if (*ret >= 0)
-            *ret = glr_scene_read_pixels(shared->scene, s->format, s->pixels, row_bytes(s));
+        if ((*ret = render_frame(shared, s->emitted)) >= 0 &&
+            (*ret = glr_scene_read_pixels(shared->scene, s->format, s->pixels, row_bytes(s))) < 0)
+            *ret = av_error_of(*ret);
         glr_context_release_current(shared->gl);
-    }
-    if (*ret < 0) {
+    } else {
         *ret = av_error_of(*ret);
-        return NULL;
     }
+    if (*ret < 0)
+        return NULL;
     if (!(frame = ff_get_video_buffer(outlink, s->w, s->h))) {
         *ret = AVERROR(ENOMEM);
         return NULL;

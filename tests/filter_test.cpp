@@ -1,6 +1,7 @@
 // The glreader lavfi source inside a patched ffmpeg (ffmpeg-patches/build.sh), run as a
 // user runs it: real processes, real files, decoded back with the system's libavcodec.
 // GLREADER_FFMPEG names the binary; CTest runs this suite once per release line.
+#include "support/audio_files.hpp"
 #include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
@@ -8,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -81,6 +85,110 @@ TEST(filter_test, equals_glreader_export_of_the_same_scene)
         ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
     std::remove(filtered.c_str());
     std::remove(exported.c_str());
+}
+
+// A project using every input and every kind of channel but the cube map: a feedback
+// buffer that also hears the sound, a video, a picture, the spectrum and the wave.
+std::string write_shadertoy_project()
+{
+    std::string dir = glr_test::scratch_path("project");
+    mkdir(dir.c_str(), 0755);
+    std::ofstream(dir + "/common.glsl") << "float level(sampler2D s, vec2 p) { return texelFetch(s, ivec2(p), 0).r; }\n";
+    std::ofstream(dir + "/bufferA.glsl")
+        << "void mainImage(out vec4 c, in vec2 p) {\n"
+           "    c = vec4(level(iChannel0, p) + 1.0 + texture(iChannel1, vec2(p.x / iResolution.x, 0.25)).r);\n"
+           "}\n";
+    std::ofstream(dir + "/image.glsl")
+        << "void mainImage(out vec4 c, in vec2 p) {\n"
+           "    vec2 uv = p / iResolution.xy;\n"
+           "    vec3 video = texture(iChannel1, uv).rgb, picture = texture(iChannel2, uv).rgb;\n"
+           "    float spectrum = texture(iChannel3, vec2(uv.x, 0.25)).r, wave = texture(iChannel3, vec2(uv.x, 0.75)).r;\n"
+           "    float inputs = fract(iTime * 0.37 + iTimeDelta + iFrameRate * 0.01 + iDate.w * 0.001 + iDate.z * 0.1 +\n"
+           "                         iMouse.x * 0.01 + iMouse.w * 0.02 + iChannelTime[1] * 0.3 + iSampleRate * 1e-5 +\n"
+           "                         iChannelResolution[1].x * 0.01);\n"
+           "    c = vec4(0.5 * mix(video, picture, 0.5).r + 0.5 * spectrum,\n"
+           "             0.5 * fract(level(iChannel0, p) / 64.0) + 0.5 * wave, inputs, 1.0);\n"
+           "}\n";
+    std::ofstream ppm(dir + "/picture.ppm", std::ios::binary);
+    ppm << "P6\n4 2\n255\n";
+    for (int i = 0; i < 8; i++)
+        ppm << static_cast<char>(30 * i) << static_cast<char>(255 - 30 * i) << static_cast<char>(90);
+    std::vector<int16_t> samples(44100 * 2);
+    for (size_t i = 0; i < samples.size(); i++)
+        samples[i] = static_cast<int16_t>(std::lround(12000 * std::sin(2 * M_PI * (300 + i / 100.0) * i / 44100.0)));
+    std::string wav = glr_test::write_wav("project_sound.wav", 44100, 1, samples);
+    std::ofstream(dir + "/channels") << "bufferA.channel0 buffer:A\n"
+                                        "bufferA.channel1 sound\n"
+                                        "image.channel0   buffer:A,filter=nearest\n"
+                                        "image.channel1   video:" + glr_test::write_counter_channel_video() + "\n"
+                                        "image.channel2   image:picture.ppm,filter=nearest\n"
+                                        "image.channel3   sound:" + wav + "\n";
+    return dir;
+}
+
+TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
+{
+    std::string dir = write_shadertoy_project(), wav = glr_test::scratch_path("project_sound.wav");
+    std::string filtered = glr_test::scratch_path("project_filtered.mkv");
+    std::string exported = glr_test::scratch_path("project_exported.mkv");
+    // In a filter graph the values' ',' and ':' are escaped.
+    run_result f = ffmpeg({"-f", "lavfi", "-i",
+                           "glreader=shader=" + dir + ":audio=" + wav +
+                               ":mouse=3\\,4:date='2026-11-22T23\\:59\\:59':s=64x36:r=25:d=1.2",
+                           "-c:v", "ffv1", filtered},
+                          "project_filtered");
+    ASSERT_EQ(f.status, 0) << f.log;
+    run_result e = run(GLREADER_EXPORT_PATH,
+                       {"-s", "64x36", "-r", "25", "-n", "30", "-c", "ffv1", "--shader", dir, "--audio", wav, "--mouse",
+                        "3,4", "--date", "2026-11-22T23:59:59", "-f", "matroska", "-o", exported, "-y"},
+                       "project_exported");
+    ASSERT_EQ(e.status, 0) << e.log;
+
+    glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(b.error, "");
+    ASSERT_EQ(a.frames.size(), 30u);
+    ASSERT_EQ(b.frames.size(), 30u);
+    EXPECT_FALSE(a.frames[0].rgba == a.frames[29].rgba) << "the frames change: the test would see a difference";
+    for (size_t n = 0; n < a.frames.size(); n++)
+        ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
+    std::remove(filtered.c_str());
+    std::remove(exported.c_str());
+}
+
+TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
+{
+    std::string shader = glr_test::scratch_path("channel.frag"), out = glr_test::scratch_path("channel.mkv");
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }\n";
+    std::string picture = glr_test::scratch_path("red.ppm");
+    std::ofstream(picture, std::ios::binary) << "P6\n1 1\n255\n" << static_cast<char>(200) << '\0' << '\0';
+    run_result r = ffmpeg({"-f", "lavfi", "-i",
+                           "glreader=shader=" + shader + ":channel0='image\\:" + picture + ",filter=nearest':s=8x4:d=0.1",
+                           "-c:v", "ffv1", out},
+                          "channel");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    ASSERT_EQ(v.error, "");
+    ASSERT_FALSE(v.frames.empty());
+    EXPECT_EQ(v.frames[0].rgba[0], 200);
+    EXPECT_EQ(v.frames[0].rgba[1], 0);
+
+    std::string missing = glr_test::scratch_path("missing.png");
+    auto fails = [&](const std::string &options, const std::string &words) {
+        expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":d=0.1:" + options,
+                                      "-f", "null", "-"},
+                                     "bad_channel"),
+                              words);
+    };
+    fails("channel0='image\\:" + missing + "'", "cannot open the image " + missing);
+    fails("channel0=picture", "channel0: unknown channel kind 'picture'");
+    fails("channel0=sound", "the Image pass's iChannel0 is a sound without a file");
+    fails("mouse=3", "mouse: the mouse needs X,Y or X,Y,CX,CY");
+    fails("date=2026-02-30", "date: the date needs YYYY-MM-DD");
+    std::string project = glr_test::scratch_path("no_image_project");
+    mkdir(project.c_str(), 0755);
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + project, "-f", "null", "-"}, "no_image"),
+                          "has no image.glsl");
 }
 
 TEST(filter_test, every_format_depth_and_readback_gives_the_same_pixels)

@@ -2,6 +2,7 @@
 // system's FFmpeg: the sound texture's spectrum and wave, a video in step with the
 // render's time (looping or holding), pictures, and errors that name the file.
 #include "support/audio_files.hpp"
+#include "support/counter_video.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
 
@@ -98,29 +99,9 @@ TEST(shadertoy_media, the_spectrum_of_a_frame_is_the_sound_just_before_it)
     glr_media_sound_close(&s);
 }
 
-// Ten frames whose red level says which they are, at 10 fps, as FFV1 (lossless).
-std::string write_counter_video()
-{
-    std::string pattern = glr_test::scratch_path("count%02d.ppm");
-    for (int n = 0; n < 10; n++) {
-        char name[512];
-        std::snprintf(name, sizeof name, pattern.c_str(), n);
-        std::ofstream ppm(name, std::ios::binary);
-        ppm << "P6\n8 6\n255\n";
-        for (int i = 0; i < 8 * 6; i++)
-            ppm << static_cast<char>(n * 20) << static_cast<char>(7) << static_cast<char>(200);
-    }
-    std::string video = glr_test::scratch_path("count.mkv");
-    int rc = glr_test::wait_exit(glr_test::spawn(
-        "ffmpeg", {"-v", "error", "-y", "-framerate", "10", "-i", pattern, "-c:v", "ffv1", video},
-        glr_test::scratch_path("ffmpeg.log")));
-    EXPECT_EQ(rc, 0);
-    return video;
-}
-
 TEST(shadertoy_media, a_video_shows_frame_n_at_frame_n_s_time_then_loops_or_holds)
 {
-    std::string video = write_counter_video();
+    std::string video = glr_test::write_counter_channel_video();
     for (int loop : {1, 0}) {
         glr_media_video v;
         char err[512];

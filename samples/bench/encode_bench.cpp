@@ -10,11 +10,14 @@
 // (this one, its GL driver's threads, the ffmpeg children) and the bytes read back.
 // The in-process GPU path also runs with an AAC track from a sound file, and into real
 // outputs (MPEG-TS): a file, a pipe and a loopback TCP socket read by threads of this
-// process that throw the bytes away.
+// process that throw the bytes away. An audio-reactive Shadertoy scene runs with that
+// track twice: its iChannel0 empty, and fed the same file's sound texture, as
+// glreader-export --audio does (the analysis and uploads are the difference).
 #include "common.hpp"
 #include "modes.hpp"
 
 #include "scene.hpp"
+#include "shadertoy_player.hpp"
 
 #include "glreader/encoder.hpp"
 #include "glreader/pipe.hpp"
@@ -35,6 +38,7 @@ extern "C" {
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <thread>
@@ -47,6 +51,8 @@ enum class method {
     in_process_rgba,
     in_process_gpu_yuv,
     in_process_gpu_yuv_audio,
+    shadertoy_silent,
+    shadertoy_sound,
     to_file,
     to_pipe,
     to_tcp,
@@ -56,6 +62,7 @@ enum class method {
     encoder_only
 };
 const method methods[] = {method::in_process_rgba, method::in_process_gpu_yuv, method::in_process_gpu_yuv_audio,
+                          method::shadertoy_silent, method::shadertoy_sound,
                           method::to_file,         method::to_pipe,            method::to_tcp,
                           method::classic_pipe,    method::pipe_mode_rgba,     method::pipe_mode_gpu_yuv,
                           method::encoder_only};
@@ -66,6 +73,8 @@ const char *method_name(method m)
     case method::in_process_rgba: return "in-process, BGRA + swscale";
     case method::in_process_gpu_yuv: return "in-process, GPU yuv420p";
     case method::in_process_gpu_yuv_audio: return "in-process, GPU yuv420p + AAC track";
+    case method::shadertoy_silent: return "audio-reactive scene + AAC track, iChannel0 empty";
+    case method::shadertoy_sound: return "audio-reactive scene + AAC track, iChannel0 the sound";
     case method::to_file: return "in-process, GPU yuv420p, MPEG-TS to a file";
     case method::to_pipe: return "in-process, GPU yuv420p, MPEG-TS to a pipe";
     case method::to_tcp: return "in-process, GPU yuv420p, MPEG-TS to loopback TCP";
@@ -83,6 +92,8 @@ const char *method_key(method m)
     case method::in_process_rgba: return "in_process_rgba";
     case method::in_process_gpu_yuv: return "in_process_gpu_yuv";
     case method::in_process_gpu_yuv_audio: return "in_process_gpu_yuv_audio";
+    case method::shadertoy_silent: return "shadertoy_audio_track_no_sound_channel";
+    case method::shadertoy_sound: return "shadertoy_audio_track_sound_channel";
     case method::to_file: return "in_process_gpu_yuv_mpegts_file";
     case method::to_pipe: return "in_process_gpu_yuv_mpegts_pipe";
     case method::to_tcp: return "in_process_gpu_yuv_mpegts_tcp";
@@ -100,6 +111,8 @@ glr_format readback_format(method m)
     switch (m) {
     case method::in_process_gpu_yuv:
     case method::in_process_gpu_yuv_audio:
+    case method::shadertoy_silent:
+    case method::shadertoy_sound:
     case method::to_file:
     case method::to_pipe:
     case method::to_tcp: return GLR_FORMAT_I420;
@@ -184,10 +197,33 @@ private:
     std::thread thread_;
 };
 
+// An audio-reactive scene: the spectrum as bars, the wave as a line.
+const char *const audio_reactive_source = R"(void mainImage(out vec4 c, in vec2 p) {
+    vec2 uv = p / iResolution.xy;
+    float level = texture(iChannel0, vec2(uv.x, 0.25)).r, wave = texture(iChannel0, vec2(uv.x, 0.75)).r;
+    c = vec4(step(uv.y, level), smoothstep(0.02, 0.0, abs(uv.y - wave)), 0.5 + 0.5 * sin(iTime), 1.0);
+}
+)";
+
+// The audio-reactive scene with iChannel0 fed the sound (or left empty), at 30 fps.
+sample::shadertoy_options audio_reactive(const std::string &shader_file, const std::string &sound, bool channel)
+{
+    sample::shadertoy_options o;
+    o.shader = shader_file;
+    o.channels[0] = channel ? "sound" : "";
+    o.audio = sound;
+    o.clock.fps_num = 30;
+    o.clock.fps_den = 1;
+    return o;
+}
+
 class runner {
 public:
-    runner(sample::scene &scene, const encode_case &c, int frames, const std::string &sound)
-        : scene_(scene), c_(c), frames_(frames), sound_(sound)
+    runner(sample::scene &scene, const encode_case &c, int frames, const std::string &sound,
+           const std::string &reactive_shader)
+        : scene_(scene), c_(c), frames_(frames), sound_(sound),
+          silent_(audio_reactive(reactive_shader, sound, false), c.size.width, c.size.height, nullptr),
+          reactive_(audio_reactive(reactive_shader, sound, true), c.size.width, c.size.height, nullptr)
     {
     }
 
@@ -198,6 +234,8 @@ public:
         case method::in_process_rgba: in_process(GLR_FORMAT_BGRA8); break;
         case method::in_process_gpu_yuv: in_process(GLR_FORMAT_I420); break;
         case method::in_process_gpu_yuv_audio: in_process(GLR_FORMAT_I420, nullptr, true); break;
+        case method::shadertoy_silent: in_process(GLR_FORMAT_I420, nullptr, true, &silent_); break;
+        case method::shadertoy_sound: in_process(GLR_FORMAT_I420, nullptr, true, &reactive_); break;
         case method::to_file: {
             std::string path = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".ts";
             in_process(GLR_FORMAT_I420, path.c_str());
@@ -221,8 +259,10 @@ public:
 
 private:
     // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p): the null
-    // muxer, or MPEG-TS into output; with a sound file's AAC track beside them.
-    void in_process(glr_format format, const char *output = nullptr, bool audio = false)
+    // muxer, or MPEG-TS into output; with a sound file's AAC track beside them; the bench
+    // scene, or a Shadertoy player's frames (channels uploaded, then rendered).
+    void in_process(glr_format format, const char *output = nullptr, bool audio = false,
+                    sample::shadertoy_player *player = nullptr)
     {
         glr::ring ring = make_ring(c_.size.width, c_.size.height, format);
         glr_encoder_params ep{};
@@ -239,8 +279,13 @@ private:
         glr::encoder enc(ep);
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         for (int i = 0; i < frames_; i++) {
-            scene_.draw(i, i / 30.0, 1 / 30.0);
-            ring.capture(glr::framebuffer_source(scene_.fbo()), i, submit);
+            if (player) {
+                player->upload(i);
+                player->render(i);
+            } else {
+                scene_.draw(i, i / 30.0, 1 / 30.0);
+            }
+            ring.capture(glr::framebuffer_source(player ? player->target().fbo() : scene_.fbo()), i, submit);
         }
         ring.drain(submit);
         enc.finish();
@@ -311,6 +356,9 @@ private:
     const encode_case &c_;
     int frames_;
     const std::string &sound_;
+    // Players carry the sound's smoothing from frame to frame: each starts its run at
+    // frame 0, so each case builds them afresh (outside the timing).
+    sample::shadertoy_player silent_, reactive_;
 };
 
 // A WAV of a 440 Hz tone, seconds long, for the audio row; deleted by the caller.
@@ -397,12 +445,15 @@ int bench_encode(int argc, char **argv)
                  runs, frames);
 
     std::string sound = write_tone(frames / 30.0 + 1);
+    std::string reactive_shader = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".frag";
+    if (!(std::ofstream(reactive_shader) << audio_reactive_source))
+        throw std::runtime_error("cannot write " + reactive_shader);
     load_meter load;
     for (int run = 0; run < runs; run++) {
         for (encode_case &c : cases) {
             sample::scene scene(c.size.width, c.size.height, {cheap_scene_source, "", "bench scene"});
             std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
-            runner r(scene, c, frames, sound);
+            runner r(scene, c, frames, sound, reactive_shader);
             load.other_cpu_seconds();
             for (size_t m = 0; m < method_count; m++) {
                 run_cost cost = measure([&] { return r.run(methods[m], yuv); });
@@ -440,13 +491,16 @@ int bench_encode(int argc, char **argv)
     };
     std::printf("\n");
     for (const encode_case &c : cases)
-        std::printf("%s %s: with an AAC track %.2fx the fps without; MPEG-TS to a pipe %.2fx, to loopback TCP "
-                    "%.2fx the fps to a file\n",
+        std::printf("%s %s: with an AAC track %.2fx the fps without; the sound texture fed to an audio-reactive "
+                    "scene %.2fx the fps of it empty; MPEG-TS to a pipe %.2fx, to loopback TCP %.2fx the fps to a "
+                    "file\n",
                     c.size.name.c_str(), c.preset.c_str(),
                     median_of(c, method::in_process_gpu_yuv_audio) / median_of(c, method::in_process_gpu_yuv),
+                    median_of(c, method::shadertoy_sound) / median_of(c, method::shadertoy_silent),
                     median_of(c, method::to_pipe) / median_of(c, method::to_file),
                     median_of(c, method::to_tcp) / median_of(c, method::to_file));
     std::remove(sound.c_str());
+    std::remove(reactive_shader.c_str());
 
     std::vector<std::string> items;
     for (const encode_case &c : cases) {

@@ -2,9 +2,11 @@
 
 #include "decoder.hpp"
 #include "gl_test.hpp"
+#include "process.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
@@ -29,6 +31,24 @@ std::string write_counter_shader()
     std::string path = scratch_path("counter.frag");
     std::ofstream(path) << counter_shader;
     return path;
+}
+
+std::string write_counter_channel_video()
+{
+    std::string pattern = scratch_path("count%02d.ppm");
+    for (int n = 0; n < 10; n++) {
+        char name[512];
+        std::snprintf(name, sizeof name, pattern.c_str(), n);
+        std::ofstream ppm(name, std::ios::binary);
+        ppm << "P6\n8 6\n255\n";
+        for (int i = 0; i < 8 * 6; i++)
+            ppm << static_cast<char>(n * 20) << static_cast<char>(7) << static_cast<char>(200);
+    }
+    std::string video = scratch_path("count.mkv");
+    int rc = wait_exit(spawn("ffmpeg", {"-v", "error", "-y", "-framerate", "10", "-i", pattern, "-c:v", "ffv1", video},
+                             scratch_path("ffmpeg.log")));
+    EXPECT_EQ(rc, 0) << slurp(scratch_path("ffmpeg.log"));
+    return video;
 }
 
 void expect_counter_video(const std::string &path, int width, int height, int frames)

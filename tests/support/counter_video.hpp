@@ -13,6 +13,10 @@ namespace glr_test {
 // Writes the counter shader into a scratch file; returns its path.
 std::string write_counter_shader();
 
+// A video for a Shadertoy channel: ten 8x6 frames at 10 fps, FFV1 (lossless), frame n
+// of colour (20 n, 7, 200), made by the system's ffmpeg. Returns its path.
+std::string write_counter_channel_video();
+
 // The file holds frames 0..frames-1 of the counter shader, upright, pixel-exact and opaque
 // (frames < 0: however many there are, at least one). Fails the test otherwise.
 void expect_counter_video(const std::string &path, int width, int height, int frames);
