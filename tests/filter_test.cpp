@@ -67,6 +67,22 @@ TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
     std::remove(out.c_str());
 }
 
+// Both files hold `frames` frames, the same pixels, and not all alike (so that a
+// difference would show); they are removed after.
+void expect_the_same_frames(const std::string &filtered, const std::string &exported, size_t frames)
+{
+    glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(b.error, "");
+    ASSERT_EQ(a.frames.size(), frames);
+    ASSERT_EQ(b.frames.size(), frames);
+    EXPECT_FALSE(a.frames.front().rgba == a.frames.back().rgba) << "the frames change over time";
+    for (size_t n = 0; n < frames; n++)
+        ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
+    std::remove(filtered.c_str());
+    std::remove(exported.c_str());
+}
+
 TEST(filter_test, equals_glreader_export_of_the_same_scene)
 {
     std::string filtered = glr_test::scratch_path("filtered.mkv"), exported = glr_test::scratch_path("exported.mkv");
@@ -76,15 +92,7 @@ TEST(filter_test, equals_glreader_export_of_the_same_scene)
                        "exported");
     ASSERT_EQ(e.status, 0) << e.log;
 
-    glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
-    ASSERT_EQ(a.error, "");
-    ASSERT_EQ(b.error, "");
-    ASSERT_EQ(a.frames.size(), 50u);
-    ASSERT_EQ(b.frames.size(), 50u);
-    for (size_t n = 0; n < a.frames.size(); n++)
-        ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
-    std::remove(filtered.c_str());
-    std::remove(exported.c_str());
+    expect_the_same_frames(filtered, exported, 50);
 }
 
 // A project using every input and every kind of channel but the cube map: a feedback
@@ -144,16 +152,7 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
                        "project_exported");
     ASSERT_EQ(e.status, 0) << e.log;
 
-    glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
-    ASSERT_EQ(a.error, "");
-    ASSERT_EQ(b.error, "");
-    ASSERT_EQ(a.frames.size(), 30u);
-    ASSERT_EQ(b.frames.size(), 30u);
-    EXPECT_FALSE(a.frames[0].rgba == a.frames[29].rgba) << "the frames change: the test would see a difference";
-    for (size_t n = 0; n < a.frames.size(); n++)
-        ASSERT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n << " differs from glreader-export's";
-    std::remove(filtered.c_str());
-    std::remove(exported.c_str());
+    expect_the_same_frames(filtered, exported, 30);
 }
 
 TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
