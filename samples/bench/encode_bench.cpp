@@ -127,6 +127,7 @@ struct encode_case {
     std::string preset;
     std::vector<std::vector<double>> fps, cpu_ms; // per method, per run
     std::vector<double> load;
+    std::vector<double> channel_ms; // per run: the sound channel's analysis and upload, ms per frame
 };
 
 // A reader on another thread that takes whatever arrives and throws it away, at the end
@@ -280,7 +281,10 @@ private:
         auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         for (int i = 0; i < frames_; i++) {
             if (player) {
+                auto upload_start = clock_type::now();
                 player->upload(i);
+                if (player == &reactive_)
+                    channel_ms_ += ms_since(upload_start) / frames_;
                 player->render(i);
             } else {
                 scene_.draw(i, i / 30.0, 1 / 30.0);
@@ -359,6 +363,9 @@ private:
     // Players carry the sound's smoothing from frame to frame: each starts its run at
     // frame 0, so each case builds them afresh (outside the timing).
     sample::shadertoy_player silent_, reactive_;
+
+public:
+    double channel_ms_ = 0; // the sound channel's analysis and upload, ms per frame
 };
 
 // A WAV of a 440 Hz tone, seconds long, for the audio row; deleted by the caller.
@@ -440,7 +447,7 @@ int bench_encode(int argc, char **argv)
     for (const size_spec &s : parse_sizes(sizes))
         for (const std::string &p : split(presets))
             cases.push_back({s, p, std::vector<std::vector<double>>(method_count),
-                             std::vector<std::vector<double>>(method_count), {}});
+                             std::vector<std::vector<double>>(method_count), {}, {}});
     std::fprintf(stderr, "glreader-bench encode on %s: %d runs x %d frames, interleaved\n", ctx.renderer().c_str(),
                  runs, frames);
 
@@ -461,6 +468,7 @@ int bench_encode(int argc, char **argv)
                 c.cpu_ms[m].push_back(cost.cpu_ms_per_frame);
             }
             c.load.push_back(load.other_cpu_seconds());
+            c.channel_ms.push_back(r.channel_ms_);
             for (AVFrame *f : yuv)
                 av_frame_free(&f);
         }
@@ -491,11 +499,14 @@ int bench_encode(int argc, char **argv)
     };
     std::printf("\n");
     for (const encode_case &c : cases)
-        std::printf("%s %s: with an AAC track %.2fx the fps without; the sound texture fed to an audio-reactive "
-                    "scene %.2fx the fps of it empty; MPEG-TS to a pipe %.2fx, to loopback TCP %.2fx the fps to a "
-                    "file\n",
+        std::printf("%s %s: with an AAC track %.2fx the fps without; the sound channel's analysis and upload "
+                    "%.3f ms a frame, %.1f%% of a frame of the audio-reactive export (whose picture, and so x264's "
+                    "work, differs from the empty channel's: %.2fx its fps); MPEG-TS to a pipe %.2fx, to loopback "
+                    "TCP %.2fx the fps to a file\n",
                     c.size.name.c_str(), c.preset.c_str(),
                     median_of(c, method::in_process_gpu_yuv_audio) / median_of(c, method::in_process_gpu_yuv),
+                    summarize(c.channel_ms).median,
+                    100 * summarize(c.channel_ms).median * median_of(c, method::shadertoy_sound) / 1000,
                     median_of(c, method::shadertoy_sound) / median_of(c, method::shadertoy_silent),
                     median_of(c, method::to_pipe) / median_of(c, method::to_file),
                     median_of(c, method::to_tcp) / median_of(c, method::to_file));
@@ -505,7 +516,8 @@ int bench_encode(int argc, char **argv)
     std::vector<std::string> items;
     for (const encode_case &c : cases) {
         std::string item = "{\"size\": \"" + c.size.name + "\", \"preset\": \"" + c.preset +
-                           "\", \"other_cpu_seconds\": " + json_summary(c.load);
+                           "\", \"other_cpu_seconds\": " + json_summary(c.load) +
+                           ", \"sound_channel_ms_per_frame\": " + json_summary(c.channel_ms);
         for (size_t m = 0; m < method_count; m++)
             item += ",\n     \"" + std::string(method_key(methods[m])) + "\": {\"fps\": " + json_summary(c.fps[m]) +
                     ", \"cpu_ms_per_frame\": " + json_summary(c.cpu_ms[m]) +

@@ -95,9 +95,12 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     // Until the host uploads, a picture channel reads black, as an empty one always does;
     // the keyboard is Shadertoy's 256x3 texture with every key up.
     GLenum target = cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
-    gl_.GenTextures(1, &texture_);
-    gl_.BindTexture(target, texture_);
-    gl_.TexParameteri(target, GL_TEXTURE_MAX_LEVEL, wants_mipmaps() ? 1000 : 0);
+    for (texture &t : textures_) {
+        gl_.GenTextures(1, &t.name);
+        gl_.BindTexture(target, t.name);
+        gl_.TexParameteri(target, GL_TEXTURE_MAX_LEVEL, wants_mipmaps() ? 1000 : 0);
+    }
+    gl_.BindTexture(target, textures_[0].name);
     std::vector<uint8_t> zeros(spec_.kind == GLR_CHANNEL_KEYBOARD ? 256 * 3 : 4, 0);
     glr_image blank{1, 1, 4, zeros.data(), 4, 0.0};
     if (spec_.kind == GLR_CHANNEL_KEYBOARD)
@@ -109,6 +112,9 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     } else {
         store(GL_TEXTURE_2D, blank, true);
     }
+    textures_[0].width = blank.width;
+    textures_[0].height = blank.height;
+    textures_[0].components = blank.components;
     if (spec_.kind == GLR_CHANNEL_KEYBOARD) {
         width_ = 256;
         height_ = 3;
@@ -119,7 +125,8 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
 
 scene_channel::~scene_channel()
 {
-    gl_.DeleteTextures(1, &texture_);
+    for (texture &t : textures_)
+        gl_.DeleteTextures(1, &t.name);
     gl_.DeleteSamplers(1, &sampler_);
 }
 
@@ -166,12 +173,17 @@ void scene_channel::upload(const glr_image &image)
         fail(-EINVAL, "%s is %s; only an image channel takes an image", where_.c_str(), kind_name(spec_.kind));
     check_image(image, "the image");
     clear_errors(gl_);
-    gl_.BindTexture(GL_TEXTURE_2D, texture_);
-    bool reallocate = image.width != width_ || image.height != height_ || image.components != components_;
-    store(GL_TEXTURE_2D, image, reallocate);
+    texture &next = textures_[(current_ + 1) % texture_count];
+    gl_.BindTexture(GL_TEXTURE_2D, next.name);
+    store(GL_TEXTURE_2D, image,
+          image.width != next.width || image.height != next.height || image.components != next.components);
     if (wants_mipmaps())
         gl_.GenerateMipmap(GL_TEXTURE_2D);
     check_errors(gl_, (where_ + ": uploading the image").c_str());
+    next.width = image.width;
+    next.height = image.height;
+    next.components = image.components;
+    current_ = (current_ + 1) % texture_count;
     width_ = image.width;
     height_ = image.height;
     components_ = image.components;
@@ -194,13 +206,17 @@ void scene_channel::upload_cube(const glr_image faces[6])
                  faces[0].width, faces[0].height, faces[0].components);
     }
     clear_errors(gl_);
-    gl_.BindTexture(GL_TEXTURE_CUBE_MAP, texture_);
-    bool reallocate = faces[0].width != width_ || faces[0].components != components_;
+    texture &next = textures_[(current_ + 1) % texture_count];
+    gl_.BindTexture(GL_TEXTURE_CUBE_MAP, next.name);
+    bool reallocate = faces[0].width != next.width || faces[0].components != next.components;
     for (int face = 0; face < 6; face++)
         store(GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face), faces[face], reallocate);
     if (wants_mipmaps())
         gl_.GenerateMipmap(GL_TEXTURE_CUBE_MAP);
     check_errors(gl_, (where_ + ": uploading the cube map").c_str());
+    next.width = next.height = faces[0].width;
+    next.components = faces[0].components;
+    current_ = (current_ + 1) % texture_count;
     width_ = height_ = faces[0].width;
     components_ = faces[0].components;
     time_ = static_cast<float>(faces[0].time);
@@ -211,7 +227,7 @@ scene_channel::shape scene_channel::bind(int unit, GLuint buffer_texture, int bu
 {
     gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
     gl_.BindTexture(cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D,
-                    spec_.kind == GLR_CHANNEL_BUFFER ? buffer_texture : texture_);
+                    spec_.kind == GLR_CHANNEL_BUFFER ? buffer_texture : textures_[current_].name);
     gl_.BindSampler(static_cast<GLuint>(unit), sampler_);
     if (spec_.kind == GLR_CHANNEL_BUFFER)
         return {static_cast<float>(buffer_width), static_cast<float>(buffer_height), 0.0f};

@@ -5,6 +5,7 @@
 #include "glreader/scene.h"
 #include "gl/functions.hpp"
 
+#include <array>
 #include <string>
 
 namespace glr::gl {
@@ -41,10 +42,21 @@ private:
     void check_image(const glr_image &image, const char *what) const;
     void store(GLenum target, const glr_image &image, bool reallocate);
 
+    // A picture a frame (video, sound) goes into the least recently used of a few
+    // textures: writing one that frames still rendering read would make the driver wait
+    // for them (llvmpipe serializes its render threads on it), every frame.
+    static constexpr size_t texture_count = 3;
+    struct texture {
+        GLuint name = 0;
+        int width = 0, height = 0, components = 0; // as allocated
+    };
+
     const GladGLContext &gl_;
     glr_channel spec_;
     std::string where_;
-    GLuint sampler_ = 0, texture_ = 0;
+    GLuint sampler_ = 0;
+    std::array<texture, texture_count> textures_{};
+    size_t current_ = 0;                          // the texture passes read
     int width_ = 0, height_ = 0, components_ = 0; // of what was uploaded; 0: nothing yet
     float time_ = 0;
 };
