@@ -424,7 +424,7 @@ int main(int argc, char **argv)
             auto start = std::chrono::steady_clock::now();
             player.upload(o.start_frame + rendered);
             auto uploaded = std::chrono::steady_clock::now();
-            player.render(o.start_frame + rendered);
+            player.render();
             upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
             render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
             ring.capture(glr::framebuffer_source(player.target().fbo()), rendered, submit);

@@ -35,28 +35,28 @@ shadertoy_player::shadertoy_player(const shadertoy_options &options, int width, 
 
 shadertoy_player::~shadertoy_player() { glr_media_channels_close(media_.get()); }
 
+glr_scene_inputs shadertoy_player::inputs_of(int n) const
+{
+    glr_scene_inputs inputs{};
+    if (glr_shadertoy_inputs(&clock_, n, &inputs) < 0)
+        throw std::runtime_error(glr_last_error());
+    return inputs;
+}
+
 void shadertoy_player::skip_to(int start)
 {
     for (int n = 0; n < start; n++)
-        glr_media_channels_analyse(media_.get(), n * static_cast<double>(clock_.fps_den) / clock_.fps_num);
+        glr_media_channels_analyse(media_.get(), inputs_of(n).time);
 }
 
 void shadertoy_player::upload(int n)
 {
-    glr_scene_inputs inputs{};
-    if (glr_shadertoy_inputs(&clock_, n, &inputs) < 0)
-        throw std::runtime_error(glr_last_error());
+    inputs_ = inputs_of(n);
     char err[1024] = "";
-    if (glr_media_channels_update(media_.get(), scene_->handle(), inputs.time, err, sizeof err) < 0)
+    if (glr_media_channels_update(media_.get(), scene_->handle(), inputs_.time, err, sizeof err) < 0)
         throw std::runtime_error(err);
 }
 
-void shadertoy_player::render(int n)
-{
-    glr_scene_inputs inputs{};
-    if (glr_shadertoy_inputs(&clock_, n, &inputs) < 0)
-        throw std::runtime_error(glr_last_error());
-    scene_->render(inputs);
-}
+void shadertoy_player::render() { scene_->render(inputs_); }
 
 } // namespace sample

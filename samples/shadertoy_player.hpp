@@ -34,8 +34,8 @@ public:
     void skip_to(int start);
     // Decodes and uploads the channels' media for frame n; call for consecutive frames.
     void upload(int n);
-    // Renders frame n into scene().fbo().
-    void render(int n);
+    // Renders the frame last uploaded into target().fbo().
+    void render();
     const scene &target() const { return *scene_; }
 
 private:
@@ -45,7 +45,10 @@ private:
     std::unique_ptr<glr_project, project_deleter> project_;
     std::unique_ptr<glr_media_channels> media_;
     std::unique_ptr<scene> scene_;
+    glr_scene_inputs inputs_of(int n) const; // throws for a clock that is no clock
+
     glr_shadertoy_clock clock_;
+    glr_scene_inputs inputs_{}; // of the frame last uploaded
 };
 
 } // namespace sample

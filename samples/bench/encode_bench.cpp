@@ -285,7 +285,7 @@ private:
                 player->upload(i);
                 if (player == &reactive_)
                     channel_ms_ += ms_since(upload_start) / frames_;
-                player->render(i);
+                player->render();
             } else {
                 scene_.draw(i, i / 30.0, 1 / 30.0);
             }

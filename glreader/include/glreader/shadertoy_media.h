@@ -542,6 +542,21 @@ static inline struct glr_image glr_media_image_of(const AVFrame *f, double time)
     return image;
 }
 
+/* The sound analysis of the frame at `seconds` (once per time). glr_media_channels_update
+ * does it for each rendered frame; call it alone for frames before a start frame, so that
+ * frame N's sound texture is the same whether a render starts at 0 or at N. */
+static inline void glr_media_channels_analyse(struct glr_media_channels *m, double seconds)
+{
+    int i;
+    for (i = 0; i < m->source_count; i++) {
+        struct glr_media_source *src = m->sources[i];
+        if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
+            glr_media_sound_analyse(&src->sound, seconds);
+            src->analysed = src->time = seconds;
+        }
+    }
+}
+
 /* Decodes what the frame at `seconds` shows and uploads it into the scene's channels
  * (pictures and cube maps on the first call only). Call it for consecutive frames: the
  * sound's smoothing carries. Returns 0 or an error (AVERROR, or glreader's code with
@@ -550,15 +565,11 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_sc
                                             char *err, size_t err_size)
 {
     int i, f, ret = 0;
+    glr_media_channels_analyse(m, seconds);
     for (i = 0; i < m->source_count; i++) {
         struct glr_media_source *src = m->sources[i];
-        if (src->kind == GLR_MEDIA_VIDEO) {
-            if ((ret = glr_media_video_show(&src->video, seconds, &src->time, err, err_size)) < 0)
-                return ret;
-        } else if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
-            glr_media_sound_analyse(&src->sound, seconds);
-            src->analysed = src->time = seconds;
-        }
+        if (src->kind == GLR_MEDIA_VIDEO && (ret = glr_media_video_show(&src->video, seconds, &src->time, err, err_size)) < 0)
+            return ret;
     }
     for (i = 0; i < m->binding_count && ret >= 0; i++) {
         struct glr_media_source *src = m->bindings[i].source;
@@ -598,20 +609,6 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_sc
     }
     m->uploaded = ret >= 0;
     return ret;
-}
-
-/* The sound analysis of a frame that is not rendered (those before a start frame), so
- * that frame N's sound texture is the same whether a render starts at 0 or at N. */
-static inline void glr_media_channels_analyse(struct glr_media_channels *m, double seconds)
-{
-    int i;
-    for (i = 0; i < m->source_count; i++) {
-        struct glr_media_source *src = m->sources[i];
-        if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
-            glr_media_sound_analyse(&src->sound, seconds);
-            src->analysed = src->time = seconds;
-        }
-    }
 }
 
 /* iSampleRate: the first sound's rate; 0 (Shadertoy's 44100) without a sound. */

@@ -167,27 +167,34 @@ void scene_channel::store(GLenum target, const glr_image &image, bool reallocate
     }
 }
 
+void scene_channel::fill_next_texture(const glr_image *images, int count, const char *what)
+{
+    GLenum target = cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    texture &next = textures_[(current_ + 1) % texture_count];
+    const glr_image &first = images[0];
+    bool reallocate = first.width != next.width || first.height != next.height || first.components != next.components;
+    clear_errors(gl_);
+    gl_.BindTexture(target, next.name);
+    for (int i = 0; i < count; i++)
+        store(cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(i) : target, images[i], reallocate);
+    if (wants_mipmaps())
+        gl_.GenerateMipmap(target);
+    check_errors(gl_, (where_ + ": " + what).c_str());
+    next.width = first.width;
+    next.height = first.height;
+    next.components = first.components;
+    current_ = (current_ + 1) % texture_count;
+    width_ = first.width;
+    height_ = first.height;
+    time_ = static_cast<float>(first.time);
+}
+
 void scene_channel::upload(const glr_image &image)
 {
     if (spec_.kind != GLR_CHANNEL_TEXTURE)
         fail(-EINVAL, "%s is %s; only an image channel takes an image", where_.c_str(), kind_name(spec_.kind));
     check_image(image, "the image");
-    clear_errors(gl_);
-    texture &next = textures_[(current_ + 1) % texture_count];
-    gl_.BindTexture(GL_TEXTURE_2D, next.name);
-    store(GL_TEXTURE_2D, image,
-          image.width != next.width || image.height != next.height || image.components != next.components);
-    if (wants_mipmaps())
-        gl_.GenerateMipmap(GL_TEXTURE_2D);
-    check_errors(gl_, (where_ + ": uploading the image").c_str());
-    next.width = image.width;
-    next.height = image.height;
-    next.components = image.components;
-    current_ = (current_ + 1) % texture_count;
-    width_ = image.width;
-    height_ = image.height;
-    components_ = image.components;
-    time_ = static_cast<float>(image.time);
+    fill_next_texture(&image, 1, "uploading the image");
 }
 
 void scene_channel::upload_cube(const glr_image faces[6])
@@ -205,21 +212,7 @@ void scene_channel::upload_cube(const glr_image faces[6])
                  where_.c_str(), names[face], faces[face].width, faces[face].height, faces[face].components, names[0],
                  faces[0].width, faces[0].height, faces[0].components);
     }
-    clear_errors(gl_);
-    texture &next = textures_[(current_ + 1) % texture_count];
-    gl_.BindTexture(GL_TEXTURE_CUBE_MAP, next.name);
-    bool reallocate = faces[0].width != next.width || faces[0].components != next.components;
-    for (int face = 0; face < 6; face++)
-        store(GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face), faces[face], reallocate);
-    if (wants_mipmaps())
-        gl_.GenerateMipmap(GL_TEXTURE_CUBE_MAP);
-    check_errors(gl_, (where_ + ": uploading the cube map").c_str());
-    next.width = next.height = faces[0].width;
-    next.components = faces[0].components;
-    current_ = (current_ + 1) % texture_count;
-    width_ = height_ = faces[0].width;
-    components_ = faces[0].components;
-    time_ = static_cast<float>(faces[0].time);
+    fill_next_texture(faces, 6, "uploading the cube map");
 }
 
 scene_channel::shape scene_channel::bind(int unit, GLuint buffer_texture, int buffer_width,

@@ -41,6 +41,9 @@ public:
 private:
     void check_image(const glr_image &image, const char *what) const;
     void store(GLenum target, const glr_image &image, bool reallocate);
+    // Stores `count` images (one, or a cube map's six faces) into the next texture of the
+    // ring and makes it the one passes read. `what` names the step in GL errors.
+    void fill_next_texture(const glr_image *images, int count, const char *what);
 
     // A picture a frame (video, sound) goes into the least recently used of a few
     // textures: writing one that frames still rendering read would make the driver wait
@@ -57,7 +60,7 @@ private:
     GLuint sampler_ = 0;
     std::array<texture, texture_count> textures_{};
     size_t current_ = 0;                          // the texture passes read
-    int width_ = 0, height_ = 0, components_ = 0; // of what was uploaded; 0: nothing yet
+    int width_ = 0, height_ = 0; // of what was uploaded (iChannelResolution); 0: nothing yet
     float time_ = 0;
 };
 
