@@ -1,9 +1,9 @@
 /*
- * What differs between the FFmpeg releases vsrc_glreader.c is built in: the filter
+ * What differs between the FFmpeg releases glreader's filters are built in: the filter
  * declaration (AVFilter until libavfilter 10, FFFilter with the public part in .p since
- * 11), where a link's frame rate lives (AVFilterLink until 10, FilterLink since), which
- * frame properties a link negotiates (colour space and range since the 7.1 line), and the
- * internal headers.
+ * 11), where a link's frame rate lives (AVFilterLink until 10.3, FilterLink since 10.4,
+ * the 7.1 line), which frame properties a link negotiates (colour space and range since
+ * the 7.1 line), and the internal headers (internal.h until 9, filters.h since).
  */
 #ifndef AVFILTER_GLREADER_COMPAT_H
 #define AVFILTER_GLREADER_COMPAT_H
@@ -19,6 +19,13 @@
 #define GLR_FILTER_TYPE FFFilter
 #define GLR_FILTER_PUBLIC(field) .p.field
 #define GLR_SET_FRAME_RATE(link, rate) (ff_filter_link(link)->frame_rate = (rate))
+#elif LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 4, 100)
+#include "filters.h"
+#include "formats.h"
+#include "video.h"
+#define GLR_FILTER_TYPE AVFilter
+#define GLR_FILTER_PUBLIC(field) .field
+#define GLR_SET_FRAME_RATE(link, rate) (ff_filter_link(link)->frame_rate = (rate))
 #elif LIBAVFILTER_VERSION_MAJOR == 8
 #include "filters.h"
 #include "formats.h"
@@ -28,7 +35,7 @@
 #define GLR_FILTER_PUBLIC(field) .field
 #define GLR_SET_FRAME_RATE(link, rate) ((link)->frame_rate = (rate))
 #else
-#error "vsrc_glreader supports the FFmpeg 5.1 line (libavfilter 8) and 8.0 and later (libavfilter 11+)"
+#error "glreader's filters support FFmpeg 5.1 (libavfilter 8), 7.1 (libavfilter 10.4+) and 8.0 and later (11+)"
 #endif
 
 /* Makes the filter's output link negotiate one colour space and range, where links

@@ -106,33 +106,72 @@ TEST_F(shadertoy_test, every_standard_input_reaches_the_shader)
 
 // A channel image sampled with nearest filtering at the scene's own size: the image again,
 // upright with Shadertoy's vflip, upside down without.
+// Every way pixels reach a channel lands them exactly: staged through the unpack buffers
+// or straight from memory, rows stored top down (padded) or bottom up (negative stride),
+// with and without vflip, upload after upload (more than the staging buffers, so they are
+// reused once the GL is done with them).
 TEST_F(shadertoy_test, image_channel_is_pixel_exact_and_vflip_turns_it)
 {
-    const int w = 7, h = 5;
-    std::vector<uint8_t> image(static_cast<size_t>(w) * h * 4);
-    for (size_t i = 0; i < image.size(); i++)
-        image[i] = static_cast<uint8_t>(i * 37 % 251);
-    for (glr_channel_vflip vflip : {GLR_VFLIP_DEFAULT, GLR_VFLIP_OFF}) {
-        glr_scene_params p{};
-        p.width = w;
-        p.height = h;
-        p.source = "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }";
-        p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_NEAREST, GLR_WRAP_CLAMP, vflip};
-        glr_scene *scene = glr_scene_create(nullptr, &p);
-        ASSERT_NE(scene, nullptr) << glr_last_error();
-        glr_image picture{w, h, 4, image.data(), w * 4, 0.0};
-        ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0) << glr_last_error();
-        std::vector<uint8_t> px = render(scene, {}, w, h); // bottom row first
-        for (int y = 0; y < h; y++) {
-            int image_row = vflip == GLR_VFLIP_OFF ? y : h - 1 - y;
-            for (int x = 0; x < w; x++)
-                for (int k = 0; k < 3; k++) // the Image pass writes alpha 1
-                    ASSERT_EQ(px[static_cast<size_t>((y * w + x) * 4 + k)],
-                              image[static_cast<size_t>((image_row * w + x) * 4 + k)])
-                        << "vflip " << vflip << " at " << x << "," << y;
-        }
-        glr_scene_destroy(&scene);
+    const int w = 7, h = 5, padded = w * 4 + 12;
+    std::vector<uint8_t> memory(static_cast<size_t>(padded) * h);
+    for (glr_channel_upload upload : {GLR_UPLOAD_STAGED, GLR_UPLOAD_DIRECT})
+        for (glr_channel_vflip vflip : {GLR_VFLIP_DEFAULT, GLR_VFLIP_OFF})
+            for (bool bottom_up : {false, true}) {
+                glr_scene_params p{};
+                p.width = w;
+                p.height = h;
+                p.source = "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }";
+                p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_NEAREST, GLR_WRAP_CLAMP, vflip};
+                p.upload = upload;
+                glr_scene *scene = glr_scene_create(nullptr, &p);
+                ASSERT_NE(scene, nullptr) << glr_last_error();
+                for (int round = 0; round < 5; round++) {
+                    // Row r of the image: at r * padded in memory, or counted from the end.
+                    auto at = [&](int r, int x, int k) -> uint8_t & {
+                        int row = bottom_up ? h - 1 - r : r;
+                        return memory[static_cast<size_t>(row * padded + x * 4 + k)];
+                    };
+                    for (int r = 0; r < h; r++)
+                        for (int x = 0; x < w; x++)
+                            for (int k = 0; k < 4; k++)
+                                at(r, x, k) = static_cast<uint8_t>((r * 31 + x * 7 + k * 3 + round * 50) % 251);
+                    glr_image picture{w, h, 4, &at(0, 0, 0), bottom_up ? -padded : padded, 0.0};
+                    ASSERT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), 0)
+                        << glr_last_error();
+                    std::vector<uint8_t> px = render(scene, {}, w, h); // bottom row first
+                    for (int y = 0; y < h; y++) {
+                        int image_row = vflip == GLR_VFLIP_OFF ? y : h - 1 - y;
+                        for (int x = 0; x < w; x++)
+                            for (int k = 0; k < 3; k++) // the Image pass writes alpha 1
+                                ASSERT_EQ(px[static_cast<size_t>((y * w + x) * 4 + k)], at(image_row, x, k))
+                                    << "upload " << upload << " vflip " << vflip << " bottom up " << bottom_up
+                                    << " round " << round << " at " << x << "," << y;
+                    }
+                }
+                glr_scene_destroy(&scene);
+            }
+}
+
+// A stride shorter than a row either way is refused with words, as is an unknown upload.
+TEST_F(shadertoy_test, bad_strides_and_upload_kinds_are_refused)
+{
+    glr_scene_params p{};
+    p.width = p.height = 4;
+    p.channels[0] = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_DEFAULT, GLR_WRAP_DEFAULT, GLR_VFLIP_DEFAULT};
+    p.upload = static_cast<glr_channel_upload>(7);
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("unknown channel upload 7"), std::string::npos) << glr_last_error();
+    p.upload = GLR_UPLOAD_STAGED;
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    std::vector<uint8_t> pixels(64);
+    for (ptrdiff_t stride : {ptrdiff_t{8}, ptrdiff_t{-8}, ptrdiff_t{17}}) {
+        glr_image picture{4, 2, 4, pixels.data() + 32, stride, 0.0};
+        EXPECT_EQ(glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &picture), -EINVAL) << stride;
+        EXPECT_NE(std::string(glr_last_error()).find("stride " + std::to_string(stride)), std::string::npos)
+            << glr_last_error();
     }
+    glr_scene_destroy(&scene);
 }
 
 // The sound texture's layout: one red sample per texel, row 0 the spectrum, row 1 the wave.

@@ -83,6 +83,17 @@ struct glr_scene_pass {
     struct glr_channel channels[GLR_SCENE_CHANNELS];
 };
 
+/* How the host's channel pixels reach their textures. */
+enum glr_channel_upload {
+    /* Copied into one of a few persistently mapped pixel-unpack buffers (rows put in GL's
+     * order on the way); the texture fills from there without the call waiting for the
+     * GL, which overlaps the copy of the next frame on a GPU. Falls back to DIRECT where
+     * the GL lacks ARB_buffer_storage (OpenGL 4.4) or fences. */
+    GLR_UPLOAD_STAGED = 0,
+    /* glTexSubImage2D from the host's memory: the driver copies before the call returns. */
+    GLR_UPLOAD_DIRECT = 1
+};
+
 /* How buffer passes store their pixels. */
 enum glr_buffer_precision {
     GLR_BUFFER_FLOAT32 = 0, /* RGBA32F, Shadertoy's */
@@ -107,6 +118,7 @@ struct glr_scene_params {
     const char *common_name; /* NULL: common_path, else "Common" */
     struct glr_scene_pass buffers[GLR_SCENE_BUFFERS];
     enum glr_buffer_precision buffer_precision;
+    enum glr_channel_upload upload;
 };
 
 /* What a frame's shaders see besides their channels. */
@@ -125,8 +137,9 @@ struct glr_scene_inputs {
 struct glr_image {
     int width, height;
     int components;     /* 1: red only (the sound texture, as Shadertoy's R8), 4: RGBA */
-    const uint8_t *data;
-    ptrdiff_t stride;   /* bytes from one row to the next, at least width * components */
+    const uint8_t *data; /* the top row */
+    ptrdiff_t stride;   /* bytes from one row to the next: at least width * components, or
+                           negative (rows stored bottom up, as FFmpeg's flipped frames) */
     double time;        /* the media's own time of these pixels (a video's playback time),
                            the channel's iChannelTime until the next upload */
 };

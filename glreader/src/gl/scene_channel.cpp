@@ -53,8 +53,8 @@ private:
 
 } // namespace
 
-scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where)
-    : gl_(gl), spec_(spec), where_(std::move(where))
+scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where, bool staged)
+    : gl_(gl), spec_(spec), where_(std::move(where)), staged_(staged)
 {
     // Checked as ints: a C caller may store anything in these enums.
     int kind = enum_value(spec.kind), filter = enum_value(spec.filter), wrap = enum_value(spec.wrap),
@@ -105,12 +105,13 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     glr_image blank{1, 1, 4, zeros.data(), 4, 0.0};
     if (spec_.kind == GLR_CHANNEL_KEYBOARD)
         blank = {256, 3, 1, zeros.data(), 256, 0.0};
-    if (cube()) {
+    if (cube())
         gl_.Enable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
-        for (int face = 0; face < 6; face++)
-            store(GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face), blank, true);
-    } else {
-        store(GL_TEXTURE_2D, blank, true);
+    unpack_state_guard guard(gl_);
+    for (int face = 0; face < (cube() ? 6 : 1); face++) {
+        GLenum face_target = cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face) : GL_TEXTURE_2D;
+        allocate(face_target, blank);
+        store_direct(face_target, blank);
     }
     textures_[0].width = blank.width;
     textures_[0].height = blank.height;
@@ -139,9 +140,10 @@ void scene_channel::check_image(const glr_image &image, const char *what) const
     if (image.components != 1 && image.components != 4)
         fail(-EINVAL, "%s: %s has %d components; 1 (red) and 4 (RGBA) are taken", where_.c_str(), what,
              image.components);
-    if (image.stride < static_cast<ptrdiff_t>(image.width) * image.components || image.stride % image.components != 0)
-        fail(-EINVAL, "%s: %s's stride %td is not a whole number of pixels of at least a row", where_.c_str(), what,
-             image.stride);
+    ptrdiff_t row = static_cast<ptrdiff_t>(image.width) * image.components;
+    if ((image.stride < row && image.stride > -row) || image.stride % image.components != 0)
+        fail(-EINVAL, "%s: %s's stride %td is not a whole number of pixels of at least a row (either sign)",
+             where_.c_str(), what, image.stride);
     GLint max_size = 0;
     gl_.GetIntegerv(cube() ? GL_MAX_CUBE_MAP_TEXTURE_SIZE : GL_MAX_TEXTURE_SIZE, &max_size);
     if (image.width > max_size || image.height > max_size)
@@ -149,34 +151,60 @@ void scene_channel::check_image(const glr_image &image, const char *what) const
              image.height, max_size);
 }
 
-void scene_channel::store(GLenum target, const glr_image &image, bool reallocate)
+void scene_channel::store_direct(GLenum target, const glr_image &image)
 {
-    unpack_state_guard guard(gl_);
     GLenum format = image.components == 1 ? GL_RED : GL_RGBA;
-    if (reallocate)
-        gl_.TexImage2D(target, 0, image.components == 1 ? GL_R8 : GL_RGBA8, image.width, image.height, 0, format,
-                       GL_UNSIGNED_BYTE, nullptr);
-    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(image.stride / image.components));
-    if (spec_.vflip == GLR_VFLIP_ON) {
-        // GL's row 0 is the bottom: the image's top row goes last.
-        for (int row = 0; row < image.height; row++)
-            gl_.TexSubImage2D(target, 0, 0, image.height - 1 - row, image.width, 1, format, GL_UNSIGNED_BYTE,
-                              image.data + static_cast<ptrdiff_t>(row) * image.stride);
-    } else {
-        gl_.TexSubImage2D(target, 0, 0, 0, image.width, image.height, format, GL_UNSIGNED_BYTE, image.data);
+    ptrdiff_t stride = image.stride;
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>((stride < 0 ? -stride : stride) / image.components));
+    // GL's row 0 is the bottom. vflip puts the image's top row last: one call reads the
+    // rows in order when memory already runs that way (a negative stride walks up from the
+    // image's last row), else they go one at a time.
+    bool flip = spec_.vflip == GLR_VFLIP_ON;
+    if (flip == (stride < 0)) {
+        const uint8_t *first = flip ? image.data + static_cast<ptrdiff_t>(image.height - 1) * stride : image.data;
+        gl_.TexSubImage2D(target, 0, 0, 0, image.width, image.height, format, GL_UNSIGNED_BYTE, first);
+        return;
     }
+    for (int row = 0; row < image.height; row++)
+        gl_.TexSubImage2D(target, 0, 0, flip ? image.height - 1 - row : row, image.width, 1, format, GL_UNSIGNED_BYTE,
+                          image.data + static_cast<ptrdiff_t>(row) * stride);
+}
+
+void scene_channel::allocate(GLenum target, const glr_image &image)
+{
+    gl_.TexImage2D(target, 0, image.components == 1 ? GL_R8 : GL_RGBA8, image.width, image.height, 0,
+                   image.components == 1 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
 }
 
 void scene_channel::fill_next_texture(const glr_image *images, int count, const char *what)
 {
     GLenum target = cube() ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    auto face_target = [&](int i) { return cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(i) : target; };
     texture &next = textures_[(current_ + 1) % texture_count];
     const glr_image &first = images[0];
     bool reallocate = first.width != next.width || first.height != next.height || first.components != next.components;
     clear_errors(gl_);
     gl_.BindTexture(target, next.name);
-    for (int i = 0; i < count; i++)
-        store(cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(i) : target, images[i], reallocate);
+    {
+        unpack_state_guard guard(gl_); // no unpack buffer bound: allocating reads nothing
+        for (int i = 0; reallocate && i < count; i++)
+            allocate(face_target(i), images[i]);
+        if (staged_) {
+            if (!staging_)
+                staging_ = std::make_unique<unpack_ring>(gl_);
+            std::array<size_t, 6> offsets{};
+            staging_->stage(images, count, spec_.vflip == GLR_VFLIP_ON, offsets.data(), where_.c_str());
+            gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+            for (int i = 0; i < count; i++)
+                gl_.TexSubImage2D(face_target(i), 0, 0, 0, images[i].width, images[i].height,
+                                  images[i].components == 1 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE,
+                                  reinterpret_cast<const void *>(offsets[static_cast<size_t>(i)]));
+            staging_->fence();
+        } else {
+            for (int i = 0; i < count; i++)
+                store_direct(face_target(i), images[i]);
+        }
+    }
     if (wants_mipmaps())
         gl_.GenerateMipmap(target);
     check_errors(gl_, (where_ + ": " + what).c_str());

@@ -4,17 +4,20 @@
 
 #include "glreader/scene.h"
 #include "gl/functions.hpp"
+#include "gl/unpack_ring.hpp"
 
 #include <array>
+#include <memory>
 #include <string>
 
 namespace glr::gl {
 
 class scene_channel {
 public:
-    // `where` names the channel in errors ("Buffer B iChannel2"). Throws -EINVAL for a
-    // kind, buffer, filter, wrap or vflip outside its enum.
-    scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where);
+    // `where` names the channel in errors ("Buffer B iChannel2"). `staged`: uploads go
+    // through pixel-unpack buffers (unpack_ring), else straight from the host's memory.
+    // Throws -EINVAL for a kind, buffer, filter, wrap or vflip outside its enum.
+    scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where, bool staged);
     ~scene_channel();
     scene_channel(const scene_channel &) = delete;
     scene_channel &operator=(const scene_channel &) = delete;
@@ -40,7 +43,10 @@ public:
 
 private:
     void check_image(const glr_image &image, const char *what) const;
-    void store(GLenum target, const glr_image &image, bool reallocate);
+    // Storage for an image of this size at level 0 (nothing read: no unpack buffer bound).
+    void allocate(GLenum target, const glr_image &image);
+    // glTexSubImage2D from the host's memory, rows turned to GL's order.
+    void store_direct(GLenum target, const glr_image &image);
     // Stores `count` images (one, or a cube map's six faces) into the next texture of the
     // ring and makes it the one passes read. `what` names the step in GL errors.
     void fill_next_texture(const glr_image *images, int count, const char *what);
@@ -60,6 +66,8 @@ private:
     GLuint sampler_ = 0;
     std::array<texture, texture_count> textures_{};
     size_t current_ = 0;                          // the texture passes read
+    bool staged_;
+    std::unique_ptr<unpack_ring> staging_;        // made at the first staged upload
     int width_ = 0, height_ = 0; // of what was uploaded (iChannelResolution); 0: nothing yet
     float time_ = 0;
 };

@@ -8,6 +8,7 @@
 
 #include "enum_value.hpp"
 #include "error.hpp"
+#include "log.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -75,11 +76,18 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     int precision = glr::enum_value(p.buffer_precision);
     if (precision != GLR_BUFFER_FLOAT32 && precision != GLR_BUFFER_FLOAT16)
         glr::fail(-EINVAL, "glr_scene_create: unknown buffer precision %d", precision);
+    int upload = glr::enum_value(p.upload);
+    if (upload != GLR_UPLOAD_STAGED && upload != GLR_UPLOAD_DIRECT)
+        glr::fail(-EINVAL, "glr_scene_create: unknown channel upload %d", upload);
     std::string common = p.common_source ? p.common_source
                          : p.common_path ? read_source(p.common_path, "Common section")
                                          : "";
     std::string common_name = p.common_name ? p.common_name : p.common_path ? p.common_path : "Common";
     glr::gl::load(fns_, p.get_proc_address);
+    staged_uploads_ = upload == GLR_UPLOAD_STAGED && glr::gl::unpack_ring::supported(fns_);
+    if (upload == GLR_UPLOAD_STAGED && !staged_uploads_)
+        (log_ ? log_ : glr_log::fallback())->write(GLR_LOG_INFO, "glr_scene_create: no persistently mapped buffers (OpenGL 4.4); "
+                                             "channels upload straight from memory");
     GLint max_size = 0;
     gl_.GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (p.width > max_size || p.height > max_size)
@@ -155,7 +163,8 @@ void glr_scene::build_pass(int index, const std::string &common, const std::stri
     passes_[static_cast<size_t>(index)] = std::move(made); // release() frees what follows on failure
     for (size_t i = 0; i < p.channels.size(); i++)
         p.channels[i] =
-            std::make_unique<glr::gl::scene_channel>(gl_, channels[i], p.title + " iChannel" + std::to_string(i));
+            std::make_unique<glr::gl::scene_channel>(gl_, channels[i], p.title + " iChannel" + std::to_string(i),
+                                                     staged_uploads_);
     glr::shadertoy::pass_source text;
     text.common = common;
     text.common_name = common_name;

@@ -43,6 +43,7 @@ private:
     const GladGLContext &gl_ = fns_.gl;
     int width_, height_;
     GLenum buffer_format_;
+    bool staged_uploads_ = false; // channels upload through pixel-unpack buffers
     // Buffer A..D (absent: null), then Image.
     std::array<std::unique_ptr<pass>, GLR_SCENE_BUFFERS + 1> passes_;
     GLuint vao_ = 0, fbo_ = 0, texture_ = 0;
