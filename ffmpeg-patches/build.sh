@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Builds an ffmpeg with glreader's lavfi source filter from the exact FFmpeg release a
-# series names, and prints the ffmpeg binary's absolute path as the last line on stdout.
+# Builds an ffmpeg with glreader's lavfi filters (the glreader source, glshader) from the
+# exact FFmpeg release a series names, and prints the ffmpeg binary's absolute path as the
+# last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--full] [--source DIR|TARBALL]
+#
+# Lean (the default, what CI tests): the filters and what the tests, the README's
+# examples and the benchmark use. --full: configured as a distribution does, every
+# built-in component plus the external libraries Debian packages (x264, x265, libvpx,
+# libdav1d, libaom, libopus, libvorbis, libmp3lame, libass, freetype, fontconfig, ...,
+# installed through scripts/setup.sh), so the result is a drop-in ffmpeg and ffprobe.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
 # of that release (downloaded through a private apt configuration), or the tree or
@@ -16,26 +23,40 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--full] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
-case "${1:-}" in
-  --source) [ $# -eq 2 ] || usage; source=$(realpath "$2") ;;
-  "") ;;
-  *) usage ;;
-esac
+flavour=lean
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --full) flavour=full; shift ;;
+    --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;
+    *) usage ;;
+  esac
+done
 read_release "$line"
 [ -z "$source" ] || check_source_release "$source"
 
-# nasm: FFmpeg's x86 assembly; libx264-dev: the libx264 encoder of the lean build.
-"$root/scripts/setup.sh" nasm libx264-dev xz-utils >&2
+# The external libraries of a full build: FFmpeg's name for it, then Debian's package.
+full_libraries=(
+  libx264:libx264-dev libx265:libx265-dev libvpx:libvpx-dev libdav1d:libdav1d-dev libaom:libaom-dev
+  libopus:libopus-dev libvorbis:libvorbis-dev libmp3lame:libmp3lame-dev libtheora:libtheora-dev
+  libspeex:libspeex-dev libwebp:libwebp-dev libsoxr:libsoxr-dev libzimg:libzimg-dev
+  libass:libass-dev libfreetype:libfreetype-dev libfontconfig:libfontconfig-dev
+  libfribidi:libfribidi-dev libharfbuzz:libharfbuzz-dev libxml2:libxml2-dev gnutls:libgnutls28-dev
+)
+# nasm: FFmpeg's x86 assembly; libx264-dev: the libx264 encoder of the lean build; a
+# font for drawtext in a full one.
+packages=(nasm libx264-dev xz-utils)
+[ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
+"$root/scripts/setup.sh" "${packages[@]}" >&2
 
 # The filter compiles against glreader's public headers: a change there (a struct that
 # grew) needs a new build, not a cached binary that reads the old layout.
 key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$patches_dir/common.sh" \
           "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
-work=$cache/$line-$key
+work=$cache/$line-$flavour-$key
 prefix=$cache/glreader
 
 mkdir -p "$cache"
@@ -48,52 +69,63 @@ cmake -S "$root" -B "$cache/glreader-build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
   { tail -n 30 "$cache/glreader-build.log" >&2; die "building glreader failed (log: $cache/glreader-build.log)"; }
 
 if [ -x "$work/build/ffmpeg" ]; then
-  say "FFmpeg $version with the $line series is already built ($work)"
+  say "FFmpeg $version with the $line series ($flavour) is already built ($work)"
   echo "$work/build/ffmpeg"
   exit 0
 fi
 
-rm -rf "$cache/$line"-*  # builds of older series
+rm -rf "$cache/$line-$flavour"-*  # builds of older series
 say "unpacking FFmpeg $version and applying the $line series"
 unpack_tree "$work/src" "$source"
 apply_series "$work/src"
 
-# Lean: the filter and what the tests, the README's examples and the benchmark use
-# (pictures and sounds for the filter's channels among them).
-components=(
-  --enable-libglreader
-  --enable-filter=glreader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample
-  --enable-indev=lavfi
-  --enable-protocol=file,pipe
-  --enable-encoder=rawvideo,ffv1,wrapped_avframe
-  --enable-decoder=rawvideo,ffv1,h264,wrapped_avframe,png,ppm,pcm_s16le,pcm_f32le
-  --enable-parser=h264,png
-  --enable-muxer=matroska,nut,mp4,null,rawvideo
-  --enable-demuxer=matroska,nut,mov,rawvideo,image2,wav
-)
-if pkg-config --exists x264; then
-  components+=(--enable-gpl --enable-libx264 --enable-encoder=libx264)
+if [ $flavour = lean ]; then
+  # The filters and what the tests, the README's examples and the benchmark use (pictures
+  # and sounds for the source's channels among them).
+  components=(
+    --disable-everything --disable-autodetect
+    --enable-libglreader
+    --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample
+    --enable-indev=lavfi
+    --enable-protocol=file,pipe
+    --enable-encoder=rawvideo,ffv1,wrapped_avframe
+    --enable-decoder=rawvideo,ffv1,h264,wrapped_avframe,png,ppm,pcm_s16le,pcm_f32le
+    --enable-parser=h264,png
+    --enable-muxer=matroska,nut,mp4,null,rawvideo
+    --enable-demuxer=matroska,nut,mov,rawvideo,image2,wav
+  )
+  if pkg-config --exists x264; then
+    components+=(--enable-gpl --enable-libx264 --enable-encoder=libx264)
+  else
+    say "no libx264 development files: building without the libx264 encoder"
+  fi
 else
-  say "no libx264 development files: building without the libx264 encoder"
+  # Everything FFmpeg builds by itself (system libraries it finds on its own included),
+  # plus the external libraries above.
+  components=(--enable-gpl --enable-version3 --enable-libglreader)
+  for library in "${full_libraries[@]%%:*}"; do components+=("--enable-$library"); done
 fi
 
 mkdir -p "$work/build"
 say "configuring (log: $work/build/configure.log)"
 (cd "$work/build" &&
   PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
-  "$work/src/configure" --prefix="$work/install" --disable-everything --disable-autodetect \
+  "$work/src/configure" --prefix="$work/install" \
     --disable-doc --disable-debug --disable-programs --enable-ffmpeg --enable-ffprobe \
     --extra-ldflags="-Wl,-rpath,$prefix/lib" "${components[@]}" >configure.log 2>&1) ||
   { tail -n 20 "$work/build/ffbuild/config.log" >&2; die "configure failed (log: $work/build/ffbuild/config.log)"; }
-grep -q "^#define CONFIG_GLREADER_FILTER 1" "$work/build/config_components.h" ||
-  die "configure did not enable the glreader filter (see $work/build/ffbuild/config.log)"
+for filter in GLREADER GLSHADER; do
+  grep -q "^#define CONFIG_${filter}_FILTER 1" "$work/build/config_components.h" ||
+    die "configure did not enable the ${filter,,} filter (see $work/build/ffbuild/config.log)"
+done
 
 say "compiling with $(nproc) jobs (log: $work/build/make.log)"
 # One progress line on stderr every 200 steps of make.
 (cd "$work/build" && make -j"$(nproc)" ffmpeg ffprobe 2>&1 | tee make.log |
   awk 'NR % 200 == 0 { print "ffmpeg-patches:   ... " NR " build steps" > "/dev/stderr" }') ||
   { tail -n 30 "$work/build/make.log" >&2; die "compiling FFmpeg failed (log: $work/build/make.log)"; }
-"$work/build/ffmpeg" -hide_banner -h filter=glreader >/dev/null ||
-  die "the built ffmpeg has no glreader filter"
-say "built FFmpeg $version with glreader"
+for filter in glreader glshader; do
+  "$work/build/ffmpeg" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"
+done
+say "built FFmpeg $version ($flavour) with glreader"
 echo "$work/build/ffmpeg"

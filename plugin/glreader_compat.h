@@ -18,14 +18,14 @@
 #include "video.h"
 #define GLR_FILTER_TYPE FFFilter
 #define GLR_FILTER_PUBLIC(field) .p.field
-#define GLR_SET_FRAME_RATE(link, rate) (ff_filter_link(link)->frame_rate = (rate))
+#define GLR_FRAME_RATE(link) (ff_filter_link(link)->frame_rate)
 #elif LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 4, 100)
 #include "filters.h"
 #include "formats.h"
 #include "video.h"
 #define GLR_FILTER_TYPE AVFilter
 #define GLR_FILTER_PUBLIC(field) .field
-#define GLR_SET_FRAME_RATE(link, rate) (ff_filter_link(link)->frame_rate = (rate))
+#define GLR_FRAME_RATE(link) (ff_filter_link(link)->frame_rate)
 #elif LIBAVFILTER_VERSION_MAJOR == 8
 #include "filters.h"
 #include "formats.h"
@@ -33,26 +33,26 @@
 #include "video.h"
 #define GLR_FILTER_TYPE AVFilter
 #define GLR_FILTER_PUBLIC(field) .field
-#define GLR_SET_FRAME_RATE(link, rate) ((link)->frame_rate = (rate))
+#define GLR_FRAME_RATE(link) ((link)->frame_rate)
 #else
 #error "glreader's filters support FFmpeg 5.1 (libavfilter 8), 7.1 (libavfilter 10.4+) and 8.0 and later (11+)"
 #endif
 
-/* Makes the filter's output link negotiate one colour space and range, where links
- * negotiate them; older lines only carry them on frames. */
-static inline int glr_set_common_color(AVFilterContext *ctx, int space, int range)
+/* Makes a link negotiate one colour space and range, where links negotiate them; older
+ * lines only carry them on frames. */
+static inline int glr_set_link_color(AVFilterLink *link, int space, int range)
 {
 #if LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(9, 15, 100)
     const int spaces[] = { space, -1 }, ranges[] = { range, -1 };
-    int ret = ff_set_common_color_spaces_from_list(ctx, spaces);
-    return ret < 0 ? ret : ff_set_common_color_ranges_from_list(ctx, ranges);
+    int ret = ff_formats_ref(ff_make_format_list(spaces), &link->incfg.color_spaces);
+    return ret < 0 ? ret : ff_formats_ref(ff_make_format_list(ranges), &link->incfg.color_ranges);
 #else
-    (void)ctx; (void)space; (void)range;
+    (void)link; (void)space; (void)range;
     return 0;
 #endif
 }
 
-/* Gives a frame the properties the link negotiated, as ff_get_video_buffer() does for
+/* Gives a frame the properties the link negotiated, as ff_get_video_buffer does for
  * pooled frames: frames that differ from them make the graph reconfigure. */
 static inline void glr_frame_take_link_properties(AVFrame *frame, const AVFilterLink *link)
 {

@@ -5,6 +5,7 @@
 #include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
+#include "support/patched_ffmpeg.hpp"
 #include "support/process.hpp"
 
 #include <gtest/gtest.h>
@@ -20,41 +21,10 @@
 
 namespace {
 
-struct run_result {
-    int status; // exit status; -1 when not run or killed by a signal
-    std::string log;
-};
-
-run_result run(const std::string &program, std::vector<std::string> args, const std::string &name,
-               const std::vector<std::string> &extra_env = {})
-{
-    std::string log = glr_test::scratch_path(name + ".log");
-    glr_test::child_end end = glr_test::wait_end(glr_test::spawn(program, args, log, extra_env));
-    EXPECT_FALSE(end.signaled) << program << " was killed by signal " << end.code << ":\n" << glr_test::slurp(log);
-    return {end.signaled ? -1 : end.code, glr_test::slurp(log)};
-}
-
-// Runs the patched ffmpeg with args after the options every run wants.
-run_result ffmpeg(const std::vector<std::string> &args, const std::string &name,
-                  const std::vector<std::string> &extra_env = {})
-{
-    const char *path = std::getenv("GLREADER_FFMPEG");
-    if (!path) {
-        ADD_FAILURE() << "GLREADER_FFMPEG is not set: run this suite through ctest (scripts/test.sh builds "
-                         "the patched ffmpeg with ffmpeg-patches/build.sh)";
-        return {-1, ""};
-    }
-    std::vector<std::string> all{"-hide_banner", "-nostdin", "-y"};
-    all.insert(all.end(), args.begin(), args.end());
-    return run(path, all, name, extra_env);
-}
-
-// ffmpeg failed on its own (not killed: run() checks), with words.
-void expect_failure_saying(const run_result &r, const std::string &words)
-{
-    EXPECT_GT(r.status, 0) << r.log;
-    EXPECT_NE(r.log.find(words), std::string::npos) << "expected \"" << words << "\" in:\n" << r.log;
-}
+using glr_test::expect_failure_saying;
+using glr_test::ffmpeg;
+using glr_test::run;
+using glr_test::run_result;
 
 TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
 {
@@ -284,6 +254,65 @@ TEST(filter_test, duration_rounds_up_to_whole_frames_and_no_duration_runs_until_
     ASSERT_EQ(r.status, 0) << r.log;
     glr_test::expect_counter_video(out, 40, 24, 7);
     std::remove(out.c_str());
+}
+
+// start: the first frame is the exporter's --start-frame, at iTime = start; shader_src
+// gives the frames of the same shader in a file; -h shows defaults a user can read.
+TEST(filter_test, start_and_an_inline_shader_give_glreader_export_s_frames)
+{
+    std::string shader = glr_test::scratch_path("timed.frag");
+    const std::string source = "void mainImage(out vec4 c, in vec2 p) {\n"
+                               "    c = vec4(fract(iTime * 0.37 + p.x / iResolution.x), float(iFrame % 256) / 255.0,\n"
+                               "             fract(iDate.w / 7.0), 1.0);\n"
+                               "}\n";
+    std::ofstream(shader) << source;
+    std::string filtered = glr_test::scratch_path("started.mkv"), exported = glr_test::scratch_path("started_export.mkv");
+    const std::string date = "'2026-01-02T03\\:04\\:05'";
+    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=32x16:r=25:start=2:d=0.4:date=" + date,
+                           "-c:v", "ffv1", filtered}, "started");
+    ASSERT_EQ(f.status, 0) << f.log;
+    EXPECT_EQ(f.log.find("not a whole frame"), std::string::npos) << f.log;
+    run_result e = run(GLREADER_EXPORT_PATH, {"-s", "32x16", "-r", "25", "-n", "10", "--start-frame", "50", "--shader",
+                                              shader, "--date", "2026-01-02T03:04:05", "-c", "ffv1", "-o", exported},
+                       "started_export");
+    ASSERT_EQ(e.status, 0) << e.log;
+    expect_the_same_frames(filtered, exported, 10);
+
+    std::string file_frames = glr_test::scratch_path("from_file.mkv"), inline_frames = glr_test::scratch_path("inline.mkv");
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=32x16:d=0.3:date=" + date, "-c:v", "ffv1",
+                      file_frames}, "from_file").status, 0);
+    run_result i = ffmpeg({"-f", "lavfi", "-i", "glreader=s=32x16:d=0.3:date=" + date + ":shader_src='" + source + "'",
+                           "-c:v", "ffv1", inline_frames}, "inline");
+    ASSERT_EQ(i.status, 0) << i.log;
+    expect_the_same_frames(inline_frames, file_frames, 9);
+
+    run_result between = ffmpeg({"-f", "lavfi", "-i", "glreader=s=16x16:r=25:start=0.01:d=0.1", "-f", "null", "-"},
+                                "between");
+    EXPECT_EQ(between.status, 0) << between.log;
+    EXPECT_NE(between.log.find("start 0.01 s is not a whole frame at 25/1 fps: starting at frame 0"),
+              std::string::npos) << between.log;
+
+    run_result help = ffmpeg({"-h", "filter=glreader"}, "help");
+    ASSERT_EQ(help.status, 0) << help.log;
+    for (const char *option : {"start ", "shader_src ", "duration ", "channel0 ", "mouse ", "format "})
+        EXPECT_NE(help.log.find(option), std::string::npos) << option << " missing from:\n" << help.log;
+    EXPECT_EQ(help.log.find("-0.000001"), std::string::npos) << help.log;
+    EXPECT_NE(help.log.find("0 for unlimited"), std::string::npos) << help.log;
+}
+
+TEST(filter_test, an_inline_shader_s_errors_count_its_own_lines)
+{
+    run_result r = ffmpeg({"-f", "lavfi", "-i",
+                           "glreader=d=1:shader_src='void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(1.0);\n"
+                           "    c.x = nope;\n}\n'",
+                           "-f", "null", "-"}, "inline_broken");
+    expect_failure_saying(r, "shader_src:3:");
+    expect_failure_saying(r, "nope");
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=d=1:shader=a.frag:shader_src='x'", "-f", "null", "-"},
+                                 "both"),
+                          "shader and shader_src both given: pick one");
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=d=1:start=-1", "-f", "null", "-"}, "negative_start"),
+                          "start");
 }
 
 // reverse keeps every frame until the end: the filter must lend copies, not stall.

@@ -95,6 +95,12 @@ struct glr_av_lender {
     AVBufferRef *owner;
 };
 
+/* How many leases the lender has lent that are not back yet (any thread). */
+static inline int glr_av_lender_kept(const struct glr_av_lender *lender)
+{
+    return __atomic_load_n(&lender->kept, __ATOMIC_ACQUIRE);
+}
+
 /* Private: one lent lease inside an AVBuffer. */
 struct glr_av_lease_ {
     struct glr_frame frame;
@@ -128,7 +134,7 @@ static inline AVFrame *glr_av_frame_from_lease(struct glr_frame *f, struct glr_a
 {
     AVFrame *out = NULL;
     struct glr_av_lease_ *lease = NULL;
-    int kept = __atomic_load_n(&lender->kept, __ATOMIC_ACQUIRE);
+    int kept = glr_av_lender_kept(lender);
 
     *lent = !lender->keeps_frames || glr_frame_may_keep(f, kept);
     if (!*lent) {

@@ -1,0 +1,108 @@
+/*
+ * What glreader's two filters share: the GL side (a headless context, a scene, a ring of
+ * mapped pixel buffers) kept alive by every frame lent downstream, the options and
+ * negotiation of the frames they output, and glreader's errors as AVERRORs.
+ *
+ * This file is part of glreader (plugin/glreader_common.h), copied into FFmpeg trees by
+ * the patches in ffmpeg-patches/.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef AVFILTER_GLREADER_COMMON_H
+#define AVFILTER_GLREADER_COMMON_H
+
+#include <glreader/glreader.h>
+#include <glreader/libav.h>
+
+#include <stdatomic.h>
+
+#include "libavutil/buffer.h"
+#include "libavutil/opt.h"
+#include "avfilter.h"
+
+/* The frames a filter outputs: format, YUV colour, ring depth, hardware. */
+typedef struct GLReaderOutput {
+    int format;
+    int matrix, range, chroma_loc;
+    int depth;
+    int require_hw;
+} GLReaderOutput;
+
+/* The options behind a GLReaderOutput, at offset `base` of a filter's context. */
+#define GLREADER_OUTPUT_OPTIONS(base, flags) \
+    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", (base) + offsetof(GLReaderOutput, format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_YUV444, flags, "format" }, \
+        { "rgba",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 },  0, 0, flags, "format" }, \
+        { "bgra",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 },  0, 0, flags, "format" }, \
+        { "rgb24",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },   0, 0, flags, "format" }, \
+        { "nv12",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_NV12 },   0, 0, flags, "format" }, \
+        { "yuv420p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_I420 },   0, 0, flags, "format" }, \
+        { "p010le",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_P010 },   0, 0, flags, "format" }, \
+        { "yuv444p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUV444 }, 0, 0, flags, "format" }, \
+    { "matrix",     "YUV formats: the conversion matrix", (base) + offsetof(GLReaderOutput, matrix), AV_OPT_TYPE_INT, { .i64 = GLR_MATRIX_BT709 }, GLR_MATRIX_BT709, GLR_MATRIX_BT2020_NCL, flags, "matrix" }, \
+        { "bt709",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT709 },      0, 0, flags, "matrix" }, \
+        { "bt601",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT601 },      0, 0, flags, "matrix" }, \
+        { "bt2020",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT2020_NCL }, 0, 0, flags, "matrix" }, \
+    { "range",      "YUV formats: the range of the values", (base) + offsetof(GLReaderOutput, range), AV_OPT_TYPE_INT, { .i64 = GLR_RANGE_LIMITED }, GLR_RANGE_LIMITED, GLR_RANGE_FULL, flags, "range" }, \
+        { "tv",      "limited: 16..235", 0, AV_OPT_TYPE_CONST, { .i64 = GLR_RANGE_LIMITED }, 0, 0, flags, "range" }, \
+        { "pc",      "full: 0..255",     0, AV_OPT_TYPE_CONST, { .i64 = GLR_RANGE_FULL },    0, 0, flags, "range" }, \
+    { "chroma_loc", "4:2:0 formats: where chroma samples sit", (base) + offsetof(GLReaderOutput, chroma_loc), AV_OPT_TYPE_INT, { .i64 = GLR_CHROMA_LEFT }, GLR_CHROMA_LEFT, GLR_CHROMA_CENTER, flags, "chroma_loc" }, \
+        { "left",    "the H.264/HEVC default", 0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_LEFT },   0, 0, flags, "chroma_loc" }, \
+        { "center",  NULL,                     0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_CENTER }, 0, 0, flags, "chroma_loc" }, \
+    { "depth",      "frames in flight (ring depth)", (base) + offsetof(GLReaderOutput, depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, flags }, \
+    { "require_hw", "fail rather than render on a software rasterizer", (base) + offsetof(GLReaderOutput, require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
+
+/* The GL side of a filter, in an AVBuffer (GLReaderGL.owner) that every frame lent
+ * downstream references: their memory is a mapping of the GL context, and frames may
+ * outlive the filter (a muxer's queue, a graph torn down with frames in flight), so the
+ * context, the ring and the scene go when the last of them does. */
+typedef struct GLReaderGL {
+    glr_log *log;
+    glr_context *gl;
+    glr_scene *scene;
+    glr_ring *ring;
+    struct glr_av_lender lender; /* frames lent downstream (lender.kept, atomic) */
+    atomic_uintptr_t filter; /* the AVFilterContext messages go to; 0 once the filter is gone */
+} GLReaderGL;
+
+/* Sets up gl (zeroed, inside `owner`'s data) for filter ctx: glreader's messages go to
+ * ctx's log, frames lent keep `owner`; `returned` (may be NULL) runs when one comes back.
+ * Returns 0 or AVERROR(ENOMEM). */
+int ff_glreader_gl_init(GLReaderGL *gl, AVFilterContext *ctx, AVBufferRef *owner,
+                        void (*returned)(void *opaque), void *opaque);
+
+/* Creates the headless GL context (logging the renderer), left current on this thread.
+ * Returns 0 or an AVERROR, the cause logged. */
+int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int require_hw);
+
+/* Creates the ring the filter's frames are read back through, in the current context.
+ * Returns 0 or an AVERROR, the cause logged. */
+int ff_glreader_gl_create_ring(GLReaderGL *gl, const GLReaderOutput *out, int w, int h);
+
+/* Frees what ff_glreader_gl_init and ff_glreader_gl_open made (from the owner's free
+ * function). */
+void ff_glreader_gl_uninit(GLReaderGL *gl);
+
+/* Messages stop once the filter is gone (frames may still be lent). */
+void ff_glreader_gl_detach(GLReaderGL *gl);
+
+/* glreader's own codes (-1001 and on) as the nearest AVERROR, the message logged before
+ * them naming the cause; negated errno values and FFmpeg's AVERRORs pass as they are. */
+int ff_glreader_averror(int code);
+
+/* Makes outlink carry the output's pixel format and, for YUV formats, the colour the ring
+ * converts with (where the release negotiates colour on links). */
+int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out);
+
+/* The leased frame as an AVFrame for outlink: lent without a copy while downstream holds
+ * fewer than depth - 1 frames, else copied into a pooled frame (glreader/libav.h), so
+ * the ring always has a slot to render into. RGB rows stay in GL's order (the frame
+ * starts at the top row, the last in memory, with a negative linesize); YUV frames were
+ * converted top row first. *copied is raised for a copy. NULL when out of memory. */
+AVFrame *ff_glreader_frame_from_lease(GLReaderGL *gl, AVFilterLink *outlink, struct glr_frame *f,
+                                      int64_t *copied);
+
+#endif /* AVFILTER_GLREADER_COMMON_H */

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the full (distribution-like) patched ffmpeg of a release line and checks what it
+# is for (tests/full_ffmpeg_test.sh). Not part of scripts/test.sh: the build takes far
+# longer than the lean one CI tests (see the README).
+# Usage: scripts/test-full-ffmpeg.sh [LINE]   (default: 9.0)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+line=${1:-9.0}
+ffmpeg=$("$root/ffmpeg-patches/build.sh" "$line" --full | tail -n 1)
+"$root/tests/full_ffmpeg_test.sh" "$ffmpeg"
