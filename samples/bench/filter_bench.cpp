@@ -4,15 +4,19 @@
 // The lavfi source in a patched ffmpeg (ffmpeg-patches/build.sh) against glreader-export
 // on the same shader, size, frames, encoder settings and null muxer, and against the same
 // filter reading back synchronously (readback=sync: glReadPixels into memory, then a copy
-// into the frame), interleaved. Each is a whole process, timed from start to exit. The
-// default ffmpeg is the 5.1 line's: the libavcodec glreader-export links (Debian 12's) is
-// 5.1 too, so both run the same encoder code.
+// into the frame), interleaved. Then the glshader filter: an identity shader over a video
+// against FFmpeg's own null filter on the same decoded frames (what uploading, rendering
+// and reading back add), and against glshader with transfer=sync. Each is a whole
+// process, timed from start to exit, with its CPU time. The default ffmpeg is the 5.1
+// line's: the libavcodec glreader-export links (Debian 12's) is 5.1 too, so both run the
+// same encoder code.
 #include "common.hpp"
 #include "modes.hpp"
 
 #include <fcntl.h>
 #include <glob.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,12 +39,19 @@ struct filter_case {
     std::vector<double> export_fps, ring_fps, sync_fps, zero_copy_share, load;
 };
 
+// The glshader filter over a video of one size: fps and CPU ms per frame of each way.
+struct shader_case {
+    size_spec size;
+    std::string input;
+    std::vector<double> null_fps, async_fps, sync_fps, null_cpu, async_cpu, sync_cpu;
+};
+
 // The patched ffmpeg of the 5.1 line that build.sh left in this checkout.
 std::string find_patched_ffmpeg()
 {
     glob_t found{};
     std::string path;
-    if (glob(GLREADER_SOURCE_DIR "/build-ffmpeg/5.1-*/build/ffmpeg", 0, nullptr, &found) == 0)
+    if (glob(GLREADER_SOURCE_DIR "/build-ffmpeg/5.1-lean-*/build/ffmpeg", 0, nullptr, &found) == 0)
         path = found.gl_pathv[0];
     globfree(&found);
     if (path.empty())
@@ -60,9 +71,9 @@ std::string export_path()
     return dir.substr(0, dir.rfind('/')) + "/glreader-export";
 }
 
-// Runs program to the end with stdout and stderr in log; returns the seconds it took.
-// Throws with the log's end when it fails.
-double time_process(const std::vector<std::string> &args, const std::string &log)
+// Runs program to the end with stdout and stderr in log; returns the seconds it took, and
+// the CPU seconds it used in *cpu_seconds when given. Throws with the log's end when it fails.
+double time_process(const std::vector<std::string> &args, const std::string &log, double *cpu_seconds = nullptr)
 {
     std::vector<std::string> storage = args;
     std::vector<char *> argv;
@@ -80,8 +91,12 @@ double time_process(const std::vector<std::string> &args, const std::string &log
     if (rc != 0)
         throw std::runtime_error("cannot run " + args[0] + ": " + std::strerror(rc));
     int status = 0;
-    waitpid(pid, &status, 0);
+    struct rusage usage {};
+    wait4(pid, &status, 0, &usage);
     double seconds = ms_since(start) / 1000;
+    if (cpu_seconds)
+        *cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         std::ifstream in(log);
         std::stringstream text;
@@ -107,6 +122,37 @@ double zero_copy_share(const std::string &log)
             share = static_cast<double>(lent) / static_cast<double>(frames);
     }
     return share;
+}
+
+// A short lossless video for glshader to read, rawvideo RGBA in NUT (decoding is a copy),
+// looped by ffmpeg for as many frames as a run takes.
+std::string write_shader_input(const std::string &ffmpeg, const std::string &shader, const size_spec &s,
+                               const std::string &scratch, const std::string &log)
+{
+    std::string path = scratch + "-" + s.name + ".nut",
+                size = std::to_string(s.width) + "x" + std::to_string(s.height);
+    time_process({ffmpeg, "-hide_banner", "-nostdin", "-y", "-f", "lavfi", "-i",
+                  "glreader=s=" + size + ":r=60:shader=" + shader, "-frames:v", "30", "-c:v", "rawvideo", path},
+                 log);
+    return path;
+}
+
+// The glshader rows: fps (min / median / max), CPU ms per frame (median), the ms per
+// frame each way adds to the null filter's, and async / sync.
+void print_shader_table(const std::vector<shader_case> &cases, int frames)
+{
+    std::printf("\nglshader, identity shader over a rawvideo RGBA input looped (decoding is a copy), %d frames per "
+                "run, null muxer: fps as min / median / max, CPU ms per frame (median), overhead = ms per frame "
+                "beyond the null filter's (medians)\n\n", frames);
+    std::printf("| size | null filter | glshader | glshader transfer=sync | CPU ms/frame null / async / sync | "
+                "overhead async / sync | async / sync |\n|---|---|---|---|---|---|---|\n");
+    for (const shader_case &c : cases) {
+        summary n = summarize(c.null_fps), a = summarize(c.async_fps), s = summarize(c.sync_fps);
+        std::printf("| %s | %s | %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f ms | %.2fx |\n", c.size.name.c_str(),
+                    min_median_max(n).c_str(), min_median_max(a).c_str(), min_median_max(s).c_str(),
+                    summarize(c.null_cpu).median, summarize(c.async_cpu).median, summarize(c.sync_cpu).median,
+                    1000 / a.median - 1000 / n.median, 1000 / s.median - 1000 / n.median, a.median / s.median);
+    }
 }
 
 } // namespace
@@ -136,9 +182,13 @@ int bench_filter(int argc, char **argv)
     std::string log = scratch + ".log";
 
     std::vector<filter_case> cases;
-    for (const size_spec &s : parse_sizes(o.sizes))
+    std::vector<shader_case> shader_cases;
+    for (const size_spec &s : parse_sizes(o.sizes)) {
         for (const std::string &c : split(codecs))
             cases.push_back({s, c, {}, {}, {}, {}, {}});
+        shader_cases.push_back({s, write_shader_input(ffmpeg, shader, s, scratch, log), {}, {}, {}, {}, {}, {}});
+    }
+    const std::string identity = "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }";
     glr::context ctx;
     std::string renderer = ctx.renderer();
     std::fprintf(stderr, "glreader-bench filter on %s: %s against %s, %d runs x %d frames, interleaved\n",
@@ -167,10 +217,26 @@ int bench_filter(int argc, char **argv)
             c.sync_fps.push_back(o.frames / time_process(filter("sync"), log));
             c.load.push_back(load.other_cpu_seconds());
         }
+        for (shader_case &c : shader_cases) {
+            auto over_input = [&](const std::string &filter, std::vector<double> &fps, std::vector<double> &cpu) {
+                double seconds = 0;
+                fps.push_back(o.frames / time_process({ffmpeg, "-hide_banner", "-nostdin", "-stream_loop", "-1", "-i",
+                                                       c.input, "-vf", filter, "-frames:v", std::to_string(o.frames),
+                                                       "-f", "null", "-"},
+                                                      log, &seconds));
+                cpu.push_back(1000 * seconds / o.frames);
+            };
+            std::string glshader = "glshader=depth=" + std::to_string(depth) + ":shader_src='" + identity + "'";
+            over_input("format=rgba,null", c.null_fps, c.null_cpu);
+            over_input(glshader, c.async_fps, c.async_cpu);
+            over_input(glshader + ":transfer=sync", c.sync_fps, c.sync_cpu);
+        }
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, o.runs);
     }
     std::remove(log.c_str());
     std::remove((scratch + ".frag").c_str());
+    for (const shader_case &c : shader_cases)
+        std::remove(c.input.c_str());
 
     std::printf("\nglreader-bench filter: %d frames per run, BGRA, depth %d, encoder threads auto, null muxer, %s, "
                 "%d runs\n", o.frames, depth, renderer.c_str(), o.runs);
@@ -186,7 +252,15 @@ int bench_filter(int argc, char **argv)
                     c.codec.c_str(), min_median_max(e).c_str(), min_median_max(r).c_str(), min_median_max(s).c_str(),
                     r.median / e.median, r.median / s.median, 100 * z.median, l.max);
     }
+    print_shader_table(shader_cases, o.frames);
     std::vector<std::string> items;
+    for (const shader_case &c : shader_cases)
+        items.push_back("{\"size\": \"" + c.size.name + "\", \"filter\": \"glshader\",\n     \"null_fps\": " +
+                        json_summary(c.null_fps) + ",\n     \"glshader_fps\": " + json_summary(c.async_fps) +
+                        ",\n     \"glshader_sync_fps\": " + json_summary(c.sync_fps) +
+                        ",\n     \"cpu_ms_per_frame\": {\"null\": " + json_summary(c.null_cpu) +
+                        ", \"glshader\": " + json_summary(c.async_cpu) +
+                        ", \"glshader_sync\": " + json_summary(c.sync_cpu) + "}}");
     for (const filter_case &c : cases)
         items.push_back("{\"size\": \"" + c.size.name + "\", \"codec\": \"" + c.codec +
                         "\",\n     \"glreader_export\": " + json_summary(c.export_fps) +
