@@ -14,7 +14,9 @@
 
 #include "libavutil/attributes.h"
 #include "libavutil/error.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/log.h"
+#include "libavutil/mem.h"
 #include "glreader_common.h"
 #include "glreader_compat.h"
 
@@ -53,14 +55,31 @@ av_cold int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int requir
     return 0;
 }
 
-av_cold int ff_glreader_gl_create_ring(GLReaderGL *gl, const GLReaderOutput *out, int w, int h)
+av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, int w, int h, int sync)
 {
     struct glr_ring_params params = { .width = w, .height = h, .format = out->format,
                                       .color = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc },
                                       .depth = out->depth }; /* GLR_FLIP_STRIDE */
 
     glr_ring_destroy(&gl->ring);
+    av_freep(&gl->pixels);
+    if (sync)
+        return (gl->pixels = av_malloc(glr_format_plane_row_bytes(out->format, 0, w) * h)) ? 0 : AVERROR(ENOMEM);
     return (gl->ring = glr_ring_create(gl->log, &params)) ? 0 : ff_glreader_averror(glr_last_error_code());
+}
+
+int ff_glreader_read_frame(GLReaderGL *gl, AVFilterLink *outlink, int format, AVFrame **frame)
+{
+    int row = (int)glr_format_plane_row_bytes(format, 0, outlink->w);
+    int ret = glr_scene_read_pixels(gl->scene, format, gl->pixels, row);
+
+    if (ret < 0)
+        return ff_glreader_averror(ret);
+    if (!(*frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
+        return AVERROR(ENOMEM);
+    av_image_copy_plane((*frame)->data[0], (*frame)->linesize[0], gl->pixels + (ptrdiff_t)row * (outlink->h - 1),
+                        -row, row, outlink->h);
+    return 0;
 }
 
 av_cold void ff_glreader_gl_uninit(GLReaderGL *gl)
@@ -72,6 +91,7 @@ av_cold void ff_glreader_gl_uninit(GLReaderGL *gl)
     }
     glr_context_destroy(&gl->gl);
     glr_log_destroy(&gl->log);
+    av_freep(&gl->pixels);
 }
 
 av_cold void ff_glreader_gl_detach(GLReaderGL *gl)

@@ -63,7 +63,8 @@ typedef struct GLReaderGL {
     glr_log *log;
     glr_context *gl;
     glr_scene *scene;
-    glr_ring *ring;
+    glr_ring *ring;     /* frames read back asynchronously, or */
+    uint8_t *pixels;    /* a frame read synchronously, bottom row first */
     struct glr_av_lender lender; /* frames lent downstream (lender.kept, atomic) */
     atomic_uintptr_t filter; /* the AVFilterContext messages go to; 0 once the filter is gone */
 } GLReaderGL;
@@ -78,9 +79,15 @@ int ff_glreader_gl_init(GLReaderGL *gl, AVFilterContext *ctx, AVBufferRef *owner
  * Returns 0 or an AVERROR, the cause logged. */
 int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int require_hw);
 
-/* Creates the ring the filter's frames are read back through, in the current context.
- * Returns 0 or an AVERROR, the cause logged. */
-int ff_glreader_gl_create_ring(GLReaderGL *gl, const GLReaderOutput *out, int w, int h);
+/* Prepares reading w x h frames back: the ring, in the current context, or with `sync`
+ * the memory glReadPixels fills (RGB formats only). Returns 0 or an AVERROR, the cause
+ * logged. */
+int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, int w, int h, int sync);
+
+/* Reads the scene synchronously (glReadPixels into gl->pixels, waiting for the GL), then
+ * copies it into a pooled frame of outlink, rows turned upright: the usual design, for
+ * comparison. The context must be current. Returns 0 with *frame set, or an AVERROR. */
+int ff_glreader_read_frame(GLReaderGL *gl, AVFilterLink *outlink, int format, AVFrame **frame);
 
 /* Frees what ff_glreader_gl_init and ff_glreader_gl_open made (from the owner's free
  * function). */

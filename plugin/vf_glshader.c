@@ -26,7 +26,6 @@
 #include <time.h>
 
 #include "libavutil/avstring.h"
-#include "libavutil/imgutils.h"
 #include "libavutil/internal.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -76,7 +75,6 @@ typedef struct GLShaderContext {
     int ending;                /* the output ends once what is in flight is sent */
     int64_t end_pts;
     int64_t copied;            /* sent as copies, downstream holding too many */
-    uint8_t *pixels;           /* transfer=sync: the frame in client memory, bottom row first */
 } GLShaderContext;
 
 #define OFFSET(x) offsetof(GLShaderContext, x)
@@ -160,7 +158,6 @@ static av_cold void glshader_uninit(AVFilterContext *ctx)
 
     for (i = 0; i < MAX_INPUTS; i++)
         av_frame_free(&s->in[i].next);
-    av_freep(&s->pixels);
     if (!s->shared)
         return;
     if (s->rendered)
@@ -201,16 +198,11 @@ static int create_scene(AVFilterContext *ctx)
                                                    .wrap = GLR_WRAP_CLAMP, .vflip = GLR_VFLIP_ON };
     if ((ret = glr_context_make_current(gl->gl)) < 0)
         return ff_glreader_averror(ret);
-    glr_ring_destroy(&gl->ring);
     glr_scene_destroy(&gl->scene);
-    av_freep(&s->pixels);
     if (!(gl->scene = glr_scene_create(gl->log, &params)))
         ret = ff_glreader_averror(glr_last_error_code());
-    else if (s->transfer == TRANSFER_SYNC)
-        ret = (s->pixels = av_malloc(glr_format_plane_row_bytes(s->out.format, 0, outlink->w) * outlink->h))
-              ? 0 : AVERROR(ENOMEM);
     else
-        ret = ff_glreader_gl_create_ring(gl, &s->out, outlink->w, outlink->h);
+        ret = ff_glreader_gl_create_readback(gl, &s->out, outlink->w, outlink->h, s->transfer == TRANSFER_SYNC);
     glr_context_release_current(gl->gl);
     return ret;
 }
@@ -346,14 +338,9 @@ static int render(AVFilterContext *ctx, int64_t pts)
         return ff_glreader_averror(ret);
     s->rendered++;
     if (s->transfer == TRANSFER_SYNC) {
-        int row = (int)glr_format_plane_row_bytes(s->out.format, 0, outlink->w);
-        AVFrame *frame;
-        if ((ret = glr_scene_read_pixels(gl->scene, s->out.format, s->pixels, row)) < 0)
-            return ff_glreader_averror(ret);
-        if (!(frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
-            return AVERROR(ENOMEM);
-        av_image_copy_plane(frame->data[0], frame->linesize[0], s->pixels + (ptrdiff_t)row * (outlink->h - 1),
-                            -row, row, outlink->h);
+        AVFrame *frame = NULL;
+        if ((ret = ff_glreader_read_frame(gl, outlink, s->out.format, &frame)) < 0)
+            return ret;
         frame->pts = pts;
         s->copied++;
         return ff_filter_frame(outlink, frame);

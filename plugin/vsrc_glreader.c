@@ -26,7 +26,6 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "libavutil/imgutils.h"
 #include "libavutil/timestamp.h"
 #include "libavutil/internal.h"
 #include "libavutil/mem.h"
@@ -82,7 +81,6 @@ typedef struct GLReaderContext {
     int64_t total;        /* frames to emit: duration x rate, or INT64_MAX */
     int64_t emitted;
     int64_t copied;       /* emitted as copies, downstream holding too many */
-    uint8_t *pixels;      /* readback=sync: the frame in client memory, bottom row first */
 } GLReaderContext;
 
 /* One leased frame lent downstream as an AVFrame buffer, until downstream lets go. */
@@ -123,12 +121,6 @@ AVFILTER_DEFINE_CLASS(glreader);
 static GLReaderShared *shared_of(GLReaderContext *s)
 {
     return (GLReaderShared *)s->shared->data;
-}
-
-/* readback=sync: bytes in a row of the RGB frame. */
-static int row_bytes(const GLReaderContext *s)
-{
-    return (int)glr_format_plane_row_bytes(s->out.format, 0, s->w);
 }
 
 static int lent(GLReaderShared *shared)
@@ -343,10 +335,8 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         return ret;
     if (!(shared->gl.scene = glr_scene_create(shared->gl.log, &scene_params)))
         ret = ff_glreader_averror(glr_last_error_code());
-    else if (s->readback == READBACK_SYNC)
-        ret = (s->pixels = av_malloc((size_t)row_bytes(s) * s->h)) ? 0 : AVERROR(ENOMEM);
     else
-        ret = ff_glreader_gl_create_ring(&shared->gl, &s->out, s->w, s->h);
+        ret = ff_glreader_gl_create_readback(&shared->gl, &s->out, s->w, s->h, s->readback == READBACK_SYNC);
     glr_context_release_current(shared->gl.gl);
     if (ret >= 0 && s->readback == READBACK_RING) {
         if ((ret = pthread_create(&s->thread, NULL, render_thread, s)))
@@ -361,7 +351,6 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
     GLReaderContext *s = ctx->priv;
     GLReaderShared *shared;
 
-    av_freep(&s->pixels);
     if (!s->shared)
         return;
     shared = shared_of(s);
@@ -421,32 +410,22 @@ static int next_frame(GLReaderContext *s, struct glr_frame *f)
     return ret;
 }
 
-/* readback=sync: draws, waits for glReadPixels into memory, copies into a pooled frame
- * (turning the rows upright on the way), all on the calling thread. */
+/* readback=sync: draws and reads the frame back synchronously, on the calling thread. */
 static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *outlink, int *ret)
 {
     GLReaderContext *s = ctx->priv;
     GLReaderShared *shared = shared_of(s);
-    AVFrame *frame;
+    AVFrame *frame = NULL;
 
     /* Filter graphs may call from any of their threads: take the context each time. */
-    if ((*ret = glr_context_make_current(shared->gl.gl)) >= 0) {
-        if ((*ret = render_frame(shared, shared->start + s->emitted)) >= 0 &&
-            (*ret = glr_scene_read_pixels(shared->gl.scene, s->out.format, s->pixels, row_bytes(s))) < 0)
-            *ret = ff_glreader_averror(*ret);
-        glr_context_release_current(shared->gl.gl);
-    } else {
+    if ((*ret = glr_context_make_current(shared->gl.gl)) < 0) {
         *ret = ff_glreader_averror(*ret);
-    }
-    if (*ret < 0)
-        return NULL;
-    if (!(frame = ff_get_video_buffer(outlink, s->w, s->h))) {
-        *ret = AVERROR(ENOMEM);
         return NULL;
     }
-    av_image_copy_plane(frame->data[0], frame->linesize[0], s->pixels + (ptrdiff_t)row_bytes(s) * (s->h - 1),
-                        -row_bytes(s), row_bytes(s), s->h);
-    s->copied++;
+    if ((*ret = render_frame(shared, shared->start + s->emitted)) >= 0)
+        *ret = ff_glreader_read_frame(&shared->gl, outlink, s->out.format, &frame);
+    glr_context_release_current(shared->gl.gl);
+    s->copied += !!frame;
     return frame;
 }
 
