@@ -404,7 +404,10 @@ static int step(AVFilterContext *ctx)
         return ret;
     if ((ret = show_frame(ctx, 0, &frame)) < 0 || (ret = render(ctx, t)) < 0)
         return ret;
-    if (ff_inlink_check_available_frame(main))
+    /* Still wanted (the frame is in flight): come back to send it or to ask for the next
+     * input, which overlaps the GL's work; graphs that only run filters marked ready (the
+     * 5.1 line's) would otherwise wait forever. */
+    if (ff_inlink_check_available_frame(main) || ff_outlink_frame_wanted(outlink))
         ff_filter_set_ready(ctx, 100);
     return 0;
 }
