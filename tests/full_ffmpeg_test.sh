@@ -14,9 +14,11 @@ cd "$work"
 
 fail() { echo "FAIL: $*"; exit 1; }
 run() { "$ffmpeg" -hide_banner -nostdin -y -loglevel error "$@" || fail "ffmpeg $*"; }
-# The codec of a file's first stream of a kind (v, a), and its number of packets.
-codec() { "$ffprobe" -v error -select_streams "$2:0" -show_entries stream=codec_name -of csv=p=0 "$1"; }
-packets() { "$ffprobe" -v error -select_streams "$2:0" -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1"; }
+# The codec of a file's first stream of a kind (v, a), and its number of packets (mpegts
+# lists a stream again under its program: the first line is the stream's).
+probe() { "$ffprobe" -v error -select_streams "$2:0" "${@:3}" -of csv=p=0 "$1" | head -n 1; }
+codec() { probe "$1" "$2" -show_entries stream=codec_name; }
+packets() { probe "$1" "$2" -count_packets -show_entries stream=nb_read_packets; }
 expect() { # WHAT GOT WANTED
   [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
   echo "ok: $1 = $2"
@@ -50,11 +52,11 @@ wait "$receiver"; receiver=""
 expect "mpegts over UDP, codec" "$(codec received.ts v)" h264
 expect "mpegts over UDP, frames" "$(packets received.ts v)" 25
 
-run -f lavfi -i "$scene" -c:v libx265 -x265-params log-level=error out.mp4
+run -f lavfi -i "$scene:format=yuv420p" -c:v libx265 -x265-params log-level=error out.mp4
 expect "H.265 codec" "$(codec out.mp4 v)" hevc
 expect "H.265 frames" "$(packets out.mp4 v)" 25
 
-run -f lavfi -i "$scene" -f lavfi -i "sine=frequency=440:duration=1" -c:v libvpx-vp9 -c:a libopus out.webm
+run -f lavfi -i "$scene:format=yuv420p" -f lavfi -i "sine=frequency=440:duration=1" -c:v libvpx-vp9 -c:a libopus out.webm
 expect "VP9 codec" "$(codec out.webm v)" vp9
 expect "Opus codec" "$(codec out.webm a)" opus
 
