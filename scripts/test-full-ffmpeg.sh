@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the full (distribution-like) patched ffmpeg of a release line and checks what it
-# is for (tests/full_ffmpeg_test.sh). Not part of scripts/test.sh: the build takes far
-# longer than the lean one CI tests (see the README).
+# is for (tests/full_ffmpeg_test.sh). scripts/test.sh runs it for the newest line; the
+# build takes about four times the lean one's (see the README).
 # Usage: scripts/test-full-ffmpeg.sh [LINE]   (default: 9.0)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

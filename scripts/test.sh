@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, builds a patched ffmpeg
-# of every release line in ffmpeg-patches/ (cached), builds, runs every test (the lavfi
-# filter's against each of those ffmpegs), then builds everything again under
+# The whole test suite, as CI runs it: installs what is missing, builds a lean patched
+# ffmpeg of every release line in ffmpeg-patches/ (cached) and a full one of the newest
+# line (checked by tests/full_ffmpeg_test.sh), builds, runs every test (the lavfi
+# filters' against each lean ffmpeg), then builds everything again under
 # AddressSanitizer+UBSan and runs the whole suite there (but the packaging and
 # memory-growth checks, meaningless in that build), and the ring, encoder and pipe tests
 # under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
@@ -35,6 +36,9 @@ for release in "$root"/ffmpeg-patches/*/RELEASE; do
   line=$(basename "$(dirname "$release")")
   patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
 done
+
+echo "== the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)" >&2
+"$root/scripts/test-full-ffmpeg.sh" "$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")"
 
 echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
 echo "== build and run all tests" >&2
