@@ -237,7 +237,7 @@ glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params *params)
     glr::guarded(log, [&] {
         if (!params)
             glr::fail(-EINVAL, "glr_scene_create: params is NULL");
-        scene = new glr_scene(log, *params);
+        scene = new glr_scene(log_or_default(log), *params);
         return 0;
     });
     return scene;

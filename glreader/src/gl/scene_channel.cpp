@@ -51,6 +51,9 @@ private:
     std::array<GLint, 5> values_{};
 };
 
+// The client-side format of an image's pixels: red only (the sound texture) or RGBA.
+GLenum pixel_format(const glr_image &image) { return image.components == 1 ? GL_RED : GL_RGBA; }
+
 } // namespace
 
 scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, std::string where, bool staged)
@@ -153,7 +156,7 @@ void scene_channel::check_image(const glr_image &image, const char *what) const
 
 void scene_channel::store_direct(GLenum target, const glr_image &image)
 {
-    GLenum format = image.components == 1 ? GL_RED : GL_RGBA;
+    GLenum format = pixel_format(image);
     ptrdiff_t stride = image.stride;
     gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>((stride < 0 ? -stride : stride) / image.components));
     // GL's row 0 is the bottom. vflip puts the image's top row last: one call reads the
@@ -173,7 +176,7 @@ void scene_channel::store_direct(GLenum target, const glr_image &image)
 void scene_channel::allocate(GLenum target, const glr_image &image)
 {
     gl_.TexImage2D(target, 0, image.components == 1 ? GL_R8 : GL_RGBA8, image.width, image.height, 0,
-                   image.components == 1 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+                   pixel_format(image), GL_UNSIGNED_BYTE, nullptr);
 }
 
 void scene_channel::fill_next_texture(const glr_image *images, int count, const char *what)
@@ -196,9 +199,8 @@ void scene_channel::fill_next_texture(const glr_image *images, int count, const 
             staging_->stage(images, count, spec_.vflip == GLR_VFLIP_ON, offsets.data(), where_.c_str());
             gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
             for (int i = 0; i < count; i++)
-                gl_.TexSubImage2D(face_target(i), 0, 0, 0, images[i].width, images[i].height,
-                                  images[i].components == 1 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE,
-                                  reinterpret_cast<const void *>(offsets[static_cast<size_t>(i)]));
+                gl_.TexSubImage2D(face_target(i), 0, 0, 0, images[i].width, images[i].height, pixel_format(images[i]),
+                                  GL_UNSIGNED_BYTE, reinterpret_cast<const void *>(offsets[static_cast<size_t>(i)]));
             staging_->fence();
         } else {
             for (int i = 0; i < count; i++)

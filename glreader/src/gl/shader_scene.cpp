@@ -86,8 +86,8 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     glr::gl::load(fns_, p.get_proc_address);
     staged_uploads_ = upload == GLR_UPLOAD_STAGED && glr::gl::unpack_ring::supported(fns_);
     if (upload == GLR_UPLOAD_STAGED && !staged_uploads_)
-        (log_ ? log_ : glr_log::fallback())->write(GLR_LOG_INFO, "glr_scene_create: no persistently mapped buffers (OpenGL 4.4); "
-                                             "channels upload straight from memory");
+        log_->write(GLR_LOG_INFO,
+                    "glr_scene_create: no persistently mapped buffers (OpenGL 4.4); channels upload straight from memory");
     GLint max_size = 0;
     gl_.GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (p.width > max_size || p.height > max_size)
