@@ -3,13 +3,17 @@
 # exact FFmpeg release a series names, and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--full] [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--full | --bundle] [--source DIR|TARBALL]
 #
 # Lean (the default, what CI tests): the filters and what the tests, the README's
 # examples and the benchmark use. --full: configured as a distribution does, every
 # built-in component plus the external libraries Debian packages (x264, x265, libvpx,
 # libdav1d, libaom, libopus, libvorbis, libmp3lame, libass, freetype, fontconfig, ...,
 # installed through scripts/setup.sh), so the result is a drop-in ffmpeg and ffprobe.
+# --bundle: every built-in component but no external library except libx264 and zlib,
+# as shared libraries installed with their headers and pkg-config files (under the
+# build's install/): complete enough for glreader's test suites and samples, small
+# enough to carry to another machine (scripts/gpu-bundle.sh).
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
 # of that release (downloaded through a private apt configuration), or the tree or
@@ -23,7 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--full] [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--full | --bundle] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
@@ -31,6 +35,7 @@ flavour=lean
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) flavour=full; shift ;;
+    --bundle) flavour=bundle; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;
     *) usage ;;
   esac
@@ -50,6 +55,7 @@ full_libraries=(
 # font for drawtext in a full one.
 packages=(nasm libx264-dev xz-utils)
 [ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
+[ $flavour = bundle ] && packages+=(zlib1g-dev)
 "$root/scripts/setup.sh" "${packages[@]}" >&2
 
 # The filter compiles against glreader's public headers: a change there (a struct that
@@ -58,6 +64,10 @@ key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$
           "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
 work=$cache/$line-$flavour-$key
 prefix=$cache/glreader
+# A bundle build is installed (shared libraries, headers, pkg-config); the others run
+# from their build folder.
+ffmpeg_bin=$work/build/ffmpeg
+[ $flavour = bundle ] && ffmpeg_bin=$work/install/bin/ffmpeg
 
 mkdir -p "$cache"
 say "installing glreader from $root into $prefix"
@@ -68,9 +78,9 @@ cmake -S "$root" -B "$cache/glreader-build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
   cmake --install "$cache/glreader-build" >>"$cache/glreader-build.log" 2>&1 ||
   { tail -n 30 "$cache/glreader-build.log" >&2; die "building glreader failed (log: $cache/glreader-build.log)"; }
 
-if [ -x "$work/build/ffmpeg" ]; then
+if [ -x "$ffmpeg_bin" ]; then
   say "FFmpeg $version with the $line series ($flavour) is already built ($work)"
-  echo "$work/build/ffmpeg"
+  echo "$ffmpeg_bin"
   exit 0
 fi
 
@@ -99,6 +109,10 @@ if [ $flavour = lean ]; then
   else
     say "no libx264 development files: building without the libx264 encoder"
   fi
+elif [ $flavour = bundle ]; then
+  # --enable-rpath: the installed programs find the installed libraries.
+  components=(--disable-autodetect --enable-gpl --enable-libx264 --enable-zlib --enable-libglreader
+              --enable-shared --disable-static --enable-rpath)
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.
@@ -119,13 +133,15 @@ for filter in GLREADER GLSHADER; do
     die "configure did not enable the ${filter,,} filter (see $work/build/ffbuild/config.log)"
 done
 
+targets=(ffmpeg ffprobe)
+[ $flavour = bundle ] && targets=(install)
 say "compiling with $(nproc) jobs (log: $work/build/make.log)"
 # One progress line on stderr every 200 steps of make.
-(cd "$work/build" && make -j"$(nproc)" ffmpeg ffprobe 2>&1 | tee make.log |
+(cd "$work/build" && make -j"$(nproc)" "${targets[@]}" 2>&1 | tee make.log |
   awk 'NR % 200 == 0 { print "ffmpeg-patches:   ... " NR " build steps" > "/dev/stderr" }') ||
   { tail -n 30 "$work/build/make.log" >&2; die "compiling FFmpeg failed (log: $work/build/make.log)"; }
 for filter in glreader glshader; do
-  "$work/build/ffmpeg" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"
+  "$ffmpeg_bin" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"
 done
 say "built FFmpeg $version ($flavour) with glreader"
-echo "$work/build/ffmpeg"
+echo "$ffmpeg_bin"
