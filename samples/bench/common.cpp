@@ -132,14 +132,15 @@ std::string json_summary(const std::vector<double> &v)
     return text;
 }
 
-void write_json(const std::string &path, const std::string &mode, const std::string &renderer, int runs,
+void write_json(const std::string &path, const std::string &mode, const glr::context &ctx, int runs,
                 const std::string &fields, const std::vector<std::string> &items)
 {
     if (path.empty())
         return;
     std::ofstream out(path);
-    out << "{\n  \"bench\": \"" << mode << "\",\n  \"renderer\": \"" << renderer << "\",\n  \"cpus\": "
-        << std::thread::hardware_concurrency() << ",\n  \"runs\": " << runs << ",\n  " << fields
+    out << "{\n  \"bench\": \"" << mode << "\",\n  \"renderer\": \"" << ctx.renderer() << "\",\n  \"platform\": \""
+        << ctx.platform() << "\",\n  \"software\": " << (ctx.is_software() ? "true" : "false")
+        << ",\n  \"cpus\": " << std::thread::hardware_concurrency() << ",\n  \"runs\": " << runs << ",\n  " << fields
         << ",\n  \"results\": [\n";
     for (size_t i = 0; i < items.size(); i++)
         out << "    " << items[i] << (i + 1 < items.size() ? ",\n" : "\n");

@@ -63,10 +63,11 @@ std::string json_array(const std::vector<double> &v);
 // {"min": .., "median": .., "max": .., "runs": [..]}
 std::string json_summary(const std::vector<double> &v);
 
-// Writes {"bench": MODE, "renderer": .., "cpus": .., "runs": .., FIELDS, "results": [ITEMS]}
-// to path (fields: `"key": value` pairs, comma-separated; items: JSON objects) and says so;
-// nothing when path is empty. Throws when it cannot be written.
-void write_json(const std::string &path, const std::string &mode, const std::string &renderer, int runs,
+// Writes {"bench": MODE, "renderer": .., "platform": .., "software": .., "cpus": .., "runs": ..,
+// FIELDS, "results": [ITEMS]} to path (the GL facts from ctx; fields: `"key": value` pairs,
+// comma-separated; items: JSON objects) and says so; nothing when path is empty. Throws
+// when it cannot be written.
+void write_json(const std::string &path, const std::string &mode, const glr::context &ctx, int runs,
                 const std::string &fields, const std::vector<std::string> &items);
 
 // write() until all of it is out (EINTR retried); throws naming the error.

@@ -540,7 +540,7 @@ int compare(int argc, char **argv, bool everything)
         }
         items.push_back(item + "}");
     }
-    write_json(o.json, everything ? "compare" : "pipe", ctx.renderer(), o.runs,
+    write_json(o.json, everything ? "compare" : "pipe", ctx, o.runs,
                "\"unit\": \"fps\", \"methods\": {" + method_names + "}", items);
     return 0;
 }

@@ -524,7 +524,7 @@ int bench_encode(int argc, char **argv)
                     ", \"readback_bytes_per_frame\": " + std::to_string(readback_bytes(methods[m], c.size)) + "}";
         items.push_back(item + "}");
     }
-    write_json(json, "encode", ctx.renderer(), runs, "\"frames_per_run\": " + std::to_string(frames), items);
+    write_json(json, "encode", ctx, runs, "\"frames_per_run\": " + std::to_string(frames), items);
     return 0;
 }
 

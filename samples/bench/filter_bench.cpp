@@ -268,7 +268,7 @@ int bench_filter(int argc, char **argv)
                         ",\n     \"filter_sync\": " + json_summary(c.sync_fps) +
                         ",\n     \"zero_copy_share\": " + json_summary(c.zero_copy_share) +
                         ",\n     \"other_cpu_seconds\": " + json_summary(c.load) + "}");
-    write_json(o.json, "filter", renderer, o.runs,
+    write_json(o.json, "filter", ctx, o.runs,
                "\"frames_per_run\": " + std::to_string(o.frames) + ", \"depth\": " + std::to_string(depth) +
                    ", \"ffmpeg\": \"" + ffmpeg + "\", \"unit\": \"fps\"",
                items);

@@ -1,6 +1,7 @@
 // glreader-bench: side-by-side measurements, interleaved in one run so that every ratio
 // compares numbers taken under the same machine conditions. One mode per file:
-// ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare), filter_bench.cpp.
+// ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare), filter_bench.cpp;
+// gl_info.cpp says what they run on.
 #include "modes.hpp"
 
 #include <cstdio>
@@ -11,6 +12,8 @@ int main(int argc, char **argv)
 {
     std::string mode = argc > 1 ? argv[1] : "";
     try {
+        if (mode == "info")
+            return bench::bench_info(argc - 2, argv + 2);
         if (mode == "ring")
             return bench::bench_ring(argc - 2, argv + 2);
         if (mode == "encode")
@@ -22,7 +25,8 @@ int main(int argc, char **argv)
         if (mode == "filter")
             return bench::bench_filter(argc - 2, argv + 2);
         std::fprintf(stderr,
-                     "usage: glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
+                     "usage: glreader-bench info [--json FILE]\n"
+                     "       glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
                      "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
                      "                             [--frames N] [--json FILE]\n"
                      "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"

@@ -3,6 +3,7 @@
 
 namespace bench {
 
+int bench_info(int argc, char **argv);
 int bench_ring(int argc, char **argv);
 int bench_encode(int argc, char **argv);
 int bench_pipe(int argc, char **argv);

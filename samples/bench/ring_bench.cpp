@@ -4,7 +4,8 @@
 // for a software rasterizer), (2) a synchronous glReadPixels into client memory, (3) the
 // ring: capture + acquire + release. Every cell is measured `runs` times, the methods
 // interleaved; each cell reports min / median / max of its per-run means. Then the
-// render-thread stall (time inside capture) while a consumer thread reads every frame.
+// render-thread stall (time inside capture) while a consumer thread reads every frame,
+// with the GPU idle and with the frame's drawing still queued.
 // Each run also records the machine's load: CPU time spent by other processes.
 #include "common.hpp"
 #include "modes.hpp"
@@ -21,10 +22,16 @@ namespace bench {
 
 namespace {
 
+// Per run: the median and 99th percentile of the render thread's time in capture.
+struct stall_percentiles {
+    std::vector<double> p50, p99;
+};
+
 struct ring_results {
     size_spec size;
     std::vector<double> memcpy_ms, sync_ms, ring_ms;
-    std::vector<double> stall_p50, stall_p99, load;
+    stall_percentiles stall_idle, stall_queued;
+    std::vector<double> load;
 };
 
 // One measurement of each method at one size: per-frame means in milliseconds.
@@ -72,8 +79,10 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
     r.ring_ms.push_back(ring_total / frames);
 
     // Stall: the render thread's time blocked in capture while a consumer thread reads
-    // every frame. Timed here per call, so each run has its own percentiles.
-    {
+    // every frame, timed per call so each run has its own percentiles. Once with the GPU
+    // idle (the frame finished first) and once with the frame's drawing still queued, as
+    // a renderer captures: there the capture must not wait for the drawing.
+    for (bool queued : {false, true}) {
         // Reads every byte of each frame, as an encoder would, then releases it.
         std::vector<uint8_t> scratch(static_cast<size_t>(w) * 4);
         sample::frame_worker consumer([&](const glr::frame &f) {
@@ -84,7 +93,8 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
         std::vector<double> stalls;
         for (int i = 0; i < frames; i++) {
             scene.draw(i, i / 60.0, 1 / 60.0);
-            gl.Finish();
+            if (!queued)
+                gl.Finish();
             for (;;) {
                 auto t = clock_type::now();
                 bool captured = stall_ring.try_capture(source, i);
@@ -100,8 +110,9 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
         stall_ring.drain(hand_off);
         consumer.finish();
         std::sort(stalls.begin(), stalls.end());
-        r.stall_p50.push_back(stalls[stalls.size() / 2]);
-        r.stall_p99.push_back(stalls[std::min(stalls.size() - 1, stalls.size() * 99 / 100)]);
+        stall_percentiles &p = queued ? r.stall_queued : r.stall_idle;
+        p.p50.push_back(stalls[stalls.size() / 2]);
+        p.p99.push_back(stalls[std::min(stalls.size() - 1, stalls.size() * 99 / 100)]);
     }
     r.load.push_back(load.other_cpu_seconds());
 }
@@ -118,8 +129,8 @@ int bench_ring(int argc, char **argv)
     std::vector<ring_results> results;
     for (const size_spec &s : parse_sizes(sizes))
         results.push_back({s, {}, {}, {}, {}, {}, {}});
-    std::fprintf(stderr, "glreader-bench ring on %s: %d runs x %d frames per cell, interleaved\n",
-                 ctx.renderer().c_str(), runs, frames);
+    std::fprintf(stderr, "glreader-bench ring on %s (EGL %s): %d runs x %d frames per cell, interleaved\n",
+                 ctx.renderer().c_str(), ctx.platform().c_str(), runs, frames);
 
     load_meter load;
     struct per_size {
@@ -151,20 +162,24 @@ int bench_ring(int argc, char **argv)
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
     }
 
-    std::printf("\nglreader-bench ring: %s, RGBA8, %d runs x %d frames, interleaved\n",
-                ctx.renderer().c_str(), runs, frames);
-    std::printf("ms per frame as min / median / max of the runs; load = CPU seconds used by other "
-                "processes during a run\n\n");
+    const std::string path = state.front().stall_ring->stats().path;
+    std::printf("\nglreader-bench ring: %s (EGL %s, ring %s), RGBA8, %d runs x %d frames, interleaved\n",
+                ctx.renderer().c_str(), ctx.platform().c_str(), path.c_str(), runs, frames);
+    std::printf("ms per frame as min / median / max of the runs; stall = the render thread's time in "
+                "capture (median of the runs' p50 and p99), with the GPU idle and with the frame's drawing "
+                "still queued; load = CPU seconds used by other processes during a run\n\n");
     std::printf("| size | memcpy | glReadPixels (sync) | ring (capture+acquire+release) | ring / sync "
-                "(median) | stall p50 | stall p99 | load (max) |\n");
+                "(median) | stall p50 / p99, idle | stall p50 / p99, queued | load (max) |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     for (const ring_results &r : results) {
         summary m = summarize(r.memcpy_ms), s = summarize(r.sync_ms), g = summarize(r.ring_ms);
-        summary p50 = summarize(r.stall_p50), p99 = summarize(r.stall_p99), l = summarize(r.load);
+        summary l = summarize(r.load);
         std::printf("| %s | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.2fx | "
-                    "%.3f | %.3f | %.2f s |\n",
+                    "%.3f / %.3f | %.3f / %.3f | %.2f s |\n",
                     r.size.name.c_str(), m.min, m.median, m.max, s.min, s.median, s.max, g.min,
-                    g.median, g.max, g.median / s.median, p50.median, p99.median, l.max);
+                    g.median, g.max, g.median / s.median, summarize(r.stall_idle.p50).median,
+                    summarize(r.stall_idle.p99).median, summarize(r.stall_queued.p50).median,
+                    summarize(r.stall_queued.p99).median, l.max);
     }
 
     std::vector<std::string> items;
@@ -173,10 +188,15 @@ int bench_ring(int argc, char **argv)
                         ", \"height\": " + std::to_string(r.size.height) + ",\n     \"memcpy\": " +
                         json_summary(r.memcpy_ms) + ",\n     \"sync_readpixels\": " + json_summary(r.sync_ms) +
                         ",\n     \"ring\": " + json_summary(r.ring_ms) + ",\n     \"stall_p50\": " +
-                        json_summary(r.stall_p50) + ",\n     \"stall_p99\": " + json_summary(r.stall_p99) +
+                        json_summary(r.stall_idle.p50) + ",\n     \"stall_p99\": " +
+                        json_summary(r.stall_idle.p99) + ",\n     \"stall_queued_p50\": " +
+                        json_summary(r.stall_queued.p50) + ",\n     \"stall_queued_p99\": " +
+                        json_summary(r.stall_queued.p99) +
                         ",\n     \"other_cpu_seconds\": " + json_summary(r.load) + "}");
-    write_json(json, "ring", ctx.renderer(), runs,
-               "\"frames_per_run\": " + std::to_string(frames) + ", \"unit\": \"ms per frame\"", items);
+    write_json(json, "ring", ctx, runs,
+               "\"frames_per_run\": " + std::to_string(frames) + ", \"ring_path\": \"" + path +
+                   "\", \"unit\": \"ms per frame\"",
+               items);
     return 0;
 }
 
