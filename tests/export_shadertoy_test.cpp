@@ -21,7 +21,7 @@ namespace {
 int run_export(const std::vector<std::string> &args, std::string &log_text)
 {
     std::string log = glr_test::scratch_path("shadertoy_export.log");
-    int rc = glr_test::wait_exit(glr_test::spawn(GLREADER_EXPORT_PATH, args, log));
+    int rc = glr_test::wait_exit(glr_test::spawn(glr_test::built_program(GLREADER_EXPORT_PATH), args, log));
     log_text = glr_test::slurp(log);
     return rc;
 }

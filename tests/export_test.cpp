@@ -21,9 +21,13 @@
 
 namespace {
 
+// The samples under test (beside this test in a relocated bundle).
+const std::string export_program = glr_test::built_program(GLREADER_EXPORT_PATH);
+const std::string pipe_program = glr_test::built_program(GLREADER_PIPE_PATH);
+
 pid_t spawn_export(const std::vector<std::string> &args, const std::string &log)
 {
-    return glr_test::spawn(GLREADER_EXPORT_PATH, args, log);
+    return glr_test::spawn(export_program, args, log);
 }
 
 // The number after "key": in a flat JSON text.
@@ -133,7 +137,7 @@ TEST(export_test, file_that_cannot_grow_fails_with_words_and_keeps_what_was_writ
 {
     // prlimit caps the file size: the write that crosses it fails with EFBIG mid-stream.
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("limited.mkv"), log = glr_test::scratch_path("limited.txt");
-    pid_t pid = glr_test::spawn("prlimit", {"--fsize=300000", GLREADER_EXPORT_PATH, "-s", "64x48", "-n", "5000", "-c",
+    pid_t pid = glr_test::spawn("prlimit", {"--fsize=300000", export_program, "-s", "64x48", "-n", "5000", "-c",
                                   "ffv1", "--shader", shader, "-o", out},
                       log);
     EXPECT_EQ(glr_test::wait_exit(pid), 1) << glr_test::slurp(log);
@@ -204,7 +208,7 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
     }
     // -f null writes nothing anywhere, not even the default output name.
     std::string dir = glr_test::scratch_path("null_dir");
-    ASSERT_EQ(shell("mkdir -p " + dir + " && cd " + dir + " && " + GLREADER_EXPORT_PATH +
+    ASSERT_EQ(shell("mkdir -p " + dir + " && cd " + dir + " && " + export_program +
                         " -s 32x16 -n 3 -c ffv1 -f null && test -z \"$(ls -A)\"",
                     log),
               0)
@@ -219,7 +223,7 @@ TEST(export_outputs, standard_output_carries_the_media_and_nothing_else)
         SCOPED_TRACE(format);
         // ffv1 where the container takes it (lossless: the counter checked byte for byte).
         bool lossless = std::string(format) == "matroska" || std::string(format) == "nut";
-        std::string encode = std::string(GLREADER_EXPORT_PATH) + " -s 40x24 -n 12 --shader " + shader + " -c " +
+        std::string encode = export_program + " -s 40x24 -n 12 --shader " + shader + " -c " +
                              (lossless ? "ffv1" : "libx264") + " -f " + format + " -o -";
         // Into a file: stdout holds the media and nothing else.
         std::string out = glr_test::scratch_path(std::string("stdout.") + format);
@@ -502,7 +506,7 @@ TEST(export_audio, sound_it_cannot_use_is_named)
 TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("piped.mkv"), log = glr_test::scratch_path("piped.txt");
-    pid_t pid = glr_test::spawn(GLREADER_PIPE_PATH, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--format",
+    pid_t pid = glr_test::spawn(pipe_program, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--format",
                                            "rgba", "--", "-c:v", "ffv1", "-y", out},
                       log);
     ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
@@ -527,14 +531,14 @@ TEST(pipe_sample, yuv_frames_reach_the_ffmpeg_child_exactly_and_tagged)
             if (std::string(format) != "nv12")
                 args.insert(args.end(), {"--format", format});
             args.insert(args.end(), {"--", "-f", "rawvideo", "-y", out});
-            ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(GLREADER_PIPE_PATH, args, log)), 0) << glr_test::slurp(log);
+            ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(pipe_program, args, log)), 0) << glr_test::slurp(log);
             glr_format f = glr_format_from_name(format);
             EXPECT_EQ(glr_test::compare_raw_yuv(out, f, 40, 24, glr_test::counter_frames_converted(40, 24, frames, f, {})),
                       "");
         }
     // The colour description reaches ffmpeg as the input's flags: the output is tagged.
     std::string mp4 = glr_test::scratch_path("piped.mp4"), probe = glr_test::scratch_path("piped_probe.txt");
-    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(GLREADER_PIPE_PATH,
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(pipe_program,
                                                   {"-s", "64x48", "-n", "5", "--matrix", "bt601", "--range", "pc",
                                                    "--chroma-loc", "center", "--", "-c:v", "libx264", "-y", mp4},
                                                   log)),
@@ -555,7 +559,7 @@ TEST(pipe_sample, yuv_frames_reach_the_ffmpeg_child_exactly_and_tagged)
 TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
 {
     std::string log = glr_test::scratch_path("pipe_fail.txt");
-    pid_t pid = glr_test::spawn(GLREADER_PIPE_PATH, {"-s", "64x48", "-n", "3000", "--", "-c:v", "no_such_encoder", "-f", "null", "-"},
+    pid_t pid = glr_test::spawn(pipe_program, {"-s", "64x48", "-n", "3000", "--", "-c:v", "no_such_encoder", "-f", "null", "-"},
                       log);
     EXPECT_EQ(glr_test::wait_exit(pid), 1);
     std::string text = glr_test::slurp(log);

@@ -26,6 +26,8 @@ using glr_test::ffmpeg;
 using glr_test::run;
 using glr_test::run_result;
 
+const std::string export_program = glr_test::built_program(GLREADER_EXPORT_PATH);
+
 TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counter.mkv");
@@ -58,7 +60,7 @@ TEST(filter_test, equals_glreader_export_of_the_same_scene)
     std::string filtered = glr_test::scratch_path("filtered.mkv"), exported = glr_test::scratch_path("exported.mkv");
     run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=s=160x90:r=25:d=2", "-c:v", "ffv1", filtered}, "filtered");
     ASSERT_EQ(f.status, 0) << f.log;
-    run_result e = run(GLREADER_EXPORT_PATH, {"-s", "160x90", "-r", "25", "-t", "2", "-c", "ffv1", "-o", exported},
+    run_result e = run(export_program, {"-s", "160x90", "-r", "25", "-t", "2", "-c", "ffv1", "-o", exported},
                        "exported");
     ASSERT_EQ(e.status, 0) << e.log;
 
@@ -116,7 +118,7 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
                            "-c:v", "ffv1", filtered},
                           "project_filtered");
     ASSERT_EQ(f.status, 0) << f.log;
-    run_result e = run(GLREADER_EXPORT_PATH,
+    run_result e = run(export_program,
                        {"-s", "64x36", "-r", "25", "-n", "30", "-c", "ffv1", "--shader", dir, "--audio", wav, "--mouse",
                         "3,4", "--date", "2026-11-22T23:59:59", "-f", "matroska", "-o", exported, "-y"},
                        "project_exported");
@@ -272,7 +274,7 @@ TEST(filter_test, start_and_an_inline_shader_give_glreader_export_s_frames)
                            "-c:v", "ffv1", filtered}, "started");
     ASSERT_EQ(f.status, 0) << f.log;
     EXPECT_EQ(f.log.find("not a whole frame"), std::string::npos) << f.log;
-    run_result e = run(GLREADER_EXPORT_PATH, {"-s", "32x16", "-r", "25", "-n", "10", "--start-frame", "50", "--shader",
+    run_result e = run(export_program, {"-s", "32x16", "-r", "25", "-n", "10", "--start-frame", "50", "--shader",
                                               shader, "--date", "2026-01-02T03:04:05", "-c", "ffv1", "-o", exported},
                        "started_export");
     ASSERT_EQ(e.status, 0) << e.log;

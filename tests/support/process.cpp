@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,17 @@ int wait_exit(pid_t pid)
 {
     child_end end = wait_end(pid);
     return end.signaled ? 128 + end.code : end.code;
+}
+
+std::string built_program(const std::string &built_path)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return built_path;
+    std::string own(self, static_cast<size_t>(n));
+    std::string beside = own.substr(0, own.rfind('/') + 1) + built_path.substr(built_path.rfind('/') + 1);
+    return access(beside.c_str(), X_OK) == 0 ? beside : built_path;
 }
 
 std::string slurp(const std::string &path)

@@ -27,6 +27,11 @@ child_end wait_end(pid_t pid);
 // Waits for the child: its exit status, or 128 + the signal that ended it.
 int wait_exit(pid_t pid);
 
+// A program of this build that a test runs: the one of that name beside the test's own
+// executable when there is one (scripts/gpu-bundle.sh puts programs and tests in one
+// folder, which may be moved anywhere), else built_path, where the build tree put it.
+std::string built_program(const std::string &built_path);
+
 // The whole content of a text file ("" if unreadable).
 std::string slurp(const std::string &path);
 
