@@ -2,10 +2,11 @@
 # The whole test suite, as CI runs it: installs what is missing, builds a lean patched
 # ffmpeg of every release line in ffmpeg-patches/ (cached) and a full one of the newest
 # line (checked by tests/full_ffmpeg_test.sh), builds, runs every test (the lavfi
-# filters' against each lean ffmpeg), then builds everything again under
-# AddressSanitizer+UBSan and runs the whole suite there (but the packaging and
-# memory-growth checks, meaningless in that build), and the ring, encoder and pipe tests
-# under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
+# filters' against each lean ffmpeg), builds the GPU validation bundle and runs it here
+# on llvmpipe as a bare machine would (tests/gpu_bundle_test.sh), then builds everything
+# again under AddressSanitizer+UBSan and runs the whole suite there (but the packaging
+# and memory-growth checks, meaningless in that build), and the ring, encoder and pipe
+# tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitizers=1
@@ -44,6 +45,10 @@ echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-
 echo "== build and run all tests" >&2
 configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
 run_tests build -j "$(nproc)"
+
+echo "== the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)" >&2
+bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
+"$root/tests/gpu_bundle_test.sh" "$bundle"
 
 if [ "$sanitizers" = 1 ]; then
   echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2

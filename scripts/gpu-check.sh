@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# glreader's GPU validation run. It lives in a bundle made by scripts/gpu-bundle.sh and
+# runs on the machine under test, from any directory; that machine needs glibc, its GL
+# driver and dpkg-deb (to unpack the carried GL/EGL loaders), nothing else.
+#
+#   gpu-check.sh RESULTS_DIR [--quick] [--require-gpu] [--jobs N]
+#
+# It prints the GL renderer and the EGL platform, runs the ring, encoder, export and
+# filter test suites on that GL (N at a time, default: one per CPU), then the benchmarks:
+# glreader-bench ring (readback, and the render thread's stall p99 with the GPU idle and
+# with the frame's drawing queued), encode (BGRA and YUV converted on the GPU) and filter
+# (the glshader filter, async and sync). Into RESULTS_DIR it writes:
+#   summary.md   the machine, the GL, each suite's counts and the benchmarks' tables
+#   tests.json   each suite's status, counts and time
+#   info.json, ring.json, encode.json, filter.json   glreader-bench's own JSON
+#   tests.log    every suite's whole output
+# When the renderer rasterizes in software (llvmpipe) the results say that they are not
+# GPU results; with --require-gpu it then stops at once. --quick: small sizes and one run
+# of a few frames, for CI's check that the bundle works (tests/gpu_bundle_test.sh).
+# Exit status: 0 when every suite and benchmark passed, 1 when one failed, 2 when it
+# refused to run (no GPU with --require-gpu, bad arguments, no GL at all).
+set -uo pipefail
+bundle=$(cd "$(dirname "$0")" && pwd)
+
+say() { echo "gpu-check: $*" >&2; }
+refuse() { say "error: $*"; exit 2; }
+
+results="" quick=0 require_gpu=0 jobs=$(nproc)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --require-gpu) require_gpu=1 ;;
+    --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || refuse "--jobs needs a positive whole number"; jobs=$2; shift ;;
+    -*) refuse "unknown option $1" ;;
+    *) [ -z "$results" ] || refuse "one results folder only (have $results, then $1)"; results=$1 ;;
+  esac
+  shift
+done
+[ -n "$results" ] || refuse "usage: $0 RESULTS_DIR [--quick] [--require-gpu] [--jobs N]"
+mkdir -p "$results" && results=$(cd "$results" && pwd) || refuse "cannot create $results"
+work=$(mktemp -d "${TMPDIR:-/tmp}/glreader-gpu-check.XXXXXX") || refuse "cannot create a scratch folder"
+trap 'rm -rf "$work"' EXIT
+
+# The carried loaders (glvnd) are used even where the machine has its own, so that what
+# CI checks here is what a bare machine gets.
+command -v dpkg-deb >/dev/null || refuse "dpkg-deb is needed to unpack $bundle/loaders/*.deb"
+for deb in "$bundle"/loaders/*.deb; do
+  dpkg-deb -x "$deb" "$work/loaders" || refuse "cannot unpack $deb"
+done
+gl_path=$work/loaders/usr/lib/x86_64-linux-gnu
+# NVIDIA's container runtime mounts the driver under /usr/local/nvidia: its libraries,
+# and a glvnd vendor file where glvnd does not look by itself.
+nvidia=/usr/local/nvidia
+for dir in "$nvidia/lib64" "$nvidia/lib"; do [ -d "$dir" ] && gl_path+=":$dir"; done
+if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}${__EGL_VENDOR_LIBRARY_DIRS:-}" ] &&
+   [ -f "$nvidia/share/glvnd/egl_vendor.d/10_nvidia.json" ] &&
+   ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* /etc/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1; then
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+export LD_LIBRARY_PATH=$gl_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The bundle's ffmpeg and ffprobe for the tests, the pipe mode's child and the benchmarks.
+export PATH=$bundle/bin:$PATH GLREADER_FFMPEG=$bundle/bin/ffmpeg
+[ $quick = 1 ] && export GLR_TEST_FRAMES=${GLR_TEST_FRAMES:-30}
+
+say "bundle: $(head -n 1 "$bundle/BUILD"); machine: $(uname -m), $(nproc) CPUs, $(ldd --version | head -n 1)"
+needed=$(sed -n 's/^needs glibc \([0-9.]*\).*/\1/p' "$bundle/BUILD")
+have=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)
+[ "$(printf '%s\n' "$needed" "$have" | sort -V | head -n 1)" = "$needed" ] ||
+  refuse "this machine's glibc is $have; the bundle needs $needed or newer (build it on an older system)"
+if ! "$bundle/bin/glreader-bench" info --json "$results/info.json" >"$work/bench-info.txt" 2>"$work/info.err"; then
+  cat "$work/info.err" >&2
+  refuse "glreader-bench info failed: no OpenGL context, or a library missing (the lines above say which)"
+fi
+grep ': ' "$work/bench-info.txt" >"$work/info.txt"
+sed 's/^/gpu-check:   /' "$work/info.txt" >&2
+info() { sed -n "s/^$1: //p" "$work/info.txt"; }
+renderer=$(info renderer)
+if [ "$(info 'software rasterizer')" = yes ]; then
+  verdict="**Not GPU results.** The renderer is $renderer, a software rasterizer: these figures say nothing about a GPU."
+  [ $require_gpu = 0 ] || refuse "the renderer is $renderer, a software rasterizer, and --require-gpu was given"
+  say "the renderer is $renderer, a software rasterizer: these will not be GPU results"
+else
+  verdict="GPU results: $renderer, EGL platform $(info 'EGL platform'), ring path $(info 'ring path')."
+fi
+# On a GPU the suites must run where glreader is meant to: the EGL device platform and the
+# persistent-map + fences path. Anything else fails the check, whatever the suites say.
+failed=0
+if [ "$(info 'software rasterizer')" = no ] &&
+   { [ "$(info 'EGL platform')" != device ] || [ "$(info 'ring path')" != persistent-map+fences ]; }; then
+  failed=1
+  verdict+=" **FAILED: a GPU should give the EGL device platform and the persistent-map+fences path.**"
+  say "FAILED: on a GPU, expected EGL platform 'device' and ring path 'persistent-map+fences'"
+fi
+
+# The suites, N at a time, each from the scratch folder with its output in its own log.
+suites=(ring_test context_test capi_test scene_test encoder_test pipe_test export_test filter_test glshader_test)
+run_suite() { # NAME
+  local start=$SECONDS status=0
+  (cd "$work" && "$bundle/bin/$1") >"$work/$1.log" 2>&1 || status=$?
+  echo "$status $((SECONDS - start))" >"$work/$1.status"
+}
+say "running ${#suites[@]} test suites, $jobs at a time"
+running=0
+for suite in "${suites[@]}"; do
+  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  run_suite "$suite" &
+  running=$((running + 1))
+done
+wait
+
+: >"$results/tests.log"
+suite_rows="" suite_json=""
+for suite in "${suites[@]}"; do
+  read -r status seconds <"$work/$suite.status"
+  log=$work/$suite.log
+  if [ "$suite" = capi_test ]; then # plain C: "capi: N passed, M failed"
+    passed=$(sed -n 's/^capi: \([0-9]*\) passed.*/\1/p' "$log"); failures=$(sed -n 's/^capi: .* \([0-9]*\) failed/\1/p' "$log")
+    skipped=0
+  else
+    passed=$(grep -c '^\[       OK \]' "$log"); skipped=$(grep -c '^\[  SKIPPED \] .* ([0-9]* ms)$' "$log")
+    failures=$(grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log")
+  fi
+  passed=${passed:-0} failures=${failures:-0}
+  # A suite that ran nothing, or crashed, has failed whatever it counted.
+  if [ "$status" != 0 ] || [ "$failures" != 0 ] || [ "$passed" = 0 ]; then
+    failed=1; outcome="FAILED (exit $status)"
+  else
+    outcome=passed
+  fi
+  say "  $suite: $outcome, $passed passed, $failures failed, $skipped skipped, ${seconds} s"
+  { echo "===== $suite: $outcome"; cat "$log"; } >>"$results/tests.log"
+  suite_rows+="| $suite | $outcome | $passed | $failures | $skipped | $seconds |"$'\n'
+  suite_json+="${suite_json:+,}"$'\n'"    {\"suite\": \"$suite\", \"exit\": $status, \"passed\": $passed, \"failed\": $failures, \"skipped\": $skipped, \"seconds\": $seconds}"
+done
+printf '{\n  "software": %s,\n  "suites": [%s\n  ]\n}\n' \
+  "$([ "$(info 'software rasterizer')" = yes ] && echo true || echo false)" "$suite_json" >"$results/tests.json"
+
+# The benchmarks, one after the other (they time the machine); each keeps its tables.
+if [ $quick = 1 ]; then
+  ring_args=(--sizes 320x180 --runs 1 --frames 8)
+  encode_args=(--sizes 320x180 --presets ultrafast --runs 1 --frames 8)
+  filter_args=(--sizes 320x180 --runs 1 --frames 8)
+else
+  ring_args=(--sizes 720p,1080p,2160p --runs 5 --frames 120)
+  # ultrafast only: slower presets time libx264 on the CPU, not the GPU, and the whole
+  # run must fit one 10-minute command on a lent machine.
+  encode_args=(--sizes 720p,1080p --presets ultrafast --runs 3 --frames 120)
+  filter_args=(--sizes 720p,1080p --runs 3 --frames 120)
+fi
+tables=""
+bench() { # MODE ARGS...
+  local mode=$1 start=$SECONDS
+  say "glreader-bench $*"
+  if (cd "$work" && "$bundle/bin/glreader-bench" "$@" --json "$results/$mode.json") \
+       >"$work/bench-$mode.md" 2>"$work/bench-$mode.err"; then
+    tables+=$'\n'"### glreader-bench $*"$'\n'"$(grep -v '^wrote ' "$work/bench-$mode.md")"$'\n'
+    say "  done in $((SECONDS - start)) s"
+  else
+    failed=1
+    tail -n 20 "$work/bench-$mode.err" >&2
+    tables+=$'\n'"### glreader-bench $*: FAILED"$'\n\n```\n'"$(tail -n 20 "$work/bench-$mode.err")"$'\n```\n'
+    say "  FAILED"
+  fi
+}
+bench ring "${ring_args[@]}"
+bench encode "${encode_args[@]}"
+bench filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
+
+{
+  echo "# glreader GPU check, $(date -u +%Y-%m-%d)"
+  echo
+  echo "$verdict"
+  echo
+  echo "- machine: $(uname -m), $(nproc) CPUs, $(ldd --version | head -n 1)$(command -v nvidia-smi >/dev/null &&
+        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
+        head -n 1 | sed 's/^/; nvidia-smi: /')"
+  sed 's/^/- /' "$work/info.txt"
+  sed 's/^/- bundle: /' "$bundle/BUILD"
+  echo "- mode: $([ $quick = 1 ] && echo "quick (CI: tiny sizes, one run)" || echo full)"
+  echo
+  echo "## Test suites"
+  echo
+  echo "| suite | result | passed | failed | skipped | seconds |"
+  echo "|---|---|---|---|---|---|"
+  printf '%s' "$suite_rows"
+  echo
+  echo "## Benchmarks"
+  printf '%s' "$tables"
+} >"$results/summary.md"
+
+say "results in $results (summary.md)"
+[ $failed = 0 ] || { say "some suites or benchmarks FAILED: see $results/summary.md and tests.log"; exit 1; }
+say "every suite and benchmark passed"

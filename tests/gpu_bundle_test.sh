@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Checks the GPU validation bundle (scripts/gpu-bundle.sh) here, on llvmpipe, the way a
+# bare machine runs it: a copy in a temporary folder, run from another folder, with
+# LD_LIBRARY_PATH empty and the system's FFmpeg (its libraries, ffmpeg, ffprobe) hidden
+# behind empty files in a private mount namespace. It proves that:
+# - gpu-check.sh --quick passes every suite and benchmark and writes all its results;
+# - those results say they are not GPU results, and --require-gpu refuses llvmpipe;
+# - the bundle stays under 60 MiB.
+# Usage: tests/gpu_bundle_test.sh BUNDLE   (scripts/test.sh runs it)
+set -euo pipefail
+
+fail() { echo "gpu_bundle_test: FAILED: $*" >&2; exit 1; }
+
+# Inside the namespace: hide the system's FFmpeg, show that it is hidden, run the check.
+if [ "${1:-}" = --inside ]; then
+  bundle=$2 results=$3
+  while IFS= read -r -d '' file; do mount --bind /dev/null "$file"; done < <(
+    find /usr/lib/x86_64-linux-gnu -maxdepth 1 -type f \
+      \( -name 'libav*.so*' -o -name 'libsw*.so*' -o -name 'libpostproc.so*' \) -print0
+    for program in /usr/bin/ffmpeg /usr/bin/ffprobe; do [ -e "$program" ] && printf '%s\0' "$program"; done)
+  if /usr/bin/ffmpeg -version >/dev/null 2>&1 ||
+     python3 -c 'import ctypes; ctypes.CDLL("libavcodec.so.59")' 2>/dev/null; then
+    fail "the system's FFmpeg is still usable inside the namespace"
+  fi
+  cd "$(dirname "$results")"
+  exec env LD_LIBRARY_PATH= "$bundle/gpu-check.sh" "$results" --quick
+fi
+
+[ $# -eq 1 ] && [ -x "$1/gpu-check.sh" ] || fail "usage: $0 BUNDLE (a folder made by scripts/gpu-bundle.sh)"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp -a "$1" "$scratch/moved-bundle"
+mkdir "$scratch/elsewhere"
+bundle=$scratch/moved-bundle results=$scratch/elsewhere/results
+
+mib=$(( $(du -sb "$bundle" | cut -f1) / 1048576 ))
+[ "$mib" -lt 60 ] || fail "the bundle is $mib MiB (at most 59)"
+
+unshare_args=(--mount --propagation private)
+[ "$(id -u)" = 0 ] || unshare_args+=(--map-root-user)
+status=0
+unshare "${unshare_args[@]}" "$0" --inside "$bundle" "$results" || status=$?
+[ $status = 0 ] || fail "gpu-check.sh --quick exited with $status (its results: $(cat "$results/summary.md" 2>/dev/null))"
+
+for file in summary.md tests.json tests.log info.json ring.json encode.json filter.json; do
+  [ -s "$results/$file" ] || fail "gpu-check.sh wrote no $file"
+done
+for file in "$results"/*.json; do python3 -m json.tool "$file" >/dev/null || fail "$file is not JSON"; done
+grep -q '^\*\*Not GPU results.\*\* The renderer is llvmpipe' "$results/summary.md" ||
+  fail "summary.md does not say that llvmpipe results are not GPU results"
+python3 - "$results" <<'EOF' || fail "the results are not what the bundle should give"
+import json, sys
+results = sys.argv[1]
+load = lambda name: json.load(open(f"{results}/{name}"))
+tests = load("tests.json")
+assert tests["software"] is True, "tests.json does not say the renderer is software"
+names = [s["suite"] for s in tests["suites"]]
+for suite in ("ring_test", "encoder_test", "pipe_test", "export_test", "filter_test", "glshader_test"):
+    assert suite in names, f"{suite} did not run"
+for s in tests["suites"]:
+    assert s["exit"] == 0 and s["failed"] == 0 and s["passed"] > 0, f"suite {s}"
+info = load("info.json")
+assert info["software"] is True and info["renderer"].startswith("llvmpipe"), info
+assert info["ring_path"] == "persistent-map+fences", info["ring_path"]
+ring = load("ring.json")["results"][0]
+for key in ("stall_p99", "stall_queued_p99"):
+    assert ring[key]["runs"], f"ring.json has no {key}"
+assert load("encode.json")["results"] and load("filter.json")["results"], "a benchmark has no results"
+EOF
+
+refused=0
+env LD_LIBRARY_PATH= "$bundle/gpu-check.sh" "$scratch/refused" --require-gpu 2>"$scratch/refused.log" || refused=$?
+[ $refused = 2 ] && grep -q 'software rasterizer, and --require-gpu was given' "$scratch/refused.log" ||
+  fail "--require-gpu on llvmpipe exited with $refused: $(cat "$scratch/refused.log")"
+echo "gpu_bundle_test: passed (bundle $mib MiB)" >&2
