@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,7 @@ namespace {
 struct options {
     int width = 1280, height = 720;
     int frames = 600;
-    double fps = 60;
+    sample::frame_rate fps{60, 1};
     int depth = 3;
     glr_format format = GLR_FORMAT_RGBA8;
     glr_flip flip = GLR_FLIP_STRIDE;
@@ -48,11 +49,11 @@ options parse(int argc, char **argv)
         if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (args.is("-n")) {
-            o.frames = static_cast<int>(args.positive());
+            o.frames = args.count(1, INT_MAX);
         } else if (args.is("-r")) {
-            o.fps = args.positive();
+            o.fps = args.rate();
         } else if (args.is("--depth")) {
-            o.depth = static_cast<int>(args.positive());
+            o.depth = args.count(1, 64);
         } else if (args.is("--format")) {
             std::string v = args.value();
             o.format = glr_format_from_name(v.c_str());
@@ -159,7 +160,8 @@ int main(int argc, char **argv)
         auto last_report = start;
         int rendered = 0;
         for (; rendered < o.frames && !interrupted; rendered++) {
-            scene.draw(rendered, rendered / o.fps, 1 / o.fps);
+            scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
+                       static_cast<double>(o.fps.den) / o.fps.num);
             ring.capture(glr::framebuffer_source(scene.fbo()), rendered, hand_off);
             auto now = std::chrono::steady_clock::now();
             if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {

@@ -1,20 +1,122 @@
 #include "command_line.hpp"
 
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 
 namespace sample {
 
 namespace {
 
-// "1280x720"; false unless both numbers are positive.
-bool parse_size(const std::string &text, int &width, int &height)
+bool all_digits(const std::string &text, size_t from, size_t to)
 {
-    return std::sscanf(text.c_str(), "%dx%d", &width, &height) == 2 && width > 0 && height > 0;
+    if (from >= to)
+        return false;
+    for (size_t i = from; i < to; i++)
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+    return true;
+}
+
+// [-]DIGITS[.DIGITS] or [-].DIGITS, and nothing else (strtod alone takes "1e10", "inf",
+// "0x1p3" and leading spaces).
+bool parse_plain_decimal(const std::string &text, double &out)
+{
+    size_t from = !text.empty() && text[0] == '-' ? 1 : 0, dot = text.find('.', from);
+    bool whole = dot == std::string::npos ? all_digits(text, from, text.size())
+                                          : (dot == from || all_digits(text, from, dot)) &&
+                                                all_digits(text, dot + 1, text.size());
+    if (!whole)
+        return false;
+    out = std::strtod(text.c_str(), nullptr);
+    return std::isfinite(out);
+}
+
+std::string number_text(double x)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.10g", x);
+    return text;
 }
 
 } // namespace
+
+bool parse_integer(const std::string &text, long long &out)
+{
+    size_t from = !text.empty() && text[0] == '-' ? 1 : 0;
+    if (!all_digits(text, from, text.size()))
+        return false;
+    errno = 0;
+    out = std::strtoll(text.c_str(), nullptr, 10);
+    return errno != ERANGE;
+}
+
+bool parse_decimal(const std::string &text, double &out)
+{
+    size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        return parse_plain_decimal(text, out);
+    double num = 0, den = 0;
+    if (!parse_plain_decimal(text.substr(0, slash), num) || !parse_plain_decimal(text.substr(slash + 1), den) ||
+        den == 0)
+        return false;
+    out = num / den;
+    return std::isfinite(out);
+}
+
+bool parse_rate(const std::string &text, frame_rate &out)
+{
+    static const struct {
+        const char *name;
+        frame_rate rate;
+    } names[] = {{"ntsc", {30000, 1001}}, {"pal", {25, 1}}, {"film", {24, 1}}, {"ntsc-film", {24000, 1001}}};
+    for (const auto &n : names)
+        if (text == n.name)
+            return out = n.rate, true;
+    long long num = 0, den = 1;
+    size_t slash = text.find('/'), dot = text.find('.');
+    if (slash != std::string::npos) {
+        if (!parse_integer(text.substr(0, slash), num) || !parse_integer(text.substr(slash + 1), den))
+            return false;
+    } else if (dot != std::string::npos) {
+        // Exactly: the digits as a fraction over a power of ten (at most six decimals).
+        std::string digits = text.substr(0, dot) + text.substr(dot + 1);
+        size_t decimals = text.size() - dot - 1;
+        if (decimals == 0 || decimals > 6 || !parse_integer(digits, num) || text[0] == '-')
+            return false;
+        den = static_cast<long long>(std::pow(10, decimals));
+        // A decimal NTSC rate (23.976, 29.97, 59.94...) is the N*1000/1001 it stands for.
+        for (long long base : {24, 30, 48, 60, 120, 240})
+            if (std::abs(static_cast<double>(num) / den - base * 1000.0 / 1001.0) < 0.005)
+                num = base * 1000, den = 1001;
+    } else if (!parse_integer(text, num)) {
+        return false;
+    }
+    if (num <= 0 || den <= 0)
+        return false;
+    long long g = std::gcd(num, den);
+    num /= g, den /= g;
+    if (num > INT_MAX || den > INT_MAX)
+        return false;
+    out = {static_cast<int>(num), static_cast<int>(den)};
+    return true;
+}
+
+bool parse_size(const std::string &text, int &width, int &height)
+{
+    size_t x = text.find('x');
+    long long w = 0, h = 0;
+    if (x == std::string::npos || !parse_integer(text.substr(0, x), w) || !parse_integer(text.substr(x + 1), h) ||
+        w <= 0 || h <= 0 || w > INT_MAX || h > INT_MAX)
+        return false;
+    width = static_cast<int>(w);
+    height = static_cast<int>(h);
+    return true;
+}
 
 command_line::command_line(int argc, char **argv, std::string usage_text)
     : argc_(argc), argv_(argv), usage_(std::move(usage_text))
@@ -42,21 +144,56 @@ std::string command_line::value()
     return argv_[++at_];
 }
 
-double command_line::positive()
+long long command_line::integer(long long min, long long max)
 {
     std::string v = value();
-    char *end = nullptr;
-    double d = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !(d > 0))
-        fail(option_ + " needs a positive number, not '" + v + "'");
-    return d;
+    long long n = 0;
+    if (!parse_integer(v, n) || n < min || n > max)
+        fail(option_ + " needs a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+             ", not '" + v + "'");
+    return n;
+}
+
+double command_line::decimal(double min, double max)
+{
+    std::string v = value();
+    double x = 0;
+    if (!parse_decimal(v, x) || x < min || x > max)
+        fail(option_ + " needs a number like 1.5 or 3/2, from " + number_text(min) + " to " + number_text(max) +
+             ", not '" + v + "'");
+    return x;
+}
+
+frame_rate command_line::rate()
+{
+    std::string v = value();
+    frame_rate r{};
+    // From 1/1000 to 1000 frames a second: beyond, containers' time bases (MP4's and
+    // Matroska's millisecond ticks among them) cannot tell the frames apart.
+    if (!parse_rate(v, r) || static_cast<double>(r.num) / r.den > 1000 || static_cast<double>(r.den) / r.num > 1000)
+        fail(option_ + " needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, 30000/1001 or "
+                       "ntsc, not '" + v + "'");
+    return r;
+}
+
+long long command_line::bit_rate(long long min, long long max)
+{
+    std::string v = value();
+    char suffix = v.empty() ? 0 : v.back();
+    double scale = suffix == 'k' || suffix == 'K' ? 1e3 : suffix == 'M' ? 1e6 : 1;
+    double x = 0;
+    if (!parse_plain_decimal(scale == 1 ? v : v.substr(0, v.size() - 1), x) || x * scale < min || x * scale > max)
+        fail(option_ + " needs bits per second like 192000, 192k or 1.5M, from " + std::to_string(min) + " to " +
+             std::to_string(max) + ", not '" + v + "'");
+    return std::llround(x * scale);
 }
 
 void command_line::size(int &width, int &height)
 {
     std::string v = value();
-    if (!parse_size(v, width, height))
-        fail("size must look like 1280x720, not '" + v + "'");
+    if (!parse_size(v, width, height) || width > max_dimension || height > max_dimension)
+        fail(option_ + " needs WIDTHxHEIGHT like 1280x720, each a whole number from 1 to " +
+             std::to_string(max_dimension) + ", not '" + v + "'");
 }
 
 std::vector<std::string> command_line::rest()

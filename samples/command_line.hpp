@@ -1,6 +1,8 @@
 // The samples' option reading: options in order, each with its value; a usage error
 // prints "PROGRAM: why" to stderr and exits with status 2; -h and --help print the usage
-// text to stdout and exit with 0.
+// text to stdout and exit with 0. Numbers are read strictly, by one set of readers for
+// every program: the whole value is the number (no trailing characters, no exponent, no
+// inf or nan, no overflow), and it must lie in the option's range.
 #pragma once
 
 #include "glreader/common.h"
@@ -9,6 +11,28 @@
 #include <vector>
 
 namespace sample {
+
+// A frame rate as the fraction num/den frames a second.
+struct frame_rate {
+    int num, den;
+};
+
+// The strict readers under command_line's, for callers with their own messages: each
+// returns false when text is not such a number.
+// A whole number: [-]DIGITS, within long long.
+bool parse_integer(const std::string &text, long long &out);
+// A decimal ([-]DIGITS[.DIGITS] or [-].DIGITS), or a fraction of two (A/B, B not 0).
+bool parse_decimal(const std::string &text, double &out);
+// A frame rate above 0: a whole number, a decimal (29.97 and the other NTSC rates read as
+// the exact N*1000/1001 they stand for, as ffmpeg reads them; others exactly, 12.5 as
+// 25/2), a fraction of whole numbers (30000/1001), or ntsc, pal, film, ntsc-film.
+bool parse_rate(const std::string &text, frame_rate &out);
+// WIDTHxHEIGHT of two whole numbers above 0, within int.
+bool parse_size(const std::string &text, int &width, int &height);
+
+// The largest frame size the programs accept in each dimension (GL's own limit, which
+// may be lower, is checked when the frame is made).
+constexpr int max_dimension = 32768;
 
 class command_line {
 public:
@@ -21,9 +45,17 @@ public:
 
     // The current option's value: the next argument.
     std::string value();
-    // value() as a number above 0.
-    double positive();
-    // value() as WIDTHxHEIGHT.
+    // value() as a whole number from min to max.
+    long long integer(long long min, long long max);
+    // integer() for an int count, from min to max.
+    int count(int min, int max) { return static_cast<int>(integer(min, max)); }
+    // value() as a decimal or a fraction from min to max (both included).
+    double decimal(double min, double max);
+    // value() as a frame rate from 1/1000 to 1000 frames a second.
+    frame_rate rate();
+    // value() as bits per second: 192000, 192k or 1.5M, from min to max.
+    long long bit_rate(long long min, long long max);
+    // value() as WIDTHxHEIGHT, each from 1 to max_dimension.
     void size(int &width, int &height);
     // value() as a glreader format name (rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p).
     glr_format format();

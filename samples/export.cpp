@@ -32,7 +32,6 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
-#include <libavutil/parseutils.h>
 }
 
 #include <sys/stat.h>
@@ -42,6 +41,7 @@ extern "C" {
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cmath>
@@ -75,6 +75,12 @@ struct options {
     bool date_given = false;
     int start_frame = 0;
 };
+
+// Bounds of the numeric options: the ring's and the encoder queue's own, lengths whose
+// frame counts stay far inside int at 1000 fps, and what audio encoders take.
+constexpr int max_ring_depth = 64, max_queue = 64;
+constexpr double max_seconds = 1e6;
+constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
 
 const char *const usage_text =
     "usage: glreader-export [OPTIONS]\n"
@@ -133,22 +139,14 @@ options parse(int argc, char **argv)
         if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (args.is("-r")) {
-            // FFmpeg's own reading: 29.97 is 30000/1001, as in the ffmpeg command line.
-            std::string v = args.value();
-            AVRational rate{};
-            if (av_parse_video_rate(&rate, v.c_str()) < 0 || rate.num <= 0 || rate.den <= 0)
-                args.fail("-r needs a positive frame rate like 30, 29.97 or 30000/1001, not '" + v + "'");
-            // A decimal NTSC rate (23.976, 29.97, 59.94...) is the exact N*1000/1001 it stands for.
-            for (int base : {24, 30, 48, 60, 120, 240})
-                if (std::abs(av_q2d(rate) - base * 1000.0 / 1001.0) < 0.005)
-                    rate = AVRational{base * 1000, 1001};
+            sample::frame_rate rate = args.rate();
             o.fps_num = rate.num;
             o.fps_den = rate.den;
         } else if (args.is("-t")) {
-            o.seconds = args.positive();
+            o.seconds = args.decimal(0.001, max_seconds);
             o.seconds_given = true;
         } else if (args.is("-n")) {
-            o.frames = static_cast<int>(args.positive());
+            o.frames = args.count(1, INT_MAX);
         } else if (args.is("-c")) {
             o.codec = args.value();
         } else if (args.is("--preset")) {
@@ -168,9 +166,9 @@ options parse(int argc, char **argv)
             o.ring_format = args.format();
         } else if (args.color_option(o.color)) {
         } else if (args.is("--depth")) {
-            o.depth = static_cast<int>(args.positive());
+            o.depth = args.count(1, max_ring_depth);
         } else if (args.is("--queue")) {
-            o.queue = static_cast<int>(args.positive());
+            o.queue = args.count(1, max_queue);
         } else if (args.is("--shader")) {
             o.shader = args.value();
         } else if (args.option().rfind("--channel", 0) == 0 && args.option().size() == 10 &&
@@ -184,12 +182,7 @@ options parse(int argc, char **argv)
                 args.fail(std::string("--date: ") + glr_last_error());
             o.date_given = true;
         } else if (args.is("--start-frame")) {
-            std::string v = args.value();
-            char *end = nullptr;
-            long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end || n < 0 || n > 100000000)
-                args.fail("--start-frame needs a frame number 0 or more, not '" + v + "'");
-            o.start_frame = static_cast<int>(n);
+            o.start_frame = args.count(0, INT_MAX - 1);
         } else if (args.is("--stats-json")) {
             o.stats_json = args.value();
         } else if (args.is("-f")) {
@@ -203,20 +196,9 @@ options parse(int argc, char **argv)
         } else if (args.is("--audio-codec")) {
             o.audio_codec = args.value();
         } else if (args.is("--audio-bitrate")) {
-            std::string v = args.value();
-            char *end = nullptr;
-            double rate = std::strtod(v.c_str(), &end);
-            if (end && (*end == 'k' || *end == 'K'))
-                rate *= 1000, end++;
-            if (v.empty() || *end || !(rate > 0) || rate > 10e6)
-                args.fail("--audio-bitrate needs bits per second like 192000 or 192k, not '" + v + "'");
-            o.audio.bit_rate = static_cast<int64_t>(rate);
+            o.audio.bit_rate = args.bit_rate(min_audio_bit_rate, max_audio_bit_rate);
         } else if (args.is("--audio-offset")) {
-            std::string v = args.value();
-            char *end = nullptr;
-            o.audio.offset = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !std::isfinite(o.audio.offset))
-                args.fail("--audio-offset needs seconds like 1.5 or -0.25, not '" + v + "'");
+            o.audio.offset = args.decimal(-max_seconds, max_seconds);
         } else if (args.is("--audio-keep-longer")) {
             o.audio.keep_longer = 1;
         } else if (args.is("-y")) {
@@ -231,6 +213,9 @@ options parse(int argc, char **argv)
         args.fail("-t and -n both say how long to render: give one of them");
     if (o.frames == 0)
         o.frames = std::max(1, static_cast<int>(o.seconds * o.fps_num / o.fps_den + 0.5));
+    if (o.start_frame > INT_MAX - o.frames)
+        args.fail("--start-frame " + std::to_string(o.start_frame) + " and " + std::to_string(o.frames) +
+                  " frames pass the last frame number, " + std::to_string(INT_MAX));
     if (o.codec.empty())
         o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
     if (o.output.empty() && o.container == "null")

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -34,7 +35,7 @@ namespace {
 
 struct options {
     int width = 1280, height = 720;
-    int fps = 30;
+    sample::frame_rate fps{30, 1};
     double seconds = 5;
     int frames = 0; // 0: from seconds
     int depth = 3;
@@ -64,13 +65,13 @@ options parse(int argc, char **argv)
         } else if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (args.is("-r")) {
-            o.fps = static_cast<int>(args.positive());
+            o.fps = args.rate();
         } else if (args.is("-t")) {
-            o.seconds = args.positive();
+            o.seconds = args.decimal(0.001, 1e6);
         } else if (args.is("-n")) {
-            o.frames = static_cast<int>(args.positive());
+            o.frames = args.count(1, INT_MAX);
         } else if (args.is("--depth")) {
-            o.depth = static_cast<int>(args.positive());
+            o.depth = args.count(1, 64);
         } else if (args.is("--shader")) {
             o.shader = args.value();
         } else if (args.is("--format")) {
@@ -88,7 +89,7 @@ options parse(int argc, char **argv)
         }
     }
     if (o.frames == 0)
-        o.frames = std::max(1, static_cast<int>(o.seconds * o.fps + 0.5));
+        o.frames = std::max(1, static_cast<int>(o.seconds * o.fps.num / o.fps.den + 0.5));
     return o;
 }
 
@@ -123,8 +124,8 @@ int main(int argc, char **argv)
         cp.height = o.height;
         cp.format = rp.format;
         cp.color = rp.color;
-        cp.fps_num = o.fps;
-        cp.fps_den = 1;
+        cp.fps_num = o.fps.num;
+        cp.fps_den = o.fps.den;
         glr::ffmpeg_child child(cp, o.ffmpeg_args);
         const int fd = child.stdin_fd();
 
@@ -135,7 +136,8 @@ int main(int argc, char **argv)
         int rendered = 0;
         try {
             for (; rendered < o.frames && !interrupted; rendered++) {
-                scene.draw(rendered, static_cast<double>(rendered) / o.fps, 1.0 / o.fps);
+                scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
+                           static_cast<double>(o.fps.den) / o.fps.num);
                 ring.capture(glr::framebuffer_source(scene.fbo()), rendered, to_ffmpeg);
                 auto now = std::chrono::steady_clock::now();
                 if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {

@@ -20,6 +20,7 @@ extern "C" {
 #include <libavutil/log.h>
 }
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -30,7 +31,8 @@ extern "C" {
 namespace {
 
 struct options {
-    int width = 1280, height = 720, fps = 60;
+    int width = 1280, height = 720;
+    sample::frame_rate fps{60, 1};
     int frames = 0; // 0: until the window closes
     std::string codec, shader, output;
 };
@@ -46,9 +48,9 @@ options parse(int argc, char **argv)
         if (args.is("-s"))
             args.size(o.width, o.height);
         else if (args.is("-r"))
-            o.fps = static_cast<int>(args.positive());
+            o.fps = args.rate();
         else if (args.is("-n"))
-            o.frames = static_cast<int>(args.positive());
+            o.frames = args.count(1, INT_MAX);
         else if (args.is("-c"))
             o.codec = args.value();
         else if (args.is("--shader"))
@@ -116,8 +118,8 @@ int main(int argc, char **argv)
         ep.width = fb_width;
         ep.height = fb_height;
         ep.format = rp.format;
-        ep.fps_num = o.fps;
-        ep.fps_den = 1;
+        ep.fps_num = o.fps.num;
+        ep.fps_den = o.fps.den;
         ep.codec = o.codec.c_str();
         ep.output = o.output.c_str();
         glr::encoder enc(ep);
@@ -125,7 +127,8 @@ int main(int argc, char **argv)
 
         int frame = 0;
         while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames)) {
-            scene.draw(frame, static_cast<double>(frame) / o.fps, 1.0 / o.fps);
+            scene.draw(frame, static_cast<double>(frame) * o.fps.den / o.fps.num,
+                       static_cast<double>(o.fps.den) / o.fps.num);
             // Show it: copy the scene into the window's back buffer...
             gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
             gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
@@ -141,9 +144,9 @@ int main(int argc, char **argv)
         }
         ring.drain(record);
         enc.finish();
-        std::printf("recorded %llu frames (%dx%d, %d fps, %s) to %s\n",
+        std::printf("recorded %llu frames (%dx%d, %d/%d fps, %s) to %s\n",
                     static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height,
-                    o.fps, o.codec.c_str(), o.output.c_str());
+                    o.fps.num, o.fps.den, o.codec.c_str(), o.output.c_str());
         return 0;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-viewer: %s\n", e.what());

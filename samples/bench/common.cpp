@@ -84,8 +84,9 @@ std::vector<size_spec> parse_sizes(const std::string &list)
         else if (item == "2160p") out.push_back({item, 3840, 2160});
         else {
             int w = 0, h = 0;
-            if (std::sscanf(item.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
-                throw std::runtime_error("unknown size " + item + " (use 720p, 1080p, 2160p or WxH)");
+            if (!sample::parse_size(item, w, h) || w > sample::max_dimension || h > sample::max_dimension)
+                throw std::runtime_error("unknown size '" + item + "' (use 720p, 1080p, 2160p or WxH, each from 1 to " +
+                                         std::to_string(sample::max_dimension) + ")");
             out.push_back({item, w, h});
         }
     }
@@ -163,19 +164,42 @@ void write_all(int fd, const uint8_t *data, size_t size)
     }
 }
 
-options parse_options(int argc, char **argv, options o,
-                      const std::function<bool(const std::string &, const std::string &)> &extra)
+const char *const usage_text =
+    "usage: glreader-bench info [--json FILE]\n"
+    "       glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
+    "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
+    "                             [--frames N] [--json FILE]\n"
+    "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"
+    "                             [--buffers 1,4] [--runs N] [--frames N] [--seconds S]\n"
+    "                             [--no-load-row] [--python PROGRAM] [--json FILE]\n"
+    "       glreader-bench filter [--ffmpeg PATH] [--sizes 720p,1080p] [--codecs rawvideo,ffv1]\n"
+    "                             [--depth N] [--shader FILE] [--runs N] [--frames N] [--json FILE]\n"
+    "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n"
+    "  filter needs a patched ffmpeg: ffmpeg-patches/build.sh 5.1\n";
+
+options parse_options(int argc, char **argv, options o, const std::function<bool(sample::command_line &)> &extra)
 {
-    for (int i = 0; i < argc; i++) {
-        std::string a = argv[i];
-        if (i + 1 >= argc)
-            throw std::runtime_error("unknown option or missing value: " + a);
-        std::string v = argv[++i];
-        if (a == "--sizes") o.sizes = v;
-        else if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
-        else if (a == "--frames") o.frames = std::max(1, std::atoi(v.c_str()));
-        else if (a == "--json") o.json = v;
-        else if (!extra || !extra(a, v)) throw std::runtime_error("unknown option " + a);
+    // command_line reads from argv[1]: the program's name goes first.
+    std::vector<char *> all{const_cast<char *>("glreader-bench")};
+    all.insert(all.end(), argv, argv + argc);
+    sample::command_line args(static_cast<int>(all.size()), all.data(), usage_text);
+    while (args.next()) {
+        if (args.is("--sizes")) {
+            o.sizes = args.value();
+            try {
+                parse_sizes(o.sizes);
+            } catch (const std::exception &e) {
+                args.fail(std::string("--sizes: ") + e.what());
+            }
+        } else if (args.is("--runs")) {
+            o.runs = args.count(1, 1000);
+        } else if (args.is("--frames")) {
+            o.frames = args.count(1, 1000000);
+        } else if (args.is("--json")) {
+            o.json = args.value();
+        } else if (!extra || !extra(args)) {
+            args.fail("unknown option " + args.option());
+        }
     }
     return o;
 }

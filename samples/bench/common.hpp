@@ -2,6 +2,8 @@
 // median / max summaries, JSON fragments and the common options.
 #pragma once
 
+#include "command_line.hpp"
+
 #include "glreader/glreader.hpp"
 
 #include <chrono>
@@ -79,8 +81,15 @@ struct options {
     std::string sizes, json;
     int runs, frames;
 };
+// Reads a mode's options (argv: the mode's arguments only) with the samples' strict
+// readers: --sizes, --runs, --frames and --json, and through extra the mode's own (extra
+// looks at args.option(), reads its value with args' readers and returns false for an
+// option it does not know either). A bad option prints why and the usage, and exits 2.
 options parse_options(int argc, char **argv, options defaults,
-                      const std::function<bool(const std::string &, const std::string &)> &extra = {});
+                      const std::function<bool(sample::command_line &args)> &extra = {});
+
+// The usage of every mode, for -h and option errors.
+extern const char *const usage_text;
 
 // A ring as the modes read frames back.
 glr::ring make_ring(int width, int height, glr_format format, glr_flip flip = GLR_FLIP_STRIDE, int depth = 3);

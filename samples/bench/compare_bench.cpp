@@ -426,21 +426,27 @@ int compare(int argc, char **argv, bool everything)
     std::string python = GLREADER_SOURCE_DIR "/.venv/bin/python";
     limits l{600, 1.0, python, GLREADER_SOURCE_DIR "/samples/bench/turbopipe_cell.py"};
     bool load_row = true;
-    std::vector<char *> args(argv, argv + argc);
-    auto no_load = std::find_if(args.begin(), args.end(), [](char *a) { return std::string(a) == "--no-load-row"; });
-    if (no_load != args.end()) {
-        load_row = false;
-        args.erase(no_load);
-    }
-    options o = parse_options(static_cast<int>(args.size()), args.data(), {"720p,1080p,2160p", "", 3, 600},
-                              [&](const std::string &name, const std::string &v) {
-                                  if (name == "--outputs") outputs = v;
-                                  else if (name == "--buffers") buffers = v;
-                                  else if (name == "--seconds") l.seconds = std::atof(v.c_str());
-                                  else if (name == "--python") l.python = v;
-                                  else return false;
-                                  return true;
-                              });
+    options o = parse_options(argc, argv, {"720p,1080p,2160p", "", 3, 600}, [&](sample::command_line &args) {
+        if (args.is("--outputs")) {
+            outputs = args.value();
+        } else if (args.is("--buffers")) {
+            buffers = args.value();
+            for (const std::string &b : split(buffers)) {
+                long long n = 0;
+                if (!sample::parse_integer(b, n) || n < 1 || n > 64)
+                    args.fail("--buffers needs whole numbers from 1 to 64, like 1,4, not '" + buffers + "'");
+            }
+        } else if (args.is("--seconds")) {
+            l.seconds = args.decimal(0.1, 3600);
+        } else if (args.is("--python")) {
+            l.python = args.value();
+        } else if (args.is("--no-load-row")) {
+            load_row = false;
+        } else {
+            return false;
+        }
+        return true;
+    });
     l.frames = o.frames;
     std::vector<method> methods = {method::standard, method::threaded, method::glreader_vmsplice,
                                    method::glreader_write, method::vmsplice_loop};
@@ -462,7 +468,7 @@ int compare(int argc, char **argv, bool everything)
     for (const size_spec &s : parse_sizes(o.sizes))
         for (const std::string &out : split(outputs))
             for (const std::string &b : split(buffers))
-                cells.push_back({{s, parse_output(out), std::max(1, std::atoi(b.c_str())), false}, methods, {}, {}});
+                cells.push_back({{s, parse_output(out), std::stoi(b), false}, methods, {}, {}});
     if (load_row)
         cells.push_back({{{"1080p", 1920, 1080}, parse_output("null"), 1, true}, methods, {}, {}});
     for (cell_result &c : cells) {

@@ -432,8 +432,8 @@ size_t readback_bytes(method m, const size_spec &size)
 int bench_encode(int argc, char **argv)
 {
     std::string presets = "ultrafast,slow";
-    options o = parse_options(argc, argv, {"720p,1080p", "", 3, 60}, [&](const std::string &name, const std::string &v) {
-        return name == "--presets" && (presets = v, true);
+    options o = parse_options(argc, argv, {"720p,1080p", "", 3, 60}, [&](sample::command_line &args) {
+        return args.is("--presets") && (presets = args.value(), true);
     });
     const std::string &sizes = o.sizes, &json = o.json;
     const int runs = o.runs, frames = o.frames;

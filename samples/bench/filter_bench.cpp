@@ -161,16 +161,18 @@ int bench_filter(int argc, char **argv)
 {
     std::string ffmpeg, codecs = "rawvideo,ffv1", shader;
     int depth = 3;
-    options o = parse_options(argc, argv, {"720p,1080p", "", 3, 300}, [&](const std::string &name, const std::string &v) {
-        if (name == "--ffmpeg")
-            return ffmpeg = v, true;
-        if (name == "--codecs")
-            return codecs = v, true;
-        if (name == "--shader")
-            return shader = v, true;
-        if (name == "--depth")
-            return depth = std::atoi(v.c_str()), depth >= 1 && depth <= 16;
-        return false;
+    options o = parse_options(argc, argv, {"720p,1080p", "", 3, 300}, [&](sample::command_line &args) {
+        if (args.is("--ffmpeg"))
+            ffmpeg = args.value();
+        else if (args.is("--codecs"))
+            codecs = args.value();
+        else if (args.is("--shader"))
+            shader = args.value();
+        else if (args.is("--depth"))
+            depth = args.count(1, 16);
+        else
+            return false;
+        return true;
     });
     if (ffmpeg.empty())
         ffmpeg = find_patched_ffmpeg();

@@ -2,6 +2,7 @@
 // compares numbers taken under the same machine conditions. One mode per file:
 // ring_bench.cpp, encode_bench.cpp, compare_bench.cpp (pipe and compare), filter_bench.cpp;
 // gl_info.cpp says what they run on.
+#include "common.hpp"
 #include "modes.hpp"
 
 #include <cstdio>
@@ -24,19 +25,9 @@ int main(int argc, char **argv)
             return bench::bench_compare(argc - 2, argv + 2);
         if (mode == "filter")
             return bench::bench_filter(argc - 2, argv + 2);
-        std::fprintf(stderr,
-                     "usage: glreader-bench info [--json FILE]\n"
-                     "       glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
-                     "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
-                     "                             [--frames N] [--json FILE]\n"
-                     "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"
-                     "                             [--buffers 1,4] [--runs N] [--frames N] [--seconds S]\n"
-                     "                             [--no-load-row] [--python PROGRAM] [--json FILE]\n"
-                     "       glreader-bench filter [--ffmpeg PATH] [--sizes 720p,1080p] [--codecs rawvideo,ffv1]\n"
-                     "                             [--depth N] [--shader FILE] [--runs N] [--frames N] [--json FILE]\n"
-                     "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n"
-                     "  filter needs a patched ffmpeg: ffmpeg-patches/build.sh 9.0\n");
-        return 2;
+        bool help = mode == "-h" || mode == "--help";
+        std::fprintf(help ? stdout : stderr, "%s", bench::usage_text);
+        return help ? 0 : 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-bench: %s\n", e.what());
         return 1;
