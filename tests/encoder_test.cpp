@@ -196,6 +196,13 @@ TEST(encoder_errors, bad_parameters_name_the_cause)
     m = create_fails(p);
     EXPECT_TRUE(contains(m, "libx264 cannot encode pal8; it takes:")) << m;
 
+    // Matroska counts milliseconds: a million frames a second would share timestamps.
+    p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", path.c_str());
+    p.fps_num = 1000000;
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "a matroska file cannot hold 1000000/1 frames a second: its time base, 1/1000")) << m;
+    EXPECT_FALSE(std::ifstream(path).good()) << "nothing is written for a refused rate";
+
     p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", "/nonexistent-dir/out.mkv");
     m = create_fails(p, -ENOENT);
     EXPECT_TRUE(contains(m, "cannot open /nonexistent-dir/out.mkv for writing: No such file or directory")) << m;

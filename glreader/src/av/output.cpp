@@ -105,6 +105,17 @@ void output::start(const char *video_codec)
         fail(io_error(rc), "glr_encoder_create: %s cannot start a %s file with %s: %s", what().c_str(),
              muxer()->name, video_codec, av_error_text(rc).c_str());
     started_ = true; // a trailer is owed from now on
+    // The muxer chose each stream's time base; one too coarse for the frame rate (1000000
+    // fps in Matroska's milliseconds) would give frames the same timestamp, and a file
+    // that plays as one frame.
+    for (unsigned i = 0; i < context_->nb_streams; i++) {
+        const AVStream *st = context_->streams[i];
+        if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && st->avg_frame_rate.num > 0 &&
+            av_rescale_q(1, av_inv_q(st->avg_frame_rate), st->time_base) == 0)
+            fail(-EINVAL, "glr_encoder_create: a %s file cannot hold %d/%d frames a second: its time base, %d/%d "
+                          "seconds, is coarser than one frame",
+                 muxer()->name, st->avg_frame_rate.num, st->avg_frame_rate.den, st->time_base.num, st->time_base.den);
+    }
     const AVDictionaryEntry *unknown = av_dict_get(options_, "", nullptr, AV_DICT_IGNORE_SUFFIX);
     if (unknown)
         fail(-EINVAL, "glr_encoder_create: muxer %s has no option '%s' (ffmpeg -h muxer=%s lists them)",
