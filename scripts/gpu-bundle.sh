@@ -6,7 +6,7 @@
 #   scripts/gpu-bundle.sh [OUT]        (default: gpu-bundle/ in the checkout, ignored by git)
 #
 # OUT/gpu-check.sh     the run itself (scripts/gpu-check.sh; its header says how)
-# OUT/bin/             glreader-export, -pipe, -bench; the ring, encoder, export and filter
+# OUT/bin/             glreader-export, -pipe, -capture, -bench; the ring, encoder, export and filter
 #                      test suites; a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
 #                      Debian 12's libraries are, built by ffmpeg-patches/build.sh --bundle)
 # OUT/lib/             every library those need but glibc's: glreader's, FFmpeg's
@@ -37,7 +37,7 @@ say "building glreader's programs and test suites against $ffmpeg_prefix (in $bu
 rm -f "$build/CMakeCache.txt"
 PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON \
   -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" >/dev/null
-programs=(glreader-export glreader-pipe glreader-bench)
+programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
 suites=(ring_test context_test capi_test scene_test encoder_test pipe_test export_test filter_test glshader_test)
 cmake --build "$build" --target "${programs[@]}" "${suites[@]}"
 

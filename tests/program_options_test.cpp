@@ -1,0 +1,198 @@
+// The programs' numbers, read by one strict parser (samples/command_line): the readers
+// themselves, then every numeric option of every program run as a user runs it, with
+// values that must work and values that must be refused with a message naming the option.
+#include "command_line.hpp"
+
+#include "support/audio_files.hpp"
+#include "support/gl_test.hpp"
+#include "support/process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+TEST(program_options, integers_are_whole_numbers_without_overflow)
+{
+    long long n = 0;
+    EXPECT_TRUE(sample::parse_integer("42", n));
+    EXPECT_EQ(n, 42);
+    EXPECT_TRUE(sample::parse_integer("-7", n));
+    EXPECT_EQ(n, -7);
+    EXPECT_TRUE(sample::parse_integer("9223372036854775807", n));
+    EXPECT_EQ(n, LLONG_MAX);
+    for (const char *bad : {"", "-", "0.5", "1e10", "inf", "nan", " 3", "3 ", "12abc", "+3", "0x10",
+                            "9223372036854775808", "99999999999999999999"})
+        EXPECT_FALSE(sample::parse_integer(bad, n)) << "'" << bad << "'";
+}
+
+TEST(program_options, decimals_and_fractions_are_plain)
+{
+    double x = 0;
+    EXPECT_TRUE(sample::parse_decimal("1.5", x));
+    EXPECT_DOUBLE_EQ(x, 1.5);
+    EXPECT_TRUE(sample::parse_decimal("-0.25", x));
+    EXPECT_DOUBLE_EQ(x, -0.25);
+    EXPECT_TRUE(sample::parse_decimal(".5", x));
+    EXPECT_DOUBLE_EQ(x, 0.5);
+    EXPECT_TRUE(sample::parse_decimal("3/2", x));
+    EXPECT_DOUBLE_EQ(x, 1.5);
+    EXPECT_TRUE(sample::parse_decimal("7", x));
+    EXPECT_DOUBLE_EQ(x, 7);
+    for (const char *bad : {"", ".", "1.", "1e3", "inf", "-inf", "nan", "0x1p3", " 1", "1.5s", "1/0", "1/", "/2",
+                            "1/2/3", "1..2", "--1"})
+        EXPECT_FALSE(sample::parse_decimal(bad, x)) << "'" << bad << "'";
+}
+
+TEST(program_options, frame_rates_are_exact_fractions)
+{
+    struct {
+        const char *text;
+        int num, den;
+    } good[] = {{"30", 30, 1},        {"29.97", 30000, 1001}, {"23.976", 24000, 1001}, {"59.94", 60000, 1001},
+                {"30000/1001", 30000, 1001}, {"12.5", 25, 2},  {"0.5", 1, 2},          {"60/2", 30, 1},
+                {"ntsc", 30000, 1001}, {"pal", 25, 1},         {"film", 24, 1},        {"ntsc-film", 24000, 1001}};
+    for (const auto &g : good) {
+        sample::frame_rate r{};
+        ASSERT_TRUE(sample::parse_rate(g.text, r)) << g.text;
+        EXPECT_EQ(r.num, g.num) << g.text;
+        EXPECT_EQ(r.den, g.den) << g.text;
+    }
+    sample::frame_rate r{};
+    for (const char *bad : {"", "0", "-30", "30/0", "0/1", "1e3", "inf", "29.97abc", "1.", "1.1234567", "abc",
+                            "30000000000/1"})
+        EXPECT_FALSE(sample::parse_rate(bad, r)) << "'" << bad << "'";
+}
+
+TEST(program_options, sizes_are_two_whole_numbers)
+{
+    int w = 0, h = 0;
+    EXPECT_TRUE(sample::parse_size("1280x720", w, h));
+    EXPECT_EQ(w, 1280);
+    EXPECT_EQ(h, 720);
+    for (const char *bad : {"", "x", "1280x", "x720", "320x240abc", "99999999999x2", "0x10", "10x0", "-5x5",
+                            "320*240", "1.5x2", "320 x 240", "1280x720x3"})
+        EXPECT_FALSE(sample::parse_size(bad, w, h)) << "'" << bad << "'";
+}
+
+// One numeric option of one program: each good value (with what else it needs) runs to a
+// zero exit; each bad one exits with 2 and a message naming the option and the value.
+struct numeric_option {
+    std::string program;
+    std::vector<std::string> base; // the arguments every run has, before the option
+    std::string option;
+    std::vector<std::vector<std::string>> good; // the value first, then arguments it needs
+    std::vector<std::string> bad;
+};
+
+std::string program_name(const std::string &path) { return path.substr(path.rfind('/') + 1); }
+
+TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_refusing_bad_ones)
+{
+    const std::string exporter = glr_test::built_program(GLREADER_EXPORT_PATH),
+                      pipe = glr_test::built_program(GLREADER_PIPE_PATH),
+                      capture = glr_test::built_program(GLREADER_CAPTURE_PATH),
+                      bench = glr_test::built_program(GLREADER_BENCH_PATH);
+    const std::string sound = glr_test::write_wav("options_sound.wav", 48000, 1, std::vector<int16_t>(48000, 1000));
+    const std::vector<std::string> count_bad = {"0.5", "1e10", "inf", "12abc", "", "0", "-1", "99999999999"};
+    const std::vector<std::string> rate_bad = {"0", "-30", "1000000", "inf", "29.97abc", "30/0", "1e3", ""};
+    const std::vector<std::string> size_bad = {"320x240abc", "99999999999x2", "0x10", "x", "320*240", "-5x5",
+                                               "40000x16", ""};
+    const std::vector<std::string> seconds_bad = {"inf", "nan", "1e3", "abc", "0", "-2", "1.5s", "2000000", ""};
+    const std::vector<std::string> export_base = {"-f", "null"}, pipe_tail = {"--", "-f", "null", "-"};
+
+    std::vector<numeric_option> table = {
+        {exporter, export_base, "-s", {{"16x8", "-n", "1"}}, size_bad},
+        {exporter, export_base, "-r",
+         {{"29.97", "-n", "1"}, {"30000/1001", "-n", "1"}, {"0.5", "-n", "1"}, {"ntsc", "-n", "1"}}, rate_bad},
+        {exporter, export_base, "-t", {{"1.5", "-s", "16x8", "-r", "2"}, {"1/2", "-s", "16x8", "-r", "4"}}, seconds_bad},
+        {exporter, export_base, "-n", {{"2", "-s", "16x8"}}, count_bad},
+        {exporter, export_base, "--depth", {{"1", "-s", "16x8", "-n", "2"}}, {"0", "65", "1e10", "2.5", "-1", ""}},
+        {exporter, export_base, "--queue", {{"1", "-s", "16x8", "-n", "2"}}, {"0", "65", "1e10", "2.5", ""}},
+        {exporter, export_base, "--start-frame", {{"5", "-s", "16x8", "-n", "1"}}, {"-1", "0.5", "1e10", "x", ""}},
+        {exporter, export_base, "--audio-bitrate", {{"96k", "--audio", sound, "-s", "16x8", "-n", "2"}},
+         {"12abc", "0", "1e6", "inf", "-96k", "20M", ""}},
+        {exporter, export_base, "--audio-offset", {{"-0.25", "--audio", sound, "-s", "16x8", "-n", "2"}},
+         {"inf", "nan", "1e3", "0.5s", "2000000", ""}},
+        {pipe, {}, "-s", {{"16x8", "-n", "2", "--", "-f", "null", "-"}}, size_bad},
+        {pipe, {"-s", "16x8"}, "-r", {{"29.97", "-n", "2", "--", "-f", "null", "-"}, {"0.5", "-n", "2", "--", "-f", "null", "-"}},
+         rate_bad},
+        {pipe, {"-s", "16x8"}, "-t", {{"0.5", "-r", "4", "--", "-f", "null", "-"}}, seconds_bad},
+        {pipe, {"-s", "16x8"}, "-n", {{"2", "--", "-f", "null", "-"}}, count_bad},
+        {pipe, {"-s", "16x8", "-n", "2"}, "--depth", {{"1", "--", "-f", "null", "-"}}, {"0", "65", "1e10", "2.5", ""}},
+        {capture, {}, "-s", {{"16x8", "-n", "2"}}, size_bad},
+        {capture, {"-s", "16x8"}, "-n", {{"2"}}, count_bad},
+        {capture, {"-s", "16x8", "-n", "2"}, "-r", {{"12.5"}}, rate_bad},
+        {capture, {"-s", "16x8", "-n", "2"}, "--depth", {{"1"}}, {"0", "65", "1e10", "2.5", ""}},
+        {bench, {"ring", "--sizes", "16x8"}, "--runs", {{"1", "--frames", "2"}}, {"0", "1.5", "1e3", "1001", ""}},
+        {bench, {"ring", "--sizes", "16x8", "--runs", "1"}, "--frames", {{"2"}}, {"0", "1.5", "inf", "x", ""}},
+        {bench, {"ring", "--runs", "1", "--frames", "2"}, "--sizes", {{"16x8"}}, {"16x8x", "0x8", "16*8", "40000x8"}},
+        {bench, {"filter"}, "--depth", {}, {"0", "17", "2.5", ""}},
+        {bench, {"compare"}, "--seconds", {}, {"inf", "0", "1e3", "abc"}},
+        {bench, {"compare"}, "--buffers", {}, {"0", "1,x", "1.5", "65"}},
+    };
+#ifdef GLREADER_VIEWER_PATH
+    const std::string viewer = glr_test::built_program(GLREADER_VIEWER_PATH);
+    // Good values need a display: the viewer's own test runs it under Xvfb.
+    table.push_back({viewer, {}, "-s", {}, size_bad});
+    table.push_back({viewer, {}, "-r", {}, rate_bad});
+    table.push_back({viewer, {}, "-n", {}, count_bad});
+#endif
+
+    const std::string log = glr_test::scratch_path("options.log");
+    int runs = 0;
+    for (const numeric_option &o : table) {
+        const std::string name = program_name(o.program);
+        for (const std::vector<std::string> &good : o.good) {
+            std::vector<std::string> args = o.base;
+            args.push_back(o.option);
+            args.insert(args.end(), good.begin(), good.end());
+            EXPECT_EQ(glr_test::wait_exit(glr_test::spawn(o.program, args, log)), 0)
+                << name << " " << o.option << " " << good.front() << ":\n" << glr_test::slurp(log);
+            runs++;
+        }
+        for (const std::string &bad : o.bad) {
+            std::vector<std::string> args = o.base;
+            args.insert(args.end(), {o.option, bad});
+            if (o.program == pipe)
+                args.insert(args.end(), pipe_tail.begin(), pipe_tail.end());
+            int rc = glr_test::wait_exit(glr_test::spawn(o.program, args, log));
+            std::string text = glr_test::slurp(log);
+            EXPECT_EQ(rc, 2) << name << " " << o.option << " '" << bad << "':\n" << text;
+            EXPECT_NE(text.find(name + ": " + o.option), std::string::npos)
+                << name << " " << o.option << " '" << bad << "' does not name the option:\n" << text;
+            EXPECT_NE(text.find("'" + bad + "'"), std::string::npos)
+                << name << " " << o.option << " '" << bad << "' does not quote the value:\n" << text;
+            runs++;
+        }
+    }
+    EXPECT_GT(runs, 150);
+    std::remove(sound.c_str());
+}
+
+// What the pipe sample once truncated: 29.97 became 29, and 0.5 became 60.
+TEST(program_options, pipe_sample_writes_the_rate_given)
+{
+    const std::string pipe = glr_test::built_program(GLREADER_PIPE_PATH);
+    for (const auto &[rate, expected] : std::vector<std::pair<std::string, std::string>>{{"29.97", "30000/1001"},
+                                                                                          {"0.5", "1/2"}}) {
+        std::string out = glr_test::scratch_path("rate.mkv"), log = glr_test::scratch_path("rate.log"),
+                    probe = glr_test::scratch_path("rate_probe.txt");
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(pipe, {"-s", "16x8", "-r", rate, "-n", "3", "--", "-c:v", "ffv1",
+                                                             "-y", out},
+                                                      log)),
+                  0)
+            << glr_test::slurp(log);
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                      "ffprobe", {"-v", "error", "-show_entries", "stream=r_frame_rate", "-of", "csv=p=0", out}, probe)),
+                  0);
+        EXPECT_EQ(glr_test::slurp(probe), expected + "\n") << "-r " << rate;
+        std::remove(out.c_str());
+    }
+}
+
+} // namespace
