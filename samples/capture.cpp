@@ -8,15 +8,14 @@
 #include "command_line.hpp"
 #include "frame_worker.hpp"
 #include "scene.hpp"
+#include "stop_signals.hpp"
 
 #include "glreader/glreader.hpp"
 
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <climits>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -82,8 +81,6 @@ options parse(int argc, char **argv)
     return o;
 }
 
-std::atomic<bool> interrupted{false};
-
 // Writes a frame as a binary PPM; the top row first, whatever the ring's flip mode.
 void write_ppm(const glr::frame &f, const std::string &path)
 {
@@ -120,8 +117,7 @@ void print_latency(const char *name, const glr_latency &l)
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
-    std::signal(SIGINT, [](int) { interrupted = true; });
-    std::signal(SIGTERM, [](int) { interrupted = true; });
+    sample::catch_stop_signals();
     bool tty = isatty(STDOUT_FILENO);
     try {
         glr_context_params context_params{};
@@ -159,7 +155,7 @@ int main(int argc, char **argv)
         auto start = std::chrono::steady_clock::now();
         auto last_report = start;
         int rendered = 0;
-        for (; rendered < o.frames && !interrupted; rendered++) {
+        for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
             scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
                        static_cast<double>(o.fps.den) / o.fps.num);
             ring.capture(glr::framebuffer_source(scene.fbo()), rendered, hand_off);
@@ -181,7 +177,7 @@ int main(int argc, char **argv)
         glr_ring_stats s = ring.stats();
         std::printf("%s%d frames %dx%d %s in %.2f s: %.1f fps (render + readback), depth %d, "
                     "path %s, checksum %016llx\n",
-                    interrupted ? "interrupted: " : "", rendered, o.width, o.height,
+                    sample::stop_signal() ? "interrupted: " : "", rendered, o.width, o.height,
                     glr_format_name(o.format), elapsed, rendered / elapsed, s.depth, s.path,
                     static_cast<unsigned long long>(checksum));
         std::printf("  %-10s %8s %8s %8s %8s %8s   (ms per frame)\n", "stage", "mean", "p50",
@@ -196,7 +192,7 @@ int main(int argc, char **argv)
                     static_cast<unsigned long long>(s.frames_captured),
                     static_cast<unsigned long long>(s.frames_acquired),
                     static_cast<unsigned long long>(s.frames_released));
-        return s.frames_released == static_cast<uint64_t>(rendered) ? 0 : 1;
+        return s.frames_released == static_cast<uint64_t>(rendered) ? sample::stop_status() : 1;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-capture: %s\n", e.what());
         return 1;

@@ -25,6 +25,7 @@
 // 143; a second one exits at once. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
 #include "shadertoy_player.hpp"
+#include "stop_signals.hpp"
 
 #include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
@@ -230,16 +231,6 @@ options parse(int argc, char **argv)
     return o;
 }
 
-// The first SIGINT or SIGTERM asks to stop and finalize; a second one exits at once,
-// leaving what was already written (as ffmpeg does).
-std::atomic<int> interrupted{0};
-
-void on_signal(int signal)
-{
-    if (interrupted.exchange(signal) != 0)
-        _exit(128 + signal);
-}
-
 // "[#####.....]  45%  270/600 frames encoded (274 rendered)  87.3 fps  ETA 3.8 s" on a
 // terminal, plain lines every two seconds otherwise; the fps and the bar count frames
 // encoded, and once rendering is over the line says the encoder is being flushed.
@@ -331,8 +322,7 @@ int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     av_log_set_level(AV_LOG_WARNING); // encoders' own chatter (x264's summary) is noise here
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    sample::catch_stop_signals();
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
     // Errors reach the user once, as the exception's message; warnings still show.
@@ -405,7 +395,7 @@ int main(int argc, char **argv)
         int rendered = 0;
         auto encoded = [&] { return static_cast<int>(enc.stats().frames_encoded); };
         player.skip_to(o.start_frame);
-        for (; rendered < o.frames && !interrupted; rendered++) {
+        for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
             auto start = std::chrono::steady_clock::now();
             player.upload(o.start_frame + rendered);
             auto uploaded = std::chrono::steady_clock::now();
@@ -441,7 +431,7 @@ int main(int argc, char **argv)
 
         glr_ring_stats rs = ring.stats();
         glr_encoder_stats es = enc.stats();
-        if (interrupted)
+        if (sample::stop_signal())
             std::fprintf(stderr, "interrupted: stopped after %d of %d frames; the file was finalized\n",
                          rendered, o.frames);
         char *absolute = realpath(o.output.c_str(), nullptr);
@@ -477,7 +467,7 @@ int main(int argc, char **argv)
             out << "{\n  \"output\": \"" << o.output << "\",\n  \"codec\": \"" << o.codec
                 << "\",\n  \"width\": " << o.width << ",\n  \"height\": " << o.height
                 << ",\n  \"frames_written\": " << es.frames_encoded << ",\n  \"interrupted\": "
-                << (interrupted ? "true" : "false") << ",\n  \"seconds\": " << elapsed
+                << (sample::stop_signal() ? "true" : "false") << ",\n  \"seconds\": " << elapsed
                 << ",\n  \"bytes\": " << es.bytes_written << ",\n  \"readback_path\": \"" << rs.path
                 << "\",\n  \"ring_format\": \"" << glr_format_name(rp.format) << "\",\n  \"conversion\": \""
                 << conversion << "\",\n  \"readback_bytes_per_frame\": " << rs.frame_bytes
@@ -500,5 +490,5 @@ int main(int argc, char **argv)
     }
     glr_log_destroy(&log); // after every object that used it
     // Stopped by a signal, the file finalized: the shell's status for that signal.
-    return interrupted ? 128 + interrupted : 0;
+    return sample::stop_status();
 }

@@ -16,16 +16,15 @@
 // "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
 #include "command_line.hpp"
 #include "scene.hpp"
+#include "stop_signals.hpp"
 
 #include "glreader/pipe.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <climits>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -93,15 +92,12 @@ options parse(int argc, char **argv)
     return o;
 }
 
-std::atomic<bool> interrupted{false};
-
 } // namespace
 
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
-    std::signal(SIGINT, [](int) { interrupted = true; });
-    std::signal(SIGTERM, [](int) { interrupted = true; });
+    sample::catch_stop_signals();
     bool tty = isatty(STDERR_FILENO);
     try {
         glr::context ctx;
@@ -135,7 +131,7 @@ int main(int argc, char **argv)
         auto last_report = start;
         int rendered = 0;
         try {
-            for (; rendered < o.frames && !interrupted; rendered++) {
+            for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
                 scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
                            static_cast<double>(o.fps.den) / o.fps.num);
                 ring.capture(glr::framebuffer_source(scene.fbo()), rendered, to_ffmpeg);
@@ -165,7 +161,7 @@ int main(int argc, char **argv)
 
         glr_pipe_stats s = pipe.stats();
         std::printf("%s%d frames %dx%d in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
-                    interrupted ? "interrupted: " : "", rendered, o.width, o.height, elapsed, rendered / elapsed,
+                    sample::stop_signal() ? "interrupted: " : "", rendered, o.width, o.height, elapsed, rendered / elapsed,
                     static_cast<double>(s.bytes_written) / elapsed / 1e9);
         std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
                     static_cast<unsigned long long>(s.vmsplice_bytes), static_cast<unsigned long long>(s.write_bytes),
@@ -174,7 +170,7 @@ int main(int argc, char **argv)
         std::printf("  write to read by ffmpeg: p50 %.2f ms, p99 %.2f ms; render thread blocked on the queue "
                     "p99 %.2f ms\n",
                     s.delivery.p50_ms, s.delivery.p99_ms, s.queue_wait.p99_ms);
-        return 0;
+        return sample::stop_status();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-pipe: %s\n", e.what());
         return 1;

@@ -4,11 +4,13 @@
 //
 //   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE]
 //
-// Esc or Q (or closing the window) stops; the recording is then finalized. -n stops by
-// itself after that many frames. Frames are timed by their index (1/FPS apart), so the
+// Esc or Q (or closing the window), or a first Ctrl-C or SIGTERM stops; the recording is
+// then finalized (a second signal exits at once). -n stops by itself after that many
+// frames. Frames are timed by their index (1/FPS apart), so the
 // recording is smooth whatever the display's pace.
 #include "command_line.hpp"
 #include "scene.hpp"
+#include "stop_signals.hpp"
 
 #include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     av_log_set_level(AV_LOG_WARNING);
+    sample::catch_stop_signals();
     try {
         glfw_window w(o.width, o.height, "glreader viewer: recording to " + o.output);
         auto loader = reinterpret_cast<glr_get_proc_address_fn>(glfwGetProcAddress);
@@ -124,9 +127,12 @@ int main(int argc, char **argv)
         ep.output = o.output.c_str();
         glr::encoder enc(ep);
         auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+        std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM stop "
+                             "and finalize it)\n",
+                     o.output.c_str());
 
         int frame = 0;
-        while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames)) {
+        while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames) && !sample::stop_signal()) {
             scene.draw(frame, static_cast<double>(frame) * o.fps.den / o.fps.num,
                        static_cast<double>(o.fps.den) / o.fps.num);
             // Show it: copy the scene into the window's back buffer...
@@ -147,7 +153,7 @@ int main(int argc, char **argv)
         std::printf("recorded %llu frames (%dx%d, %d/%d fps, %s) to %s\n",
                     static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height,
                     o.fps.num, o.fps.den, o.codec.c_str(), o.output.c_str());
-        return 0;
+        return sample::stop_status();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-viewer: %s\n", e.what());
         return 1;

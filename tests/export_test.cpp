@@ -580,6 +580,34 @@ TEST(viewer_test, records_exactly_what_the_window_shows)
     glr_test::expect_counter_video(out, w, h, frames);
     std::remove(out.c_str());
 }
+
+// Killed while recording with no frame limit, the viewer finalizes an MP4 that plays (its
+// moov atom written), as the exporter does, and exits 143; SIGINT gives 130.
+TEST(viewer_test, a_stop_signal_finalizes_a_playable_file)
+{
+    for (int signal : {SIGTERM, SIGINT}) {
+        std::string out = glr_test::scratch_path("viewer_signal.mp4"), log = glr_test::scratch_path("viewer_signal.txt"),
+                    pid_file = glr_test::scratch_path("viewer.pid");
+        std::remove(out.c_str());
+        std::remove(pid_file.c_str());
+        // The viewer's own pid, not xvfb-run's: the shell under xvfb-run writes it, then
+        // passes on the viewer's exit status.
+        pid_t runner = glr_test::spawn(
+            "xvfb-run", {"-a", "-s", "-screen 0 320x240x24", "sh", "-c",
+                         std::string(GLREADER_VIEWER_PATH) + " -s 64x48 -c libx264 -o " + out + " & echo $! > " +
+                             pid_file + "; wait $!"},
+            log);
+        for (int i = 0; i < 300 && glr_test::slurp(log).find("recording to") == std::string::npos; i++)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(std::chrono::milliseconds(500)); // a few frames
+        pid_t viewer = static_cast<pid_t>(std::atoi(glr_test::slurp(pid_file).c_str()));
+        ASSERT_GT(viewer, 0) << glr_test::slurp(log);
+        kill(viewer, signal);
+        EXPECT_EQ(glr_test::wait_exit(runner), 128 + signal) << glr_test::slurp(log);
+        EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u) << "signal " << signal << ": " << glr_test::slurp(log);
+        std::remove(out.c_str());
+    }
+}
 #endif
 
 } // namespace

@@ -1,0 +1,19 @@
+// How every program stops on SIGINT and SIGTERM, the same way: the first signal asks it to
+// stop (it finishes what it started: frames rendered are encoded, the file finalized), a
+// second one exits at once with 128 + that signal, leaving what was already written, as
+// ffmpeg does.
+#pragma once
+
+namespace sample {
+
+// Installs the handlers; call once, early in main.
+void catch_stop_signals();
+
+// The first SIGINT or SIGTERM received; 0 while none came.
+int stop_signal();
+
+// The exit status of a program that stopped: 128 + the first signal (130 for SIGINT, 143
+// for SIGTERM), or 0 when none came.
+int stop_status();
+
+} // namespace sample
