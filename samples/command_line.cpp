@@ -176,16 +176,26 @@ frame_rate command_line::rate()
     return r;
 }
 
-long long command_line::bit_rate(long long min, long long max)
+long long command_line::scaled(long long min, long long max, double kilo, const char *unit, const char *examples)
 {
     std::string v = value();
     char suffix = v.empty() ? 0 : v.back();
-    double scale = suffix == 'k' || suffix == 'K' ? 1e3 : suffix == 'M' ? 1e6 : 1;
+    double scale = suffix == 'k' || suffix == 'K' ? kilo : suffix == 'M' ? kilo * kilo : suffix == 'G' ? kilo * kilo * kilo : 1;
     double x = 0;
     if (!parse_plain_decimal(scale == 1 ? v : v.substr(0, v.size() - 1), x) || x * scale < min || x * scale > max)
-        fail(option_ + " needs bits per second like 192000, 192k or 1.5M, from " + std::to_string(min) + " to " +
+        fail(option_ + " needs " + unit + " like " + examples + ", from " + std::to_string(min) + " to " +
              std::to_string(max) + ", not '" + v + "'");
     return std::llround(x * scale);
+}
+
+long long command_line::bit_rate(long long min, long long max)
+{
+    return scaled(min, max, 1e3, "bits per second", "192000, 192k or 1.5M");
+}
+
+long long command_line::bytes(long long min, long long max)
+{
+    return scaled(min, max, 1024, "bytes", "65536, 64k or 16M (k: 1024, M: 1024 k)");
 }
 
 void command_line::size(int &width, int &height)

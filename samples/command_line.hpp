@@ -55,6 +55,8 @@ public:
     frame_rate rate();
     // value() as bits per second: 192000, 192k or 1.5M, from min to max.
     long long bit_rate(long long min, long long max);
+    // value() as bytes: 65536, 64k or 16M (k and M are 1024 and 1024 * 1024), from min to max.
+    long long bytes(long long min, long long max);
     // value() as WIDTHxHEIGHT, each from 1 to max_dimension.
     void size(int &width, int &height);
     // value() as a glreader format name (rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p).
@@ -68,6 +70,9 @@ public:
     [[noreturn]] void fail(const std::string &why) const;
 
 private:
+    // value() as a decimal with an optional k, M or G suffix (powers of kilo) naming unit.
+    long long scaled(long long min, long long max, double kilo, const char *unit, const char *examples);
+
     int argc_;
     char **argv_;
     int at_ = 0;

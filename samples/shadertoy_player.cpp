@@ -25,6 +25,7 @@ shadertoy_player::shadertoy_player(const shadertoy_options &options, int width, 
     params.width = width;
     params.height = height;
     glr_project_scene_params(project_.get(), &params);
+    params.max_source_bytes = options.max_shader_bytes;
     try {
         scene_ = std::make_unique<scene>(params, log);
     } catch (...) {

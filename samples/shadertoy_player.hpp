@@ -18,6 +18,7 @@ struct shadertoy_options {
     std::array<std::string, GLR_SCENE_CHANNELS> channels; // the Image pass's specs (empty: as the project says)
     std::string audio;                                    // the file of a sound channel without one
     glr_shadertoy_clock clock{};                          // sample_rate: taken from the sound
+    size_t max_shader_bytes = 0;                          // a shader file's size limit (0: glreader's)
 };
 
 class shadertoy_player {

@@ -39,6 +39,9 @@ extern "C" {
 #define GLR_SCENE_CHANNELS 4 /* iChannel0..3 */
 #define GLR_SCENE_BUFFERS 4  /* Buffer A..D */
 #define GLR_SCENE_IMAGE_PASS GLR_SCENE_BUFFERS /* pass index of the Image pass */
+/* The default limit on a shader file's size (glr_scene_params.max_source_bytes): 4 MiB,
+ * a hundred times the largest shaders Shadertoy holds. */
+#define GLR_SCENE_DEFAULT_MAX_SOURCE (4u << 20)
 
 /* What a channel reads. */
 enum glr_channel_kind {
@@ -119,6 +122,10 @@ struct glr_scene_params {
     struct glr_scene_pass buffers[GLR_SCENE_BUFFERS];
     enum glr_buffer_precision buffer_precision;
     enum glr_channel_upload upload;
+    /* The largest shader file read (source_path, common_path, a buffer's), in bytes; 0:
+     * GLR_SCENE_DEFAULT_MAX_SOURCE. Only regular files are read: a directory, a device
+     * (/dev/zero) or a FIFO is refused at once, as is a file with a NUL byte. */
+    size_t max_source_bytes;
 };
 
 /* What a frame's shaders see besides their channels. */
@@ -152,7 +159,8 @@ typedef struct glr_scene glr_scene;
  * current context. Returns NULL with the reason logged and in glr_last_error():
  * GLR_ERROR_NO_CONTEXT, -EINVAL (size; a channel naming an absent buffer or an unknown
  * kind, filter, wrap or vflip, naming the pass and channel), -ENOENT and the like (a
- * source file unreadable, naming it), GLR_ERROR_SHADER (the compiler's log, located as
+ * source file unreadable, naming it), -EISDIR, -EINVAL or -EFBIG (a source path that is a
+ * directory, not a regular text file, or over max_source_bytes), GLR_ERROR_SHADER (the compiler's log, located as
  * NAME:LINE:COLUMN in the author's file). */
 GLR_API glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params *params);
 

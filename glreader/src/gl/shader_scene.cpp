@@ -9,11 +9,9 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "log.hpp"
+#include "text_file.hpp"
 
 #include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace {
 
@@ -41,16 +39,9 @@ void main() {
 
 const char *pass_titles[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image"};
 
-std::string read_source(const char *path, const std::string &what)
+std::string read_source(const char *path, const std::string &what, size_t limit)
 {
-    std::ifstream in(path);
-    if (!in) {
-        int err = errno ? errno : ENOENT;
-        glr::fail(-err, "cannot read the %s %s: %s", what.c_str(), path, std::strerror(err));
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return glr::read_text_file(path, what, limit, "glreader-export --max-shader-size, or glr_scene_params.max_source_bytes,");
 }
 
 } // namespace
@@ -69,7 +60,8 @@ struct glr_scene::pass {
 
 glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     : log_(log), width_(p.width), height_(p.height),
-      buffer_format_(glr::enum_value(p.buffer_precision) == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F)
+      buffer_format_(glr::enum_value(p.buffer_precision) == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F),
+      max_source_(p.max_source_bytes ? p.max_source_bytes : GLR_SCENE_DEFAULT_MAX_SOURCE)
 {
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is not positive", p.width, p.height);
@@ -80,7 +72,7 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     if (upload != GLR_UPLOAD_STAGED && upload != GLR_UPLOAD_DIRECT)
         glr::fail(-EINVAL, "glr_scene_create: unknown channel upload %d", upload);
     std::string common = p.common_source ? p.common_source
-                         : p.common_path ? read_source(p.common_path, "Common section")
+                         : p.common_path ? read_source(p.common_path, "Common section", max_source_)
                                          : "";
     std::string common_name = p.common_name ? p.common_name : p.common_path ? p.common_path : "Common";
     glr::gl::load(fns_, p.get_proc_address);
@@ -168,7 +160,7 @@ void glr_scene::build_pass(int index, const std::string &common, const std::stri
     glr::shadertoy::pass_source text;
     text.common = common;
     text.common_name = common_name;
-    text.body = source ? source : read_source(source_path, p.title + " pass's shader");
+    text.body = source ? source : read_source(source_path, p.title + " pass's shader", max_source_);
     text.body_name = source_name ? source_name : source_path ? source_path : p.title;
     text.image_pass = index == GLR_SCENE_IMAGE_PASS;
     for (size_t i = 0; i < p.channels.size(); i++)

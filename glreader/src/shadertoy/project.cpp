@@ -1,14 +1,18 @@
 #include "project.hpp"
 
 #include "error.hpp"
+#include "text_file.hpp"
 
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace {
+
+// A channels file binds at most twenty channels: a megabyte is no file of that kind.
+constexpr size_t max_channels_file_bytes = 1u << 20;
 
 const char *const pass_files[GLR_SCENE_BUFFERS + 1] = {"bufferA", "bufferB", "bufferC", "bufferD", "image"};
 
@@ -164,9 +168,10 @@ glr_project::glr_project(const std::string &path)
 void glr_project::read_channels_file(const std::string &dir)
 {
     std::string file = dir + "/channels";
-    std::ifstream in(file);
-    if (!in)
+    struct stat st;
+    if (stat(file.c_str(), &st) != 0 && errno == ENOENT)
         return; // no channel bound
+    std::istringstream in(glr::read_text_file(file, "project's channels file", max_channels_file_bytes, nullptr));
     int number = 0;
     for (std::string line; std::getline(in, line);) {
         number++;
