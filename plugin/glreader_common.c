@@ -59,7 +59,10 @@ av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput 
 {
     struct glr_ring_params params = { .width = w, .height = h, .format = out->format,
                                       .color = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc },
-                                      .depth = out->depth }; /* GLR_FLIP_STRIDE */
+                                      .depth = out->depth, /* GLR_FLIP_STRIDE */
+                                      /* Frames downstream wait while an output stalls (a
+                                       * muxer's reader paused): wait with them. */
+                                      .capture_timeout_ns = UINT64_MAX };
 
     glr_ring_destroy(&gl->ring);
     av_freep(&gl->pixels);

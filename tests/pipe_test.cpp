@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -465,6 +466,66 @@ TEST_F(pipe_test, ffmpeg_child_encodes_every_frame_the_pipe_writes)
     ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
     for (int n = 0; n < frames; n++)
         ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    std::remove(path.c_str());
+}
+
+// Renders `frames` pattern frames into an ffmpeg child stopped (SIGSTOP) for `pause`
+// after the first frames, through a ring whose capture waits `timeout`. Returns the
+// error a capture met ("" when none) and leaves the child's file at path.
+std::string deliver_to_paused_child(int frames, std::chrono::seconds pause, uint64_t timeout, const std::string &path)
+{
+    const int w = 256, h = 192; // 192 KiB a frame: a few fill the pipe
+    pattern_scene scene({w, h});
+    glr_ring_params rp = ring_params(w, h, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 3);
+    rp.capture_timeout_ns = timeout;
+    glr::ring ring(rp);
+    glr::ffmpeg_child child(child_params(w, h, nullptr), {"-c:v", "ffv1", "-y", path});
+    glr::pipe pipe;
+    auto sink = [&](glr::frame &&f) { pipe.write(child.stdin_fd(), std::move(f)); };
+    std::string error;
+    std::thread pauser;
+    try {
+        for (int n = 0; n < frames; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ring.capture(scene.source(), n, sink);
+            if (n == 2)
+                pauser = std::thread([&child, pause] {
+                    kill(child.pid(), SIGSTOP);
+                    std::this_thread::sleep_for(pause);
+                    kill(child.pid(), SIGCONT);
+                });
+        }
+        ring.drain(sink);
+    } catch (const glr::error &e) {
+        error = e.what();
+    }
+    pauser.join();
+    pipe.close(child.stdin_fd());
+    child.finish();
+    return error;
+}
+
+TEST_F(pipe_test, a_child_stopped_longer_than_the_old_timeout_resumes_and_gets_every_frame)
+{
+    const int frames = 40;
+    std::string path = glr_test::scratch_path("paused.mkv");
+    ASSERT_EQ(deliver_to_paused_child(frames, std::chrono::seconds(15), UINT64_MAX, path), "");
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), 256, 192, true),
+                  "");
+    std::remove(path.c_str());
+}
+
+TEST_F(pipe_test, a_capture_timeout_names_what_holds_the_frames)
+{
+    std::string path = glr_test::scratch_path("timeout.mkv");
+    std::string error = deliver_to_paused_child(40, std::chrono::seconds(3), 500'000'000, path);
+    EXPECT_TRUE(contains(error, "all 3 slots stayed leased for 500 ms")) << error;
+    EXPECT_TRUE(contains(error, "glr_pipe's writer for fd")) << error;
+    EXPECT_TRUE(contains(error, "whose reader has taken no byte for")) << error;
     std::remove(path.c_str());
 }
 

@@ -216,6 +216,21 @@ int glr_frame_release(struct glr_frame *frame)
     });
 }
 
+int glr_frame_set_holder(const struct glr_frame *frame, glr_frame_describe_fn describe, void *opaque)
+{
+    if (!frame)
+        return null_argument(nullptr, "glr_frame_set_holder", "frame");
+    glr_ring *ring = frame->ring_;
+    if (!ring) {
+        report(nullptr, -EINVAL, "glr_frame_set_holder: this frame holds no lease (it is empty, or was already released)");
+        return -EINVAL;
+    }
+    return glr::guarded(ring->log(), [&] {
+        ring->set_holder(*frame, describe, opaque);
+        return 0;
+    });
+}
+
 int glr_frame_may_keep(const struct glr_frame *frame, int kept)
 {
     return frame && frame->ring_ && frame->ring_->may_keep(kept);

@@ -100,7 +100,10 @@ struct glr_encoder_stats {
     struct glr_latency convert;     /* libswscale */
     struct glr_latency encode;      /* avcodec_send_frame + receive */
     struct glr_latency write;       /* muxing and writing */
-    uint64_t reserved_[4];          /* room for later figures without an ABI break */
+    /* How long the write under way has lasted so far, 0 when none: a program shows that it
+     * waits for its output (a stalled reader, disk or network) when this grows. */
+    double write_in_progress_ms;
+    uint64_t reserved_[3];          /* room for later figures without an ABI break */
 };
 
 /* In-process encoder and muxer.

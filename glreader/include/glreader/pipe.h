@@ -65,7 +65,10 @@ struct glr_pipe_stats {
     size_t pipe_size;            /* the largest pipe size set, 0 when no fd is a pipe */
     struct glr_latency queue_wait; /* caller blocked in write because the queue was full */
     struct glr_latency delivery;   /* from write to out */
-    uint64_t reserved_[4];         /* room for later figures without an ABI break */
+    /* How long the slowest fd's reader has taken no bytes while blocks wait for it, 0 when
+     * none waits: a program shows that it waits for its reader when this grows. */
+    double reader_idle_ms;
+    uint64_t reserved_[3];         /* room for later figures without an ABI break */
 };
 
 /* Writes blocks to file descriptors, one writer thread per fd.

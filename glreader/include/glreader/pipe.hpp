@@ -89,6 +89,7 @@ public:
     // failed. Close the stdin fd in every glr::pipe first.
     void finish() { detail::check(glr_ffmpeg_child_finish(child_), "glr_ffmpeg_child_finish"); }
     std::string stderr_tail() const { return glr_ffmpeg_child_stderr(child_); }
+    glr_ffmpeg_child *get() const { return child_; }
 
 private:
     glr_ffmpeg_child *child_ = nullptr;

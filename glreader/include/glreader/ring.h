@@ -68,7 +68,9 @@ struct glr_ring_params {
     int depth;              /* number of slots, 1..64; 0: 3 */
     unsigned flags;         /* glr_ring_flags */
     /* How long capture() may block waiting for a leased slot to be released before it
-     * fails with -ETIMEDOUT. 0: 10 seconds; UINT64_MAX: forever. */
+     * fails with -ETIMEDOUT, naming what holds the oldest lease (glr_frame_set_holder).
+     * 0: 10 seconds; UINT64_MAX: forever, as a program whose output may stall for a while
+     * (a reader paused, a disk busy) wants. */
     uint64_t capture_timeout_ns;
     /* GL function loader. NULL: eglGetProcAddress when an EGL context is current on the
      * calling thread, else glXGetProcAddressARB. GL functions are kept per ring and never
@@ -127,6 +129,16 @@ struct glr_frame {
  * Returns 0, or -EINVAL (logged) when the frame holds no lease (empty, or already released
  * through another copy of the struct); nothing is changed then. */
 GLR_API int glr_frame_release(struct glr_frame *frame);
+
+/* Who holds a leased frame, for the message of a capture that times out waiting for its
+ * slot (capture_timeout_ns): `describe` writes a few words into buf, such as what the
+ * holder is blocked on and since when. It runs on the capturing thread with the ring's lock
+ * held, so it must neither block nor call glreader; the holder must keep `opaque` alive
+ * until it releases the frame. Consumers that take leases (glr_encoder, glr_pipe) set it;
+ * describe NULL clears it. Any thread. Returns 0, or -EINVAL (logged) when the frame holds
+ * no lease. */
+typedef void (*glr_frame_describe_fn)(void *opaque, char *buf, size_t size);
+GLR_API int glr_frame_set_holder(const struct glr_frame *frame, glr_frame_describe_fn describe, void *opaque);
 
 /* The lending policy for consumers that keep leases for a while (an encoder holding
  * reference frames, a filter graph's queues): whether a consumer already keeping `kept`

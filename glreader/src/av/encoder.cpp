@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 
 using glr::fail;
 using glr::format;
@@ -19,7 +20,7 @@ constexpr int max_queue_depth = 64;
 glr_format glr_encoder::preferred_format(const glr_encoder_params &p) { return glr::video_track::preferred_format(p); }
 
 glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
-    : log_(log), width_(p.width), height_(p.height)
+    : log_(log), output_name_(p.output ? p.output : "the output"), width_(p.width), height_(p.height)
 {
     if (p.width <= 0 || p.height <= 0)
         fail(-EINVAL, "glr_encoder_create: invalid size %dx%d", p.width, p.height);
@@ -94,6 +95,7 @@ int glr_encoder::submit(glr_frame &frame)
     // The lease is the encoder's now, whatever happens below.
     queued_frame item{frame, 0};
     frame = glr_frame{};
+    glr_frame_set_holder(&item.frame, describe_holder, this);
     auto give_back = [&] { glr_frame_release(&item.frame); };
 
     const glr_color &c = item.frame.color, &color = video_->color();
@@ -167,7 +169,9 @@ void glr_encoder::submit_audio(const float *samples, int frames, int64_t pts)
 void glr_encoder::write_packet(AVPacket *packet)
 {
     uint64_t start = glr::now_ns();
+    write_started_ns_ = start;
     output_->write(packet);
+    write_started_ns_ = 0;
     uint64_t write_ns = glr::now_ns() - start;
     writing_ns_ += write_ns;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -206,12 +210,15 @@ void glr_encoder::encode_video(queued_frame &item)
     }
     uint64_t start = glr::now_ns();
     writing_ns_ = 0;
+    encode_started_ns_ = start;
     try {
         video_->encode(p.frame, [&](AVPacket *packet) { write_packet(packet); });
     } catch (...) {
+        encode_started_ns_ = 0;
         av_frame_free(&p.frame);
         throw;
     }
+    encode_started_ns_ = 0;
     av_frame_free(&p.frame);
     std::lock_guard<std::mutex> lock(mutex_);
     encode_.record_ns(glr::now_ns() - start - writing_ns_);
@@ -287,10 +294,27 @@ int glr_encoder::sticky(int code, const std::string &message)
     return code;
 }
 
+void glr_encoder::describe_holder(void *opaque, char *buf, size_t size)
+{
+    const glr_encoder &enc = *static_cast<const glr_encoder *>(opaque);
+    uint64_t now = glr::now_ns(), writing = enc.write_started_ns_, encoding = enc.encode_started_ns_;
+    if (writing)
+        std::snprintf(buf, size, "glr_encoder, whose thread has been writing to %s for %.1f s: the output takes no "
+                      "data (a reader, disk or network that stalled)", enc.output_name_.c_str(),
+                      static_cast<double>(now - writing) / 1e9);
+    else if (encoding)
+        std::snprintf(buf, size, "glr_encoder, whose thread has been encoding one frame for %.1f s",
+                      static_cast<double>(now - encoding) / 1e9);
+    else
+        std::snprintf(buf, size, "glr_encoder's queue (its thread is between frames)");
+}
+
 glr_encoder_stats glr_encoder::stats() const
 {
     std::lock_guard<std::mutex> lock(mutex_);
     glr_encoder_stats out = counters_;
+    uint64_t writing = write_started_ns_;
+    out.write_in_progress_ms = writing ? static_cast<double>(glr::now_ns() - writing) / 1e6 : 0;
     out.submit_wait = submit_wait_.summary();
     out.convert = convert_.summary();
     out.encode = encode_.summary();

@@ -9,6 +9,7 @@
 #include "av/video_track.hpp"
 #include "latency.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -52,8 +53,11 @@ private:
     int first_error() const;
     static int sticky(int code, const std::string &message);
     void close_output();
+    // glr_frame_set_holder's describe for the leases the encoder holds (atomics only).
+    static void describe_holder(void *opaque, char *buf, size_t size);
 
     const glr_log *log_;
+    std::string output_name_;
     int width_, height_;
     bool use_frame_pts_;
     size_t queue_depth_;
@@ -63,6 +67,8 @@ private:
     std::unique_ptr<glr::audio_track> audio_;
     int64_t video_end_pts_ = 0;  // after the last frame encoded
     uint64_t writing_ns_ = 0;    // write time within the current encode step
+    // When the write or encode under way began (0: none), for stats and describe_holder.
+    std::atomic<uint64_t> write_started_ns_{0}, encode_started_ns_{0};
 
     // Hand-off between the submitting thread and the encoder thread.
     mutable std::mutex mutex_;

@@ -123,7 +123,7 @@ int glr_ring::capture(const glr_source &source, int64_t pts)
 {
     glr::gl::require_current(fns_, "glr_ring_capture");
     uint64_t start = glr::now_ns();
-    int index = ledger_.begin_capture("the consumer");
+    int index = ledger_.begin_capture("its consumer");
     if (index < 0)
         return index;
     uint64_t fill_start = glr::now_ns();

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -82,10 +83,29 @@ fd_writer::fd_writer(const glr_log *log, int fd, const glr_pipe_params &params, 
         if (params.transport == GLR_PIPE_AUTO && pipe_size_ > 0)
             transport_ = transport::vmsplice;
     }
+    progress_ns_ = now_ns();
     thread_ = std::thread([this] { run(); });
 }
 
 fd_writer::~fd_writer() { finish(); }
+
+double fd_writer::reader_idle_ms() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return unfinished_ ? static_cast<double>(now_ns() - progress_ns_) / 1e6 : 0;
+}
+
+void fd_writer::describe_holder(void *opaque, char *buf, size_t size)
+{
+    const fd_writer &w = *static_cast<const fd_writer *>(opaque);
+    uint64_t progress = w.progress_ns_;
+    double idle = progress ? static_cast<double>(now_ns() - progress) / 1e9 : 0;
+    if (idle >= 0.1)
+        std::snprintf(buf, size, "glr_pipe's writer for fd %d, whose reader has taken no byte for %.1f s (a "
+                      "reader that stopped reading, a disk that stalled)", w.fd_, idle);
+    else
+        std::snprintf(buf, size, "glr_pipe's writer for fd %d, in its queue", w.fd_);
+}
 
 failure_note fd_writer::enqueue(block b)
 {
@@ -108,6 +128,8 @@ failure_note fd_writer::enqueue(block b)
         return failure;
     }
     b.queued_ns = now_ns();
+    if (b.lease.ring_)
+        glr_frame_set_holder(&b.lease, describe_holder, this);
     queue_.push_back(std::move(b));
     unfinished_++;
     work_.notify_one();
@@ -209,6 +231,7 @@ int fd_writer::push(block &b)
         if (n > 0) {
             offset += static_cast<size_t>(n);
             pushed_ += static_cast<uint64_t>(n);
+            progress_ns_ = now_ns();
             b.spliced = b.spliced || splice;
             if (splice)
                 reap_consumed(); // earlier blocks may be read by now
@@ -260,6 +283,7 @@ bool fd_writer::reap_consumed()
     if (consumed > consumed_ || consumed_at_ns_ == 0) {
         consumed_ = consumed;
         consumed_at_ns_ = now;
+        progress_ns_ = now;
     }
     while (!in_pipe_.empty() && in_pipe_.front().end_offset <= consumed) {
         finish_block(in_pipe_.front(), {});

@@ -7,6 +7,7 @@
 #include "pipe/block.hpp"
 #include "pipe/ledger.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -32,6 +33,9 @@ public:
     failure_note flush();
     // flush(), then stops and joins the thread. Idempotent.
     failure_note finish();
+    // Milliseconds since the fd last took bytes (or, for vmsplice, its reader read some)
+    // while blocks wait for it; 0 when none waits. Any thread.
+    double reader_idle_ms() const;
 
 private:
     enum class transport { vmsplice, write };
@@ -47,6 +51,8 @@ private:
     std::chrono::nanoseconds expected_drain_time() const;
     void fail(int code, const std::string &what);
     void finish_block(block &b, const failure_note &failure);
+    // glr_frame_set_holder's describe for the leases queued here (atomics only).
+    static void describe_holder(void *opaque, char *buf, size_t size);
 
     const glr_log *log_;
     const int fd_;
@@ -62,6 +68,7 @@ private:
     uint64_t consumed_at_ns_ = 0;
     double read_bytes_per_ns_ = 0; // the reader's recent pace
     std::deque<block> in_pipe_; // vmsplice: pushed, not yet read
+    std::atomic<uint64_t> progress_ns_{0}; // when the fd last took or gave back bytes (any thread reads)
 
     mutable std::mutex mutex_;
     std::condition_variable work_, space_, idle_;

@@ -3,6 +3,7 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -36,6 +37,15 @@ glr_pipe::~glr_pipe()
     }
     for (auto &entry : writers)
         entry.second->finish();
+}
+
+glr_pipe_stats glr_pipe::stats() const
+{
+    glr_pipe_stats s = book_.stats();
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto &entry : writers_)
+        s.reader_idle_ms = std::max(s.reader_idle_ms, entry.second->reader_idle_ms());
+    return s;
 }
 
 std::shared_ptr<glr::pipe_io::fd_writer> glr_pipe::writer_for(int fd)

@@ -20,7 +20,7 @@ public:
     int sync(const void *key);
     int sync_all();
     int close(int fd);
-    glr_pipe_stats stats() const { return book_.stats(); }
+    glr_pipe_stats stats() const;
     const glr_log *log() const { return log_; }
 
 private:
@@ -29,6 +29,6 @@ private:
     const glr_log *log_;
     const glr_pipe_params params_;
     glr::pipe_io::ledger book_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::map<int, std::shared_ptr<glr::pipe_io::fd_writer>> writers_;
 };

@@ -42,9 +42,10 @@ int slot_ledger::begin_capture(const char *blocked_on)
             released_cv_.wait(lock, freed);
         } else if (!released_cv_.wait_for(lock, std::chrono::nanoseconds(capture_timeout_ns_), freed)) {
             fail(-ETIMEDOUT,
-                 "glr_ring_capture: all %d slots stayed leased for %.0f ms: %s has not released "
-                 "a frame in that time (glr_frame_release)",
-                 depth(), static_cast<double>(capture_timeout_ns_) / 1e6, blocked_on);
+                 "glr_ring_capture: all %d slots stayed leased for %.0f ms, and %s has released none: %s "
+                 "(capture_timeout_ns; UINT64_MAX waits as long as it takes)",
+                 depth(), static_cast<double>(capture_timeout_ns_) / 1e6, blocked_on,
+                 describe_oldest_lease().c_str());
         }
         slot_wait_.record_ns(now_ns() - start);
     }
@@ -108,16 +109,49 @@ std::vector<int> slot_ledger::take_released()
     return out;
 }
 
+slot_ledger::slot &slot_ledger::current_lease(int index, uint64_t id, const char *call)
+{
+    slot *s = index >= 0 && index < depth() && id != 0 ? &slots_[static_cast<size_t>(index)] : nullptr;
+    if (!s || s->st != state::leased || s->lease_id != id)
+        fail(-EINVAL, "%s: this frame holds no lease (it is empty, or was already released through another copy)",
+             call);
+    return *s;
+}
+
+void slot_ledger::set_holder(int index, uint64_t id, glr_frame_describe_fn describe, void *opaque)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    slot &s = current_lease(index, id, "glr_frame_set_holder");
+    s.describe = describe;
+    s.opaque = describe ? opaque : nullptr;
+}
+
+std::string slot_ledger::describe_oldest_lease() const
+{
+    const slot *oldest = nullptr;
+    for (const slot &s : slots_)
+        if (s.st == state::leased && (!oldest || s.sequence < oldest->sequence))
+            oldest = &s;
+    if (!oldest)
+        return "no frame is leased";
+    char holder[256] = "the code that acquired it, which has not said what it is (glr_frame_set_holder)";
+    if (oldest->describe)
+        oldest->describe(oldest->opaque, holder, sizeof holder);
+    holder[sizeof holder - 1] = '\0';
+    return format("the oldest lease, frame %llu, has been held for %.1f s by %s",
+                  static_cast<unsigned long long>(oldest->sequence),
+                  static_cast<double>(now_ns() - oldest->leased_ns) / 1e9, holder);
+}
+
 bool slot_ledger::release(int index, uint64_t id)
 {
     bool last;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        slot *s = index >= 0 && index < depth() && id != 0 ? &slots_[static_cast<size_t>(index)] : nullptr;
-        if (!s || s->st != state::leased || s->lease_id != id)
-            fail(-EINVAL, "glr_frame_release: this frame holds no lease (it is empty, or was "
-                          "already released through another copy)");
+        slot *s = &current_lease(index, id, "glr_frame_release");
         s->st = state::free;
+        s->describe = nullptr;
+        s->opaque = nullptr;
         s->lease_id = 0;
         s->released = true;
         hold_.record_ns(now_ns() - s->leased_ns);

@@ -10,10 +10,13 @@
 
 #include "latency.hpp"
 
+#include "glreader/ring.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace glr {
@@ -60,6 +63,9 @@ public:
     // Marks the ring destroyed; returns true when no lease is out (free it now).
     bool destroy(int &leased_now);
     bool is_leased(int slot) const;
+    // Who holds a lease (glr_frame_set_holder). Throws -EINVAL when (slot, id) is no
+    // current lease.
+    void set_holder(int slot, uint64_t id, glr_frame_describe_fn describe, void *opaque);
     // The lending policy (glr_frame_may_keep).
     bool may_keep(int kept) const { return kept < depth() - 1; }
 
@@ -78,8 +84,13 @@ private:
         uint64_t lease_id = 0;
         uint64_t leased_ns = 0;
         bool released = false; // since the last take_released
+        glr_frame_describe_fn describe = nullptr;
+        void *opaque = nullptr;
     };
     int find_free() const;
+    slot &current_lease(int index, uint64_t id, const char *call);
+    // What holds the oldest lease, for a capture that timed out (the lock held).
+    std::string describe_oldest_lease() const;
 
     std::deque<int> in_flight_; // captured, not leased; oldest first (GL thread only)
     uint64_t next_sequence_ = 0;
