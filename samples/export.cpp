@@ -75,6 +75,8 @@ struct options {
     glr_shadertoy_clock clock{}; // mouse and date as given; the rest is set in main
     bool date_given = false;
     int start_frame = 0;
+    size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
+    double compile_timeout = 120;
 };
 
 // Bounds of the numeric options: the ring's and the encoder queue's own, lengths whose
@@ -82,6 +84,7 @@ struct options {
 constexpr int max_ring_depth = 64, max_queue = 64;
 constexpr double max_seconds = 1e6;
 constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
+constexpr long long max_shader_size = 1ll << 30;
 
 const char *const usage_text =
     "usage: glreader-export [OPTIONS]\n"
@@ -102,6 +105,8 @@ const char *const usage_text =
     "  --mouse X,Y[,CX,CY]  iMouse: held down at X,Y (pixels from the bottom left) (zeros)\n"
     "  --date YYYY-MM-DD[THH:MM:SS]  iDate at the first frame, UTC (the render's start)\n"
     "  --start-frame N      render from frame N: iFrame N, iTime N / FPS (0)\n"
+    "  --max-shader-size B  refuse shader files larger than B bytes, e.g. 16M (4M)\n"
+    "  --compile-timeout S  give up on a shader that compiles for longer, 0: never (120)\n"
     "Encoding:\n"
     "  -c CODEC             libavcodec encoder (libx264 if this FFmpeg has it, else ffv1)\n"
     "  --preset P, --crf N  the encoder's preset and crf (its defaults)\n"
@@ -184,6 +189,10 @@ options parse(int argc, char **argv)
             o.date_given = true;
         } else if (args.is("--start-frame")) {
             o.start_frame = args.count(0, INT_MAX - 1);
+        } else if (args.is("--max-shader-size")) {
+            o.max_shader_bytes = static_cast<size_t>(args.bytes(1, max_shader_size));
+        } else if (args.is("--compile-timeout")) {
+            o.compile_timeout = args.decimal(0, max_seconds);
         } else if (args.is("--stats-json")) {
             o.stats_json = args.value();
         } else if (args.is("-f")) {
@@ -231,23 +240,63 @@ options parse(int argc, char **argv)
     return o;
 }
 
-// "[#####.....]  45%  270/600 frames encoded (274 rendered)  87.3 fps  ETA 3.8 s" on a
+// "[#####.....]  45%  270/600 frames encoded (rendered 274)  87.3 fps  ETA 3.8 s" on a
 // terminal, plain lines every two seconds otherwise; the fps and the bar count frames
-// encoded, and once rendering is over the line says the encoder is being flushed.
+// encoded. The words in brackets say what the run is doing: rendering, flushing the
+// encoder, or waiting for an output that takes no data (a paused reader, a busy disk).
+// It runs on a thread of its own, so it goes on while the render thread waits.
 class progress {
 public:
-    progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)), start_(clock::now()), last_(start_) {}
-
-    void update(int rendered, int encoded, bool flushing = false)
+    progress(int total, const glr::encoder &enc)
+        : total_(total), enc_(enc), tty_(isatty(STDERR_FILENO)), start_(clock::now()),
+          thread_([this] { run(); })
     {
-        auto now = clock::now();
-        if (now - last_ < std::chrono::milliseconds(tty_ ? 100 : 2000) && encoded < total_)
+    }
+    ~progress() { done(); }
+    progress(const progress &) = delete;
+    progress &operator=(const progress &) = delete;
+
+    void rendered(int n) { rendered_ = n; }
+    void flushing() { flushing_ = true; }
+    // Stops the reports after a last one.
+    void done()
+    {
+        if (stop_.exchange(true))
             return;
-        last_ = now;
-        double elapsed = std::chrono::duration<double>(now - start_).count();
+        thread_.join();
+        report();
+        if (tty_)
+            std::fprintf(stderr, "\n");
+    }
+    double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+
+private:
+    using clock = std::chrono::steady_clock;
+
+    void run()
+    {
+        auto interval = std::chrono::milliseconds(tty_ ? 100 : 2000);
+        auto next = clock::now() + interval;
+        while (!stop_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (clock::now() < next)
+                continue;
+            next += interval;
+            report();
+        }
+    }
+
+    void report()
+    {
+        glr_encoder_stats es = enc_.stats();
+        int encoded = static_cast<int>(es.frames_encoded);
+        double elapsed = this->elapsed();
         double fps = elapsed > 0 ? encoded / elapsed : 0;
         double eta = fps > 0 ? (total_ - encoded) / fps : 0;
-        std::string state = flushing ? "flushing the encoder" : "rendered " + std::to_string(rendered);
+        std::string state = es.write_in_progress_ms >= 1000
+                                ? "waiting for the output: " + std::to_string(std::lround(es.write_in_progress_ms / 1000)) + " s"
+                            : flushing_ ? "flushing the encoder"
+                                        : "rendered " + std::to_string(rendered_.load());
         if (tty_) {
             int filled = total_ ? 30 * encoded / total_ : 30;
             std::fprintf(stderr, "\r[%s%s] %3d%% %d/%d frames encoded (%s) %6.1f fps  ETA %.1f s ",
@@ -259,18 +308,14 @@ public:
                          fps, eta);
         }
     }
-    void done()
-    {
-        if (tty_)
-            std::fprintf(stderr, "\n");
-    }
-    double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
 
-private:
-    using clock = std::chrono::steady_clock;
     int total_;
+    const glr::encoder &enc_;
     bool tty_;
-    clock::time_point start_, last_;
+    clock::time_point start_;
+    std::atomic<int> rendered_{0};
+    std::atomic<bool> flushing_{false}, stop_{false};
+    std::thread thread_;
 };
 
 // Draw-call times, summarised like the library's stages (one double per frame).
@@ -340,13 +385,24 @@ int main(int argc, char **argv)
         shadertoy.channels = o.channels;
         shadertoy.audio = o.audio_input;
         shadertoy.clock = o.clock;
+        shadertoy.max_shader_bytes = o.max_shader_bytes;
         shadertoy.clock.fps_num = o.fps_num;
         shadertoy.clock.fps_den = o.fps_den;
         if (!o.date_given) { // iDate runs from now, in local time
             shadertoy.clock.date_start = static_cast<long long>(std::time(nullptr));
             shadertoy.clock.date_local = 1;
         }
-        sample::shadertoy_player player(shadertoy, o.width, o.height, log);
+        // The driver compiles in calls nothing can break off, and some (Mesa) only at the
+        // first draw: the watchdog answers a signal meanwhile, and ends a compile (or a
+        // first frame) that runs past --compile-timeout.
+        char limit_message[200];
+        std::snprintf(limit_message, sizeof limit_message,
+                      "glreader-export: the shader has compiled (or rendered its first frame) for over %g s: giving "
+                      "up (--compile-timeout sets the limit)", o.compile_timeout);
+        auto player = [&] {
+            sample::busy_section compiling(o.compile_timeout, limit_message);
+            return std::make_unique<sample::shadertoy_player>(shadertoy, o.width, o.height, log);
+        }();
 
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {
@@ -386,46 +442,56 @@ int main(int argc, char **argv)
         rp.format = ep.format;
         rp.color = o.color;
         rp.depth = o.depth;
+        // The output waits as long as it stalls: only the user decides to give up.
+        rp.capture_timeout_ns = UINT64_MAX;
         glr::ring ring(rp);
-        glr::encoder enc(ep, log);
+        std::unique_ptr<glr::encoder> encoder;
+        {
+            // Opening a FIFO waits for its reader in open(), which signals do not break.
+            sample::busy_section opening;
+            encoder = std::make_unique<glr::encoder>(ep, log);
+        }
+        glr::encoder &enc = *encoder;
 
-        progress bar(o.frames);
+        progress bar(o.frames, enc);
         stage_times upload_times, render_times;
-        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         int rendered = 0;
-        auto encoded = [&] { return static_cast<int>(enc.stats().frames_encoded); };
-        player.skip_to(o.start_frame);
+        std::atomic<int> rendering_frame{0}; // for the watchdog's thread
+        // A frame that renders for long is answered by the watchdog, which encodes what
+        // reached the encoder and finalizes the file.
+        sample::on_abandon([&] {
+            bar.done();
+            enc.finish();
+            std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; the file was "
+                         "finalized\n", rendering_frame.load(),
+                         static_cast<unsigned long long>(enc.stats().frames_encoded));
+        });
+        auto submit = [&](glr::frame &&f) {
+            sample::outside_section handing_over;
+            enc.submit(std::move(f));
+        };
+        player->skip_to(o.start_frame);
         for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
+            sample::busy_section rendering(rendered == 0 ? o.compile_timeout : 0, limit_message);
+            rendering_frame = o.start_frame + rendered;
             auto start = std::chrono::steady_clock::now();
-            player.upload(o.start_frame + rendered);
+            player->upload(o.start_frame + rendered);
             auto uploaded = std::chrono::steady_clock::now();
-            player.render();
+            player->render();
             upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
             render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
-            ring.capture(glr::framebuffer_source(player.target().fbo()), rendered, submit);
-            bar.update(rendered + 1, encoded());
+            ring.capture(glr::framebuffer_source(player->target().fbo()), rendered, submit);
+            bar.rendered(rendered + 1);
         }
-        ring.drain(submit);
-        // The encoder's flush and the trailer can take long (slow presets, lookahead):
-        // finish on a thread of its own, and show the frames still coming out.
-        std::exception_ptr finish_error;
-        std::atomic<bool> finished{false};
-        std::thread finisher([&] {
-            try {
-                enc.finish();
-            } catch (...) {
-                finish_error = std::current_exception();
-            }
-            finished = true;
-        });
-        while (!finished) {
-            bar.update(rendered, encoded(), true);
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        {
+            sample::busy_section rendering;
+            ring.drain(submit);
         }
-        finisher.join();
-        if (finish_error)
-            std::rethrow_exception(finish_error);
-        bar.update(rendered, encoded(), true);
+        sample::on_abandon({});
+        // The encoder's flush and the trailer can take long (slow presets, lookahead); the
+        // progress goes on meanwhile, and a second signal exits at once.
+        bar.flushing();
+        enc.finish();
         bar.done();
         double elapsed = bar.elapsed();
 

@@ -23,6 +23,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <thread>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -92,6 +96,53 @@ options parse(int argc, char **argv)
     return o;
 }
 
+// "120/300 frames, 58.1 fps" now and then on stderr, from a thread of its own, and
+// "waiting for ffmpeg to read" while the child takes no data.
+class pipe_progress {
+public:
+    pipe_progress(int total, const std::atomic<int> &rendered, const glr::pipe &pipe, bool tty)
+        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), thread_([this] { run(); })
+    {
+    }
+    ~pipe_progress() { done(); }
+    pipe_progress(const pipe_progress &) = delete;
+    pipe_progress &operator=(const pipe_progress &) = delete;
+    void done()
+    {
+        if (stop_.exchange(true))
+            return;
+        thread_.join();
+        if (tty_)
+            std::fprintf(stderr, "\n");
+    }
+
+private:
+    void run()
+    {
+        auto start = std::chrono::steady_clock::now();
+        auto interval = std::chrono::milliseconds(tty_ ? 200 : 2000);
+        auto next = start + interval;
+        while (!stop_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            auto now = std::chrono::steady_clock::now();
+            if (now < next)
+                continue;
+            next += interval;
+            double elapsed = std::chrono::duration<double>(now - start).count(), idle = pipe_.stats().reader_idle_ms;
+            std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
+            std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", rendered_.load(),
+                         total_, rendered_ / elapsed, waiting.c_str());
+        }
+    }
+
+    int total_;
+    const std::atomic<int> &rendered_;
+    const glr::pipe &pipe_;
+    bool tty_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -99,10 +150,23 @@ int main(int argc, char **argv)
     options o = parse(argc, argv);
     sample::catch_stop_signals();
     bool tty = isatty(STDERR_FILENO);
+    // Errors reach the user once, as the exception's message (and not at all when ffmpeg
+    // stopped on the user's own Ctrl-C); warnings still show.
+    glr_log_params log_params{};
+    log_params.callback = [](void *, glr_log_level level, const char *message) {
+        if (level != GLR_LOG_ERROR)
+            std::fprintf(stderr, "glreader: %s\n", message);
+    };
+    std::unique_ptr<glr_log, void (*)(glr_log *)> log(glr_log_create(&log_params),
+                                                     [](glr_log *l) { glr_log_destroy(&l); });
     try {
-        glr::context ctx;
+        glr::context ctx({}, log.get());
         std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
-        sample::scene scene(o.width, o.height, {"", o.shader, ""});
+        auto scene = [&] {
+            sample::busy_section compiling; // a signal ends a long compile at once
+            return std::make_unique<sample::scene>(o.width, o.height, sample::shader_spec{"", o.shader, ""},
+                                                   glr_context_get_proc_address, log.get());
+        }();
 
         glr_ring_params rp{};
         rp.width = o.width;
@@ -110,10 +174,8 @@ int main(int argc, char **argv)
         rp.format = o.format;
         rp.color = o.color;
         rp.depth = o.depth;
-        glr::ring ring(rp);
-        glr_pipe_params pp{};
-        pp.transport = o.transport;
-        glr::pipe pipe(pp);
+        rp.capture_timeout_ns = UINT64_MAX; // ffmpeg may pause: wait for it, as long as it takes
+        glr::ring ring(rp, log.get());
         glr_ffmpeg_child_params cp{};
         cp.ffmpeg = o.ffmpeg.empty() ? nullptr : o.ffmpeg.c_str();
         cp.width = o.width;
@@ -122,46 +184,67 @@ int main(int argc, char **argv)
         cp.color = rp.color;
         cp.fps_num = o.fps.num;
         cp.fps_den = o.fps.den;
-        glr::ffmpeg_child child(cp, o.ffmpeg_args);
+        glr::ffmpeg_child child(cp, o.ffmpeg_args, log.get());
         const int fd = child.stdin_fd();
+        // Made after the child, so that on any error its writers stop before the child's
+        // stdin is closed.
+        glr_pipe_params pp{};
+        pp.transport = o.transport;
+        glr::pipe pipe(pp, log.get());
 
-        // The whole TurboPipe loop: render, capture, hand each finished frame to the pipe.
-        auto to_ffmpeg = [&](glr::frame &&f) { pipe.write(fd, std::move(f)); };
+        std::atomic<int> rendered{0};
         auto start = std::chrono::steady_clock::now();
-        auto last_report = start;
-        int rendered = 0;
+        pipe_progress progress(o.frames, rendered, pipe, tty);
+        // A frame that renders for long is answered by the watchdog: the frames written
+        // so far go out, and ffmpeg finalizes its file.
+        sample::on_abandon([&] {
+            progress.done();
+            glr_pipe_close(pipe.get(), fd);
+            glr_ffmpeg_child_finish(child.get());
+            std::fprintf(stderr, "stopped while frame %d was rendering; ffmpeg finalized its output\n",
+                         rendered.load());
+        });
+        // The whole TurboPipe loop: render, capture, hand each finished frame to the pipe.
+        auto to_ffmpeg = [&](glr::frame &&f) {
+            sample::outside_section handing_over;
+            pipe.write(fd, std::move(f));
+        };
         try {
             for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-                scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
-                           static_cast<double>(o.fps.den) / o.fps.num);
-                ring.capture(glr::framebuffer_source(scene.fbo()), rendered, to_ffmpeg);
-                auto now = std::chrono::steady_clock::now();
-                if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
-                    double elapsed = std::chrono::duration<double>(now - start).count();
-                    std::fprintf(stderr, tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n",
-                                 rendered + 1, o.frames, (rendered + 1) / elapsed);
-                    last_report = now;
-                }
+                sample::busy_section rendering;
+                scene->draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
+                            static_cast<double>(o.fps.den) / o.fps.num);
+                ring.capture(glr::framebuffer_source(scene->fbo()), rendered, to_ffmpeg);
             }
-            ring.drain(to_ffmpeg);
+            {
+                sample::busy_section rendering;
+                ring.drain(to_ffmpeg);
+            }
+            sample::on_abandon({});
             pipe.close(fd); // every byte is in ffmpeg's hands
         } catch (const glr::error &e) {
             if (e.code() != -EPIPE)
                 throw;
-            // ffmpeg stopped reading: its own words say why.
+            // ffmpeg stopped reading. After our own signal, that is Ctrl-C reaching the
+            // whole process group: ffmpeg stopped on it too and finalized its file.
+            sample::on_abandon({});
             ring.drain([](glr::frame &&) {});
             glr_pipe_close(pipe.get(), fd);
-            child.finish();
+            if (sample::stop_signal()) {
+                glr_ffmpeg_child_finish(child.get());
+                progress.done();
+                std::fprintf(stderr, "interrupted: ffmpeg stopped on the signal too and finalized its output\n");
+                return sample::stop_status();
+            }
+            child.finish(); // its own words say why
             throw;
         }
         child.finish();
+        progress.done();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (tty)
-            std::fprintf(stderr, "\n");
-
         glr_pipe_stats s = pipe.stats();
         std::printf("%s%d frames %dx%d in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
-                    sample::stop_signal() ? "interrupted: " : "", rendered, o.width, o.height, elapsed, rendered / elapsed,
+                    sample::stop_signal() ? "interrupted: " : "", rendered.load(), o.width, o.height, elapsed, rendered / elapsed,
                     static_cast<double>(s.bytes_written) / elapsed / 1e9);
         std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
                     static_cast<unsigned long long>(s.vmsplice_bytes), static_cast<unsigned long long>(s.write_bytes),

@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -399,6 +401,32 @@ TEST(filter_test, a_missing_shader_file_is_named)
     std::string missing = glr_test::scratch_path("no_such_scene.frag");
     expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + missing, "-f", "null", "-"}, "missing"),
                           "cannot read the Image pass's shader " + missing + ": No such file or directory");
+}
+
+// A shader path that names no text file fails at once, without reading what never ends.
+TEST(filter_test, shader_paths_that_are_no_text_files_fail_at_once_in_little_memory)
+{
+    std::string dir = glr_test::scratch_path("a_directory"), large = glr_test::scratch_path("large.frag");
+    ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+    std::ofstream(large) << std::string(5 << 20, ' ');
+    struct hostile {
+        std::string path, words;
+    } cases[] = {{"/dev/zero", "/dev/zero is a character device: only regular files are read"},
+                 {"/dev/urandom", "/dev/urandom is a character device"},
+                 {dir, "the project " + dir + " has no image.glsl"},
+                 {large, large + " is 5242880 bytes, more than the limit of 4194304 bytes"}};
+    for (const hostile &c : cases) {
+        auto start = std::chrono::steady_clock::now();
+        expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + c.path, "-f", "null", "-"}, "hostile"),
+                              c.words);
+        // Generous bounds: reading /dev/zero ran to gigabytes in seconds.
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << c.path;
+        rusage children{};
+        getrusage(RUSAGE_CHILDREN, &children);
+        EXPECT_LT(children.ru_maxrss, 200 * 1024) << c.path << ": kilobytes at most in a child";
+    }
+    rmdir(dir.c_str());
+    std::remove(large.c_str());
 }
 
 TEST(filter_test, a_shader_compile_error_names_file_and_line)
