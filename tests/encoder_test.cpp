@@ -207,6 +207,13 @@ TEST(encoder_errors, bad_parameters_name_the_cause)
     m = create_fails(p, -ENOENT);
     EXPECT_TRUE(contains(m, "cannot open /nonexistent-dir/out.mkv for writing: No such file or directory")) << m;
 
+    // Pixel formats by name, and FFmpeg's own limit on a picture's size said in words.
+    p = encoder_params(16384, 16384, GLR_FORMAT_BGRA8, "ffv1", path.c_str());
+    m = create_fails(p, GLR_ERROR_CODEC);
+    EXPECT_TRUE(contains(m, "cannot make 16384x16384 frames of bgra: FFmpeg takes pictures of fewer than about 268 "
+                            "million pixels")) << m;
+    EXPECT_FALSE(std::ifstream(path).good()) << "nothing is written for a refused size";
+
     p = encoder_params(0, 48, GLR_FORMAT_RGBA8, "ffv1", path.c_str());
     EXPECT_TRUE(contains(create_fails(p), "invalid size 0x48"));
     EXPECT_EQ(glr_encoder_create(nullptr, nullptr), nullptr);
