@@ -319,6 +319,29 @@ TEST_F(shadertoy_test, errors_name_the_pass_the_channel_the_file_and_the_line)
     EXPECT_FALSE(contains(error, "candidates")) << error;
     EXPECT_LE(std::count(error.begin(), error.end(), '\n'), 2) << error;
 
+    // No mainImage: said of the author's file, not of glreader's main() that calls it.
+    p.source = "";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    error = glr_last_error();
+    EXPECT_TRUE(contains(error, "Image does not compile:\nImage: error: no function with name 'mainImage' (glreader's "
+                                "main() calls mainImage(out vec4 fragColor, in vec2 fragCoord); the file is empty)"))
+        << error;
+    p.source = "void mainImage(out vec4 c) { c = vec4(1.0); }\n";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    EXPECT_TRUE(contains(glr_last_error(), "this file defines none of that form")) << glr_last_error();
+
+    // An author's #version line: glreader's own comes first, the author's line counts still.
+    p.source = "// written for desktop GL\n#version 450 core\nvoid mainImage(out vec4 c, in vec2 f) {\n"
+               "    c = vec4(missing_thing);\n}\n";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    error = glr_last_error();
+    EXPECT_TRUE(contains(error, "Image:4:")) << error;
+    EXPECT_FALSE(contains(error, "#version")) << error;
+    p.source = "#version 330\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n";
+    glr_scene *versioned = glr_scene_create(nullptr, &p);
+    EXPECT_NE(versioned, nullptr) << glr_last_error();
+    glr_scene_destroy(&versioned);
+
     // A channel reading a buffer that has no source; an unknown channel kind.
     p.source = fine;
     p.common_source = "float helper() { return 0.5; }\n";

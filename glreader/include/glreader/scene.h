@@ -21,7 +21,10 @@
  *
  * Compile errors come back once per pass as "PASS does not compile:" followed by
  * "NAME:LINE:COLUMN: error: ...", counting lines of the author's own file (the pass's or
- * the common section's), with compilers' lists of candidate overloads left out.
+ * the common section's), with compilers' lists of candidate overloads left out; a missing
+ * mainImage is said of the pass's file ("NAME: error: ..."). glreader writes the source's
+ * first line, "#version 330 core": an author's own #version line is blanked (its line
+ * still counts), and a desktop version above 330 is the one glreader's line asks for.
  *
  * The scene takes ready pixels for image, video, sound and cube map channels: decoding is
  * the host's (glreader-av's media channels, the FFmpeg filter's own libraries).

@@ -1,5 +1,6 @@
 #include "gl/shadertoy_source.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <set>
@@ -26,19 +27,46 @@ place place_of(long line, const pass_source &pass)
     switch (line / section_span) {
     case pass_body: return {pass.body_name, local};
     case common_section: return {pass.common_name, local};
-    case entry_point: return {"glreader's main() (is mainImage defined?)", local};
+    case entry_point: return {"glreader's main()", local};
     default: return {"glreader's Shadertoy prelude", local};
     }
 }
 
 std::string line_directive(section s) { return "#line " + std::to_string(s * section_span + 1) + "\n"; }
 
+// The GLSL version glreader's first line asks for, unless an author asks for more.
+constexpr int base_version = 330;
+
+// An author's "#version N [profile]" line (shaders written for desktop GL carry one; only
+// the source's first line may): blanked, so the line count stays, and a desktop version
+// above base_version raises `version`, the one glreader's own first line asks for.
+std::string without_version_line(const std::string &text, int &version)
+{
+    static const std::regex directive(R"(^[ \t]*#[ \t]*version[ \t]+(\d+)(?:[ \t]+(\w+))?[ \t]*\r?$)");
+    std::istringstream lines(text);
+    std::string out;
+    std::smatch m;
+    for (std::string line; std::getline(lines, line);) {
+        if (std::regex_match(line, m, directive)) {
+            if (m[2] != "es")
+                version = std::max(version, std::stoi(m[1]));
+            line.clear();
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+bool is_blank(const std::string &text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+
 } // namespace
 
 std::string fragment_source(const pass_source &pass)
 {
+    int version = base_version;
+    std::string common = without_version_line(pass.common, version), body = without_version_line(pass.body, version);
     std::ostringstream s;
-    s << "#version 330 core\n" << line_directive(prelude)
+    s << "#version " << version << " core\n" << line_directive(prelude)
       << "#define HW_PERFORMANCE 1\n"
          "uniform vec3 iResolution;\n"
          "uniform float iTime;\n"
@@ -55,8 +83,8 @@ std::string fragment_source(const pass_source &pass)
           << " iChannel" << i << ";\n";
     s << "out vec4 glr_colour;\n";
     if (!pass.common.empty())
-        s << line_directive(common_section) << pass.common << "\n";
-    s << line_directive(pass_body) << pass.body << "\n";
+        s << line_directive(common_section) << common << "\n";
+    s << line_directive(pass_body) << body << "\n";
     s << line_directive(entry_point)
       << "void main() {\n"
          "    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);\n"
@@ -74,15 +102,19 @@ std::string locate_errors(const std::string &log, const pass_source &pass)
     bool in_candidates = false;
     for (std::smatch m; std::getline(lines, line);) {
         std::string located = line, message = line;
+        long at_line = -1;
         if (std::regex_match(line, m, mesa)) {
             message = m[4];
-            place at = place_of(std::stol(m[2]), pass);
+            at_line = std::stol(m[2]);
+            place at = place_of(at_line, pass);
             located = at.name + ":" + std::to_string(at.line) + ":" + m[3].str() + ": " + message;
         } else if (std::regex_match(line, m, nvidia)) {
             message = m[3];
-            place at = place_of(std::stol(m[2]), pass);
+            at_line = std::stol(m[2]);
+            place at = place_of(at_line, pass);
             located = at.name + ":" + std::to_string(at.line) + ": " + message;
         }
+
         // Mesa lists every overload after "candidates are:", a line each, indented.
         if (in_candidates && message.find("error:    ") == 0)
             continue;
@@ -90,8 +122,13 @@ std::string locate_errors(const std::string &log, const pass_source &pass)
         size_t candidates = located.find("; candidates are:");
         if (candidates != std::string::npos) {
             located.erase(candidates);
+            message.erase(message.find("; candidates are:"));
             in_candidates = true;
         }
+        // An error in glreader's main() is the author's missing (or misdeclared) mainImage.
+        if (at_line >= 0 && at_line / section_span == entry_point)
+            located = pass.body_name + ": " + message + " (glreader's main() calls mainImage(out vec4 fragColor, in "
+                      "vec2 fragCoord); " + (is_blank(pass.body) ? "the file is empty)" : "this file defines none of that form)");
         if (located.empty() || !seen.insert(located).second)
             continue;
         out += located + "\n";
