@@ -471,21 +471,30 @@ int main(int argc, char **argv)
             enc.submit(std::move(f));
         };
         player->skip_to(o.start_frame);
-        for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-            sample::busy_section rendering(rendered == 0 ? o.compile_timeout : 0, limit_message);
-            rendering_frame = o.start_frame + rendered;
-            auto start = std::chrono::steady_clock::now();
-            player->upload(o.start_frame + rendered);
-            auto uploaded = std::chrono::steady_clock::now();
-            player->render();
-            upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
-            render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
-            ring.capture(glr::framebuffer_source(player->target().fbo()), rendered, submit);
-            bar.rendered(rendered + 1);
-        }
-        {
-            sample::busy_section rendering;
-            ring.drain(submit);
+        try {
+            for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
+                sample::busy_section rendering(rendered == 0 ? o.compile_timeout : 0, limit_message);
+                rendering_frame = o.start_frame + rendered;
+                auto start = std::chrono::steady_clock::now();
+                player->upload(o.start_frame + rendered);
+                auto uploaded = std::chrono::steady_clock::now();
+                player->render();
+                upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
+                render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
+                ring.capture(glr::framebuffer_source(player->target().fbo()), rendered, submit);
+                bar.rendered(rendered + 1);
+            }
+            {
+                sample::busy_section rendering;
+                ring.drain(submit);
+            }
+        } catch (const glr::error &) {
+            // When the encoder failed (a full disk), its finish says it whole: what the
+            // file keeps and whether it plays. Any other error stands as it is.
+            sample::on_abandon({});
+            bar.done();
+            enc.finish();
+            throw;
         }
         sample::on_abandon({});
         // The encoder's flush and the trailer can take long (slow presets, lookahead); the

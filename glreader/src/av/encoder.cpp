@@ -169,9 +169,17 @@ void glr_encoder::submit_audio(const float *samples, int frames, int64_t pts)
 void glr_encoder::write_packet(AVPacket *packet)
 {
     uint64_t start = glr::now_ns();
+    bool video = packet->stream_index == video_->stream_index();
     write_started_ns_ = start;
-    output_->write(packet);
+    try {
+        output_->write(packet); // takes the packet
+    } catch (...) {
+        write_started_ns_ = 0;
+        output_failed_ = true;
+        throw;
+    }
     write_started_ns_ = 0;
+    video_packets_written_ += video;
     uint64_t write_ns = glr::now_ns() - start;
     writing_ns_ += write_ns;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -262,10 +270,20 @@ void glr_encoder::run()
     } catch (const glr::failure &e) {
         set_error(e.code(), e.what());
     }
+    bool trailer_written = true;
     try {
         output_->finish();
     } catch (const glr::failure &e) {
+        trailer_written = false;
+        output_failed_ = true;
         set_error(e.code(), e.what());
+    }
+    // A full disk, a file size limit: say what the file holds and whether it plays.
+    if (output_failed_) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_message_ += format("; %llu frames were muxed into %s before that, which %s",
+                                 static_cast<unsigned long long>(video_packets_written_), output_->what().c_str(),
+                                 output_->kept_after_failure(trailer_written).c_str());
     }
 }
 

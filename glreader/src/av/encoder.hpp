@@ -66,6 +66,8 @@ private:
     std::unique_ptr<glr::video_track> video_;
     std::unique_ptr<glr::audio_track> audio_;
     int64_t video_end_pts_ = 0;  // after the last frame encoded
+    uint64_t video_packets_written_ = 0; // handed to the muxer without an error
+    bool output_failed_ = false;         // writing or finishing the output failed
     uint64_t writing_ns_ = 0;    // write time within the current encode step
     // When the write or encode under way began (0: none), for stats and describe_holder.
     std::atomic<uint64_t> write_started_ns_{0}, encode_started_ns_{0};

@@ -144,6 +144,21 @@ void output::finish()
     }
 }
 
+std::string output::kept_after_failure(bool trailer_written) const
+{
+    if (trailer_written)
+        return "is finalized: it plays them";
+    // MP4 and MOV keep their index at the end (a fragmented one keeps one a fragment);
+    // the others play what they hold.
+    bool index_at_end = false;
+    for (const char *name : {"mp4", "mov", "ipod", "ismv", "3gp", "3g2", "psp", "f4v"})
+        index_at_end |= std::strcmp(muxer()->name, name) == 0;
+    return index_at_end ? "lacks the index MP4 and MOV write at the end: it plays only if fragmented "
+                          "(movflags=+frag_keyframe), up to its last whole fragment; Matroska keeps all that was "
+                          "written playable"
+                        : "lacks its end: it plays up to the last whole frame it holds";
+}
+
 int output::close()
 {
     if (!io_)

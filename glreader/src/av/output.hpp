@@ -40,6 +40,10 @@ public:
     void write(AVPacket *packet);
     // The trailer; throws on a write error.
     void finish();
+    // Whether a file whose writing failed plays what it holds, in words that follow "which"
+    // in the error ("is finalized: it plays them", or why it does not): trailer_written
+    // says whether finish() succeeded.
+    std::string kept_after_failure(bool trailer_written) const;
     // Flushes and closes the I/O; returns its first error, or 0. Call once, at the end.
     int close();
     // The output's size so far; after close, its final size.

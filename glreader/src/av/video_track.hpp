@@ -33,6 +33,7 @@ public:
     video_track &operator=(const video_track &) = delete;
 
     const char *codec_name() const { return codec_->name; }
+    int stream_index() const { return stream_->index; }
     glr_format format() const { return format_; }
     const glr_color &color() const { return color_; }
     double seconds_at(int64_t pts) const { return static_cast<double>(pts) * av_q2d(context_->time_base); }
