@@ -95,7 +95,8 @@ int glr_encoder::submit(glr_frame &frame)
     // The lease is the encoder's now, whatever happens below.
     queued_frame item{frame, 0};
     frame = glr_frame{};
-    glr_frame_set_holder(&item.frame, describe_holder, this);
+    if (item.frame.ring_)
+        glr_frame_set_holder(&item.frame, describe_holder, this);
     auto give_back = [&] { glr_frame_release(&item.frame); };
 
     const glr_color &c = item.frame.color, &color = video_->color();
