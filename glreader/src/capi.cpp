@@ -45,6 +45,24 @@ int null_argument(const glr_log *log, const char *call, const char *argument)
     return -EINVAL;
 }
 
+// Runs `body` with the ring of a leased frame; a NULL or empty frame is an error naming call.
+template <typename F> int with_leased_ring(const glr_frame *frame, const char *call, F body)
+{
+    if (!frame)
+        return null_argument(nullptr, call, "frame");
+    glr_ring *ring = frame->ring_;
+    if (!ring) {
+        report(nullptr, -EINVAL,
+               glr::format("%s: this frame holds no lease (it is empty, or was already released)", call).c_str());
+        return -EINVAL;
+    }
+    const glr_log *log = ring->log(); // the ring may be gone after a release
+    return glr::guarded(log, [&] {
+        body(*ring);
+        return 0;
+    });
+}
+
 } // namespace
 
 extern "C" {
@@ -202,33 +220,13 @@ int glr_ring_acquire(glr_ring *ring, struct glr_frame *frame, uint64_t timeout_n
 
 int glr_frame_release(struct glr_frame *frame)
 {
-    if (!frame)
-        return null_argument(nullptr, "glr_frame_release", "frame");
-    glr_ring *ring = frame->ring_;
-    if (!ring) {
-        report(nullptr, -EINVAL, "glr_frame_release: this frame holds no lease (it is empty, or was already released)");
-        return -EINVAL;
-    }
-    const glr_log *log = ring->log(); // the ring may be gone after release
-    return glr::guarded(log, [&] {
-        ring->release(*frame);
-        return 0;
-    });
+    return with_leased_ring(frame, "glr_frame_release", [&](glr_ring &ring) { ring.release(*frame); });
 }
 
 int glr_frame_set_holder(const struct glr_frame *frame, glr_frame_describe_fn describe, void *opaque)
 {
-    if (!frame)
-        return null_argument(nullptr, "glr_frame_set_holder", "frame");
-    glr_ring *ring = frame->ring_;
-    if (!ring) {
-        report(nullptr, -EINVAL, "glr_frame_set_holder: this frame holds no lease (it is empty, or was already released)");
-        return -EINVAL;
-    }
-    return glr::guarded(ring->log(), [&] {
-        ring->set_holder(*frame, describe, opaque);
-        return 0;
-    });
+    return with_leased_ring(frame, "glr_frame_set_holder",
+                            [&](glr_ring &ring) { ring.set_holder(*frame, describe, opaque); });
 }
 
 int glr_frame_may_keep(const struct glr_frame *frame, int kept)
