@@ -20,9 +20,11 @@
 // starts from zeros there). The output is a file (never overwritten
 // without -y, and not touched until the encoder and muxer are ready), "-" for standard
 // output, or any URL libavformat has a protocol for; -f names the container when the name
-// does not (-f null encodes and writes nothing). A first SIGINT or SIGTERM stops
-// rendering, encodes what was rendered and finalizes the file, then exits with 130 or
-// 143; a second one exits at once. Messages go to stderr, only media to stdout.
+// does not (-f null encodes and writes nothing). An output that stalls is waited for, as
+// long as it stalls. A first SIGINT or SIGTERM stops rendering, encodes what was rendered
+// and finalizes the file, then exits with 130 or 143, even while the driver compiles or a
+// frame renders (samples/stop_signals); a second one exits at once. Shader files are read
+// only if regular, below --max-shader-size. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
 #include "shadertoy_player.hpp"
 #include "stop_signals.hpp"
@@ -297,6 +299,8 @@ private:
                                 ? "waiting for the output: " + std::to_string(std::lround(es.write_in_progress_ms / 1000)) + " s"
                             : flushing_ ? "flushing the encoder"
                                         : "rendered " + std::to_string(rendered_.load());
+        if (sample::stop_signal())
+            state += "; stopping: a second Ctrl-C exits at once";
         if (tty_) {
             int filled = total_ ? 30 * encoded / total_ : 30;
             std::fprintf(stderr, "\r[%s%s] %3d%% %d/%d frames encoded (%s) %6.1f fps  ETA %.1f s ",

@@ -14,6 +14,9 @@
 //
 // The ffmpeg arguments after "--" replace the default output,
 // "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
+//
+// A child that pauses is waited for, as long as it pauses. Ctrl-C in a shell reaches the
+// child too: it finalizes its file, and this program counts that as a normal stop (130).
 #include "command_line.hpp"
 #include "scene.hpp"
 #include "stop_signals.hpp"
@@ -130,6 +133,8 @@ private:
             next += interval;
             double elapsed = std::chrono::duration<double>(now - start).count(), idle = pipe_.stats().reader_idle_ms;
             std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
+            if (sample::stop_signal())
+                waiting += "; stopping: a second Ctrl-C exits at once";
             std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", rendered_.load(),
                          total_, rendered_ / elapsed, waiting.c_str());
         }

@@ -571,6 +571,9 @@ TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
     std::string text = glr_test::slurp(log);
     EXPECT_NE(text.find("glreader-pipe: ffmpeg exited with status 1"), std::string::npos) << text;
     EXPECT_NE(text.find("Unknown encoder 'no_such_encoder'"), std::string::npos) << text;
+    // Said once, and the pipe's writer is stopped before the child's stdin is closed.
+    EXPECT_EQ(text.find("EPIPE"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Bad file descriptor"), std::string::npos) << text;
 }
 
 TEST(viewer_test, records_exactly_what_the_window_shows)
