@@ -26,6 +26,7 @@
 // frame renders (samples/stop_signals); a second one exits at once. Shader files are read
 // only if regular, below --max-shader-size. Messages go to stderr, only media to stdout.
 #include "command_line.hpp"
+#include "periodic_report.hpp"
 #include "shadertoy_player.hpp"
 #include "stop_signals.hpp"
 
@@ -46,15 +47,13 @@ extern "C" {
 #include <chrono>
 #include <climits>
 #include <csignal>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <exception>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <string>
 #include <vector>
 
@@ -251,10 +250,9 @@ class progress {
 public:
     progress(int total, const glr::encoder &enc)
         : total_(total), enc_(enc), tty_(isatty(STDERR_FILENO)), start_(clock::now()),
-          thread_([this] { run(); })
+          reports_(std::chrono::milliseconds(tty_ ? 100 : 2000), [this] { report(); })
     {
     }
-    ~progress() { done(); }
     progress(const progress &) = delete;
     progress &operator=(const progress &) = delete;
 
@@ -263,30 +261,13 @@ public:
     // Stops the reports after a last one.
     void done()
     {
-        if (stop_.exchange(true))
-            return;
-        thread_.join();
-        report();
-        if (tty_)
+        if (reports_.stop() && tty_)
             std::fprintf(stderr, "\n");
     }
     double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
 
 private:
     using clock = std::chrono::steady_clock;
-
-    void run()
-    {
-        auto interval = std::chrono::milliseconds(tty_ ? 100 : 2000);
-        auto next = clock::now() + interval;
-        while (!stop_) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            if (clock::now() < next)
-                continue;
-            next += interval;
-            report();
-        }
-    }
 
     void report()
     {
@@ -318,8 +299,8 @@ private:
     bool tty_;
     clock::time_point start_;
     std::atomic<int> rendered_{0};
-    std::atomic<bool> flushing_{false}, stop_{false};
-    std::thread thread_;
+    std::atomic<bool> flushing_{false};
+    sample::periodic_report reports_; // last: its thread reports from the start
 };
 
 // Draw-call times, summarised like the library's stages (one double per frame).

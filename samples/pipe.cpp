@@ -18,6 +18,7 @@
 // A child that pauses is waited for, as long as it pauses. Ctrl-C in a shell reaches the
 // child too: it finalizes its file, and this program counts that as a normal stop (130).
 #include "command_line.hpp"
+#include "periodic_report.hpp"
 #include "scene.hpp"
 #include "stop_signals.hpp"
 
@@ -27,13 +28,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
-#include <memory>
-#include <thread>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -104,48 +104,34 @@ options parse(int argc, char **argv)
 class pipe_progress {
 public:
     pipe_progress(int total, const std::atomic<int> &rendered, const glr::pipe &pipe, bool tty)
-        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), thread_([this] { run(); })
+        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), start_(std::chrono::steady_clock::now()),
+          reports_(std::chrono::milliseconds(tty ? 200 : 2000), [this] { report(); })
     {
     }
-    ~pipe_progress() { done(); }
-    pipe_progress(const pipe_progress &) = delete;
-    pipe_progress &operator=(const pipe_progress &) = delete;
     void done()
     {
-        if (stop_.exchange(true))
-            return;
-        thread_.join();
-        if (tty_)
+        if (reports_.stop() && tty_)
             std::fprintf(stderr, "\n");
     }
 
 private:
-    void run()
+    void report()
     {
-        auto start = std::chrono::steady_clock::now();
-        auto interval = std::chrono::milliseconds(tty_ ? 200 : 2000);
-        auto next = start + interval;
-        while (!stop_) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            auto now = std::chrono::steady_clock::now();
-            if (now < next)
-                continue;
-            next += interval;
-            double elapsed = std::chrono::duration<double>(now - start).count(), idle = pipe_.stats().reader_idle_ms;
-            std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
-            if (sample::stop_signal())
-                waiting += "; stopping: a second Ctrl-C exits at once";
-            std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", rendered_.load(),
-                         total_, rendered_ / elapsed, waiting.c_str());
-        }
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        double idle = pipe_.stats().reader_idle_ms;
+        std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
+        if (sample::stop_signal())
+            waiting += "; stopping: a second Ctrl-C exits at once";
+        std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", rendered_.load(),
+                     total_, rendered_ / elapsed, waiting.c_str());
     }
 
     int total_;
     const std::atomic<int> &rendered_;
     const glr::pipe &pipe_;
     bool tty_;
-    std::atomic<bool> stop_{false};
-    std::thread thread_;
+    std::chrono::steady_clock::time_point start_;
+    sample::periodic_report reports_; // last: its thread reports from the start
 };
 
 } // namespace
