@@ -440,15 +440,14 @@ int main(int argc, char **argv)
 
         progress bar(o.frames, enc);
         stage_times upload_times, render_times;
-        int rendered = 0;
-        std::atomic<int> rendering_frame{0}; // for the watchdog's thread
+        std::atomic<int> rendered{0}; // the watchdog's thread reads it too
         // A frame that renders for long is answered by the watchdog, which encodes what
         // reached the encoder and finalizes the file.
         sample::on_abandon([&] {
             bar.done();
             enc.finish();
             std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; the file was "
-                         "finalized\n", rendering_frame.load(),
+                         "finalized\n", o.start_frame + rendered.load(),
                          static_cast<unsigned long long>(enc.stats().frames_encoded));
         });
         auto submit = [&](glr::frame &&f) {
@@ -459,7 +458,6 @@ int main(int argc, char **argv)
         try {
             for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
                 sample::busy_section rendering(rendered == 0 ? o.compile_timeout : 0, limit_message);
-                rendering_frame = o.start_frame + rendered;
                 auto start = std::chrono::steady_clock::now();
                 player->upload(o.start_frame + rendered);
                 auto uploaded = std::chrono::steady_clock::now();
@@ -493,7 +491,7 @@ int main(int argc, char **argv)
         glr_encoder_stats es = enc.stats();
         if (sample::stop_signal())
             std::fprintf(stderr, "interrupted: stopped after %d of %d frames; the file was finalized\n",
-                         rendered, o.frames);
+                         rendered.load(), o.frames);
         char *absolute = realpath(o.output.c_str(), nullptr);
         std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
                     static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num,

@@ -36,18 +36,18 @@ private:
 std::string read_text_file(const std::string &path, const std::string &what, size_t limit, const char *raise_with)
 {
     const char *p = path.c_str(), *w = what.c_str();
+    auto unreadable = [&] {
+        int err = errno;
+        fail(-err, "cannot read the %s %s: %s", w, p, std::strerror(err));
+    };
     // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
     int fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        int err = errno;
-        fail(-err, "cannot read the %s %s: %s", w, p, std::strerror(err));
-    }
+    if (fd < 0)
+        unreadable();
     fd_guard guard(fd);
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        fail(-err, "cannot read the %s %s: %s", w, p, std::strerror(err));
-    }
+    if (fstat(fd, &st) != 0)
+        unreadable();
     if (S_ISDIR(st.st_mode))
         fail(-EISDIR, "the %s %s is a directory, not a file", w, p);
     if (!S_ISREG(st.st_mode))
@@ -71,17 +71,13 @@ std::string read_text_file(const std::string &path, const std::string &what, siz
         ssize_t n = read(fd, &text[used], text.size() - used);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            int err = errno;
-            fail(-err, "cannot read the %s %s: %s", w, p, std::strerror(err));
-        }
+        if (n < 0)
+            unreadable();
         if (n == 0)
             break;
         used += static_cast<size_t>(n);
     }
-    if (used > limit)
-        too_large(("over " + std::to_string(limit)).c_str());
-    text.resize(used);
+    text.resize(used); // at most limit: a buffer filled to limit + 1 was refused above
     size_t nul = text.find('\0');
     if (nul != std::string::npos)
         fail(-EINVAL, "the %s %s is not text: it has a NUL byte at offset %zu", w, p, nul);

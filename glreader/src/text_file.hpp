@@ -11,9 +11,8 @@ namespace glr {
 
 // The whole file at path, of at most limit bytes. Throws glr::failure naming `what` and
 // the path: -EISDIR for a directory, -EINVAL for anything but a regular file or a file
-// with a NUL byte (not text), -EFBIG past the limit (naming `raise_with`, what raises the limit, unless
-// it is NULL),
-// the errno of open or read otherwise.
+// with a NUL byte (not text), -EFBIG past the limit (naming `raise_with`, what raises the
+// limit, unless it is NULL), the errno of open or read otherwise.
 std::string read_text_file(const std::string &path, const std::string &what, size_t limit,
                            const char *raise_with);
 
