@@ -6,9 +6,11 @@
 #   scripts/gpu-bundle.sh [OUT]        (default: gpu-bundle/ in the checkout, ignored by git)
 #
 # OUT/gpu-check.sh     the run itself (scripts/gpu-check.sh; its header says how)
-# OUT/bin/             glreader-export, -pipe, -capture, -bench; the ring, encoder, export and filter
-#                      test suites; a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
+# OUT/bin/             glreader-export, -pipe, -capture, -bench; every test suite that needs no
+#                      display; a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
 #                      Debian 12's libraries are, built by ffmpeg-patches/build.sh --bundle)
+# OUT/tests/           each suite's list of tests (--gtest_list_tests), which gpu-check.sh
+#                      compares with the tests that passed
 # OUT/lib/             every library those need but glibc's: glreader's, FFmpeg's
 #                      (shared, every built-in component, libx264), libstdc++ and the like
 # OUT/loaders/         the GL/EGL loader packages (glvnd), fetched with apt-get download
@@ -38,7 +40,9 @@ rm -f "$build/CMakeCache.txt"
 PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON \
   -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" >/dev/null
 programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
-suites=(ring_test context_test capi_test scene_test encoder_test pipe_test export_test filter_test glshader_test)
+# Every suite that needs no display (the viewer's tests need one and are not built).
+suites=(ring_test context_test context_display_test capi_test scene_test shadertoy_media_test encoder_test pipe_test
+        memory_test export_test filter_test glshader_test)
 cmake --build "$build" --target "${programs[@]}" "${suites[@]}"
 
 say "assembling $out"
@@ -46,6 +50,12 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/loaders" "$out/src/doc"
 for program in "${programs[@]}"; do cp "$build/samples/$program" "$out/bin/"; done
 for suite in "${suites[@]}"; do cp "$build/tests/$suite" "$out/bin/"; done
+# The tests each suite holds, as this build lists them: gpu-check.sh fails unless exactly
+# these pass there (capi_test, plain C, counts its own).
+mkdir -p "$out/tests"
+for suite in "${suites[@]}"; do
+  [ "$suite" = capi_test ] || "$build/tests/$suite" --gtest_list_tests >"$out/tests/$suite.list"
+done
 cp "$ffmpeg_prefix/bin/ffmpeg" "$ffmpeg_prefix/bin/ffprobe" "$out/bin/"
 cp "$(dirname "$ffmpeg_prefix")/src/doc/filters.texi" "$out/src/doc/"
 cp "$root/scripts/gpu-check.sh" "$out/"

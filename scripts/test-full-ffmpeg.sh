@@ -7,4 +7,5 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 line=${1:-9.0}
 ffmpeg=$("$root/ffmpeg-patches/build.sh" "$line" --full | tail -n 1)
-"$root/tests/full_ffmpeg_test.sh" "$ffmpeg"
+# Bounded: a hang fails the check instead of stalling CI.
+timeout 900 "$root/tests/full_ffmpeg_test.sh" "$ffmpeg"

@@ -108,19 +108,4 @@ TEST(context_test, moves_between_threads)
     ctx.make_current();
 }
 
-TEST(context_test, two_contexts_live_side_by_side)
-{
-    glr::context a;
-    a.release_current();
-    {
-        glr::context b; // destroying b must not end the EGL display a uses
-    }
-    a.make_current();
-    EXPECT_FALSE(a.renderer().empty());
-    glr_ring_params params{};
-    params.width = 8;
-    params.height = 8;
-    glr::ring ring(params); // GL still works in a
-}
-
 } // namespace

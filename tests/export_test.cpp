@@ -10,13 +10,11 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -158,12 +156,8 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
     std::string out = glr_test::scratch_path("interrupted.mkv"), log = glr_test::scratch_path("sigint.txt"), stats = glr_test::scratch_path("stats.json");
     pid_t pid = spawn_export({"-s", "64x48", "-n", "1000000", "-c", "ffv1", "--stats-json", stats, "-o", out}, log);
     // Let it run until the file has real content, then interrupt it mid-stream.
-    for (int i = 0; i < 200; i++) {
-        std::ifstream f(out, std::ios::ate | std::ios::binary);
-        if (f && f.tellg() > 200000)
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(out).size() > 200000; }, "200 kB in " + out,
+                                     [&] { return glr_test::running(pid); }));
     kill(pid, SIGINT);
     ASSERT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log); // 128 + SIGINT, as shells say
     EXPECT_NE(glr_test::slurp(log).find("interrupted: stopped after"), std::string::npos) << glr_test::slurp(log);
@@ -177,9 +171,6 @@ TEST(export_test, sigint_leaves_a_finalized_file_with_every_reported_frame)
     std::remove(out.c_str());
 }
 
-#ifdef GLREADER_VIEWER_PATH
-// The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
-// glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
 // --- Outputs and file safety.
 
 // Runs a shell command line (for pipelines), its stderr into log.
@@ -260,19 +251,21 @@ TEST(export_outputs, a_loopback_receiver_gets_the_whole_stream)
     // A TCP listener on 127.0.0.1 (an ffmpeg of the system) receives NUT and keeps it.
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("received.nut"),
                 log = glr_test::scratch_path("receiver.txt"), export_log = glr_test::scratch_path("sender.txt");
-    int port = 20000 + getpid() % 20000;
+    int port = glr_test::free_loopback_port();
     pid_t receiver = glr_test::spawn("ffmpeg", {"-hide_banner", "-y", "-i", "tcp://127.0.0.1:" + std::to_string(port) +
-                                                                          "?listen=1&listen_timeout=20000",
+                                                                          "?listen=1&listen_timeout=120000",
                                                 "-c", "copy", out},
                                      log);
-    int sent = 1;
-    for (int attempt = 0; attempt < 50 && sent != 0; attempt++) { // until the listener is up
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        sent = glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "20", "--shader", shader, "-c", "ffv1", "-f",
-                                                 "nut", "-o", "tcp://127.0.0.1:" + std::to_string(port)},
-                                                export_log));
-    }
-    EXPECT_EQ(sent, 0) << glr_test::slurp(export_log);
+    // One export, once the listener is bound.
+    ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::loopback_port_bound("tcp", port); },
+                                     "ffmpeg listening on 127.0.0.1:" + std::to_string(port),
+                                     [&] { return glr_test::running(receiver); }))
+        << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "20", "--shader", shader, "-c", "ffv1", "-f",
+                                                "nut", "-o", "tcp://127.0.0.1:" + std::to_string(port)},
+                                               export_log)),
+              0)
+        << glr_test::slurp(export_log);
     ASSERT_EQ(glr_test::wait_exit(receiver), 0) << glr_test::slurp(log);
     glr_test::expect_counter_video(out, 40, 24, 20);
     std::remove(out.c_str());
@@ -328,21 +321,28 @@ TEST(export_outputs, sigterm_finalizes_and_a_second_signal_stops_at_once)
 {
     std::string out = glr_test::scratch_path("term.mkv"), log = glr_test::scratch_path("term.txt");
     pid_t pid = spawn_export({"-y", "-s", "64x48", "-n", "1000000", "-c", "ffv1", "-o", out}, log);
-    for (int i = 0; i < 200 && glr_test::slurp(out).size() < 100000; i++) // until frames are being written
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(out).size() > 100000; }, "frames in " + out,
+                                     [&] { return glr_test::running(pid); }));
     kill(pid, SIGTERM);
     ASSERT_EQ(glr_test::wait_exit(pid), 143) << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("interrupted: stopped after"), std::string::npos) << glr_test::slurp(log);
     EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u);
 
-    // libx264 veryslow holds many frames: its flush takes seconds, a second Ctrl-C does not.
-    pid = spawn_export({"-y", "-s", "640x360", "-n", "1000000", "-c", "libx264", "--preset", "veryslow", "-o", out}, log);
-    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+    // libx264 veryslow with a long lookahead holds a hundred frames: the first Ctrl-C starts
+    // a flush of many seconds (the progress says so), and a second one ends the process
+    // there, with its status, before the flush finishes: no summary, no finalized file.
+    pid = spawn_export({"-y", "-s", "640x360", "-n", "1000000", "-c", "libx264", "--preset", "veryslow",
+                        "--codec-options", "rc-lookahead=120", "-o", out},
+                       log);
+    ASSERT_TRUE(glr_test::wait_for_log(pid, log, "frames encoded (rendered"));
     kill(pid, SIGINT);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    auto start = std::chrono::steady_clock::now();
+    ASSERT_TRUE(glr_test::wait_for_log(pid, log, "flushing the encoder; stopping: a second Ctrl-C exits at once"));
+    ASSERT_TRUE(glr_test::running(pid)) << glr_test::slurp(log);
     kill(pid, SIGINT);
     EXPECT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+    std::string text = glr_test::slurp(log);
+    EXPECT_EQ(text.find("interrupted: stopped after"), std::string::npos) << "the flush ran to its end:\n" << text;
+    EXPECT_EQ(text.find("wrote "), std::string::npos) << text;
     std::remove(out.c_str());
 }
 
@@ -576,6 +576,10 @@ TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
     EXPECT_EQ(text.find("Bad file descriptor"), std::string::npos) << text;
 }
 
+#ifdef GLREADER_VIEWER_PATH
+// The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
+// glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
+// Only these need GLFW (a build without it, as the GPU bundle's, lists every other test).
 TEST(viewer_test, records_exactly_what_the_window_shows)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("viewer.mkv"), log = glr_test::scratch_path("viewer.txt");
@@ -606,9 +610,10 @@ TEST(viewer_test, a_stop_signal_finalizes_a_playable_file)
                          std::string(GLREADER_VIEWER_PATH) + " -s 64x48 -c libx264 -o " + out + " & echo $! > " +
                              pid_file + "; wait $!"},
             log);
-        for (int i = 0; i < 300 && glr_test::slurp(log).find("recording to") == std::string::npos; i++)
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        std::this_thread::sleep_for(std::chrono::milliseconds(500)); // a few frames
+        ASSERT_TRUE(glr_test::wait_for_log(runner, log, "recording to"));
+        // Until encoded frames reach the file (libx264 holds its first ones back).
+        ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(out).size() > 2000; }, "frames in " + out,
+                                         [&] { return glr_test::running(runner); }));
         pid_t viewer = static_cast<pid_t>(std::atoi(glr_test::slurp(pid_file).c_str()));
         ASSERT_GT(viewer, 0) << glr_test::slurp(log);
         kill(viewer, signal);

@@ -13,7 +13,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -416,11 +415,9 @@ TEST(filter_test, shader_paths_that_are_no_text_files_fail_at_once_in_little_mem
                  {dir, "the project " + dir + " has no image.glsl"},
                  {large, large + " is 5242880 bytes, more than the limit of 4194304 bytes"}};
     for (const hostile &c : cases) {
-        auto start = std::chrono::steady_clock::now();
         expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + c.path, "-f", "null", "-"}, "hostile"),
                               c.words);
-        // Generous bounds: reading /dev/zero ran to gigabytes in seconds.
-        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << c.path;
+        // Reading /dev/zero used to run to gigabytes.
         rusage children{};
         getrusage(RUSAGE_CHILDREN, &children);
         EXPECT_LT(children.ru_maxrss, 200 * 1024) << c.path << ": kilobytes at most in a child";

@@ -31,13 +31,17 @@ expect "PNG files" "$(ls frame*.png | wc -l)" 25
 expect "PNG codec" "$(codec frame001.png v)" png
 
 # A receiver on loopback that keeps what arrives until the sender has been quiet for 2 s.
-port=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 - "$port" received.ts <<'PY' &
+# It binds a port of the kernel's choice and names it through a FIFO once bound: the
+# sender starts then, not after a guessed delay.
+mkfifo bound
+python3 - received.ts bound <<'PY' &
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", int(sys.argv[1])))
-s.settimeout(10)
-with open(sys.argv[2], "wb") as out:
+s.bind(("127.0.0.1", 0))
+with open(sys.argv[2], "w") as bound:
+    print(s.getsockname()[1], file=bound)
+s.settimeout(60)
+with open(sys.argv[1], "wb") as out:
     try:
         while True:
             out.write(s.recv(65536))
@@ -46,7 +50,9 @@ with open(sys.argv[2], "wb") as out:
         pass
 PY
 receiver=$!
-sleep 0.5
+exec 3<>bound # opened read-write: never blocks, whether or not the receiver started
+read -r -t 60 port <&3 || fail "the UDP receiver did not bind within 60 s"
+exec 3<&-
 run -f lavfi -i "$scene" -c:v libx264 -f mpegts "udp://127.0.0.1:$port?pkt_size=1316"
 wait "$receiver"; receiver=""
 expect "mpegts over UDP, codec" "$(codec received.ts v)" h264

@@ -5,8 +5,11 @@
 # behind empty files in a private mount namespace. It proves that:
 # - gpu-check.sh --quick passes every suite and benchmark and writes all its results;
 # - those results say they are not GPU results, and --require-gpu refuses llvmpipe;
-# - the bundle stays under 60 MiB.
-# Usage: tests/gpu_bundle_test.sh BUNDLE   (scripts/test.sh runs it)
+# - the bundle stays under 60 MiB;
+# - with BUILD (the main build, which has GLFW): every suite of the bundle lists the tests
+#   that suite lists in BUILD, but the viewer's (they need a display), and gpu-check.sh
+#   checked each suite's passes against that list.
+# Usage: tests/gpu_bundle_test.sh BUNDLE [BUILD]   (scripts/test.sh runs it)
 set -euo pipefail
 
 fail() { echo "gpu_bundle_test: FAILED: $*" >&2; exit 1; }
@@ -26,7 +29,17 @@ if [ "${1:-}" = --inside ]; then
   exec env LD_LIBRARY_PATH= "$bundle/gpu-check.sh" "$results" --quick
 fi
 
-[ $# -eq 1 ] && [ -x "$1/gpu-check.sh" ] || fail "usage: $0 BUNDLE (a folder made by scripts/gpu-bundle.sh)"
+[ $# -ge 1 ] && [ -x "$1/gpu-check.sh" ] || fail "usage: $0 BUNDLE [BUILD] (BUNDLE: a folder made by scripts/gpu-bundle.sh)"
+if [ $# -ge 2 ]; then
+  names() { awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' | sort; }
+  for list in "$1"/tests/*.list; do
+    suite=$(basename "$list" .list)
+    [ -x "$2/tests/$suite" ] || fail "$suite is in the bundle but not in $2"
+    difference=$(comm -3 <(names <"$list") <("$2/tests/$suite" --gtest_list_tests | names | grep -v '^viewer_test\.') |
+                 tr -d '\t' | head -n 5 | paste -sd ' ')
+    [ -z "$difference" ] || fail "$suite lists other tests in the bundle than in $2: $difference"
+  done
+fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp -a "$1" "$scratch/moved-bundle"
@@ -55,7 +68,8 @@ load = lambda name: json.load(open(f"{results}/{name}"))
 tests = load("tests.json")
 assert tests["software"] is True, "tests.json does not say the renderer is software"
 names = [s["suite"] for s in tests["suites"]]
-for suite in ("ring_test", "encoder_test", "pipe_test", "export_test", "filter_test", "glshader_test"):
+for suite in ("ring_test", "context_test", "context_display_test", "capi_test", "scene_test", "shadertoy_media_test",
+              "encoder_test", "pipe_test", "memory_test", "export_test", "filter_test", "glshader_test"):
     assert suite in names, f"{suite} did not run"
 for s in tests["suites"]:
     assert s["exit"] == 0 and s["failed"] == 0 and s["passed"] > 0, f"suite {s}"

@@ -5,6 +5,7 @@
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
+#include "support/process.hpp"
 #include "support/stream_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -18,8 +19,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -226,7 +229,7 @@ uint8_t block_byte(size_t i, int round) { return static_cast<uint8_t>((i * 131u 
 // Reads everything from fd (slowly, after an initial pause) until end of file.
 std::vector<uint8_t> read_all_slowly(int fd, int start_after_ms)
 {
-    std::this_thread::sleep_for(std::chrono::milliseconds(start_after_ms));
+    std::this_thread::sleep_for(std::chrono::milliseconds(start_after_ms)); // pace: a late reader
     std::vector<uint8_t> all;
     uint8_t buffer[5000];
     for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) != 0;) {
@@ -236,7 +239,7 @@ std::vector<uint8_t> read_all_slowly(int fd, int start_after_ms)
             break;
         all.insert(all.end(), buffer, buffer + n);
         if (all.size() % 7 == 0)
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            std::this_thread::sleep_for(std::chrono::microseconds(50)); // pace: a slow reader
     }
     close(fd);
     return all;
@@ -376,8 +379,12 @@ TEST_F(pipe_test, reader_killed_with_spliced_bytes_unread_does_not_hang_sync)
     }
     ring.drain(sink);
     EXPECT_EQ(ring.stats().frames_leased_now, 3u); // queued or in the pipe, unread
-    for (int unread = 0; unread < 3 * w * h * 4;) // until the writer has spliced all three
-        ASSERT_EQ(ioctl(fds.write, FIONREAD, &unread), 0);
+    ASSERT_TRUE(glr_test::wait_until(
+        [&] {
+            int unread = 0;
+            return ioctl(fds.write, FIONREAD, &unread) == 0 && unread >= 3 * w * h * 4;
+        },
+        "all three frames spliced into the pipe"));
     kill_and_reap(reader);
     EXPECT_EQ(glr_pipe_sync_all(pipe.get()), -EPIPE);
     EXPECT_TRUE(contains(glr_last_error(), "bytes unread")) << glr_last_error();
@@ -469,9 +476,10 @@ TEST_F(pipe_test, ffmpeg_child_encodes_every_frame_the_pipe_writes)
     std::remove(path.c_str());
 }
 
-// Renders `frames` pattern frames into an ffmpeg child stopped (SIGSTOP) for `pause`
-// after the first frames, through a ring whose capture waits `timeout`. Returns the
-// error a capture met ("" when none) and leaves the child's file at path.
+// Renders `frames` pattern frames into an ffmpeg child stopped (SIGSTOP) after the first
+// frames, for `pause` or until the rendering ended (a capture gave up), through a ring
+// whose capture waits `timeout`. Returns the error a capture met ("" when none) and
+// leaves the child's file at path.
 std::string deliver_to_paused_child(int frames, std::chrono::seconds pause, uint64_t timeout, const std::string &path)
 {
     const int w = 256, h = 192; // 192 KiB a frame: a few fill the pipe
@@ -483,15 +491,19 @@ std::string deliver_to_paused_child(int frames, std::chrono::seconds pause, uint
     glr::pipe pipe;
     auto sink = [&](glr::frame &&f) { pipe.write(child.stdin_fd(), std::move(f)); };
     std::string error;
+    std::mutex mutex;
+    std::condition_variable ended;
+    bool rendered = false;
     std::thread pauser;
     try {
         for (int n = 0; n < frames; n++) {
             scene.draw(static_cast<uint64_t>(n));
             ring.capture(scene.source(), n, sink);
             if (n == 2)
-                pauser = std::thread([&child, pause] {
+                pauser = std::thread([&] {
                     kill(child.pid(), SIGSTOP);
-                    std::this_thread::sleep_for(pause);
+                    std::unique_lock<std::mutex> lock(mutex);
+                    ended.wait_for(lock, pause, [&] { return rendered; }); // pace: the pause under test
                     kill(child.pid(), SIGCONT);
                 });
         }
@@ -499,7 +511,13 @@ std::string deliver_to_paused_child(int frames, std::chrono::seconds pause, uint
     } catch (const glr::error &e) {
         error = e.what();
     }
-    pauser.join();
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        rendered = true;
+    }
+    ended.notify_all();
+    if (pauser.joinable())
+        pauser.join();
     pipe.close(child.stdin_fd());
     child.finish();
     return error;
@@ -522,7 +540,8 @@ TEST_F(pipe_test, a_child_stopped_longer_than_the_old_timeout_resumes_and_gets_e
 TEST_F(pipe_test, a_capture_timeout_names_what_holds_the_frames)
 {
     std::string path = glr_test::scratch_path("timeout.mkv");
-    std::string error = deliver_to_paused_child(40, std::chrono::seconds(3), 500'000'000, path);
+    // Stopped until the capture gave up: never resumed in time, however slow the machine.
+    std::string error = deliver_to_paused_child(40, std::chrono::seconds(3600), 500'000'000, path);
     EXPECT_TRUE(contains(error, "all 3 slots stayed leased for 500 ms")) << error;
     EXPECT_TRUE(contains(error, "glr_pipe's writer for fd")) << error;
     EXPECT_TRUE(contains(error, "whose reader has taken no byte for")) << error;

@@ -4,8 +4,12 @@
 #include "support/consumer.hpp"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
+#include "support/process.hpp"
+
+#include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -234,18 +238,43 @@ TEST_F(ring_test, slot_is_not_overwritten_while_leased)
     }
     EXPECT_EQ(glr_test::check_frame(held->c_frame(), 0, GLR_FLIP_STRIDE), "");
     EXPECT_EQ(glr_test::check_frame(second->c_frame(), 1, GLR_FLIP_STRIDE), "");
+}
 
-    // A release on another thread unblocks a waiting capture.
+// Whether thread tid of this process sleeps in a futex (a condition variable's wait).
+bool waits_in_a_futex(pid_t tid)
+{
+    std::ifstream wchan("/proc/self/task/" + std::to_string(tid) + "/wchan");
+    std::string where;
+    wchan >> where;
+    return where.rfind("futex", 0) == 0;
+}
+
+TEST_F(ring_test, a_release_on_another_thread_unblocks_a_waiting_capture)
+{
+    pattern_scene scene({40, 30});
+    glr_ring_params params = ring_params(40, 30, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 1);
+    params.capture_timeout_ns = UINT64_MAX;
+    glr::ring ring(params);
+    glr_source source = scene.source();
+    scene.draw(0);
+    ASSERT_TRUE(ring.try_capture(source, 0));
+    auto held = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(held);
+
+    // The releaser lets go of the only slot once the capture below is asleep waiting for it
+    // (drawn first: the capture makes no GL call before it waits).
+    scene.draw(1);
+    pid_t capturing = gettid();
     std::thread releaser([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        glr_test::wait_until([&] { return waits_in_a_futex(capturing); }, "the capture waiting for a slot");
         held->reset();
     });
-    EXPECT_TRUE(ring.try_capture(source, 2));
+    EXPECT_TRUE(ring.try_capture(source, 1));
     releaser.join();
-    auto third = ring.acquire(UINT64_MAX);
-    ASSERT_TRUE(third);
-    EXPECT_EQ(glr_test::check_frame(third->c_frame(), 2, GLR_FLIP_STRIDE), "");
-    EXPECT_EQ(glr_test::check_frame(second->c_frame(), 1, GLR_FLIP_STRIDE), "");
+    EXPECT_EQ(ring.stats().slot_wait.count, 1u) << "the capture did not wait for the release";
+    auto next = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(glr_test::check_frame(next->c_frame(), 1, GLR_FLIP_STRIDE), "");
 }
 
 TEST_F(ring_test, stats_count_each_stage)

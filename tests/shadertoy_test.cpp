@@ -307,7 +307,8 @@ TEST_F(shadertoy_test, errors_name_the_pass_the_channel_the_file_and_the_line)
     EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
     error = glr_last_error();
     EXPECT_TRUE(contains(error, "common.glsl:2:")) << error;
-    EXPECT_EQ(error.find("nothing_here"), error.rfind("nothing_here")) << error;
+    ASSERT_NE(error.find("nothing_here"), std::string::npos) << error;
+    EXPECT_EQ(error.find("nothing_here"), error.rfind("nothing_here")) << "named more than once: " << error;
 
     // A missed overload says so in one line, without the compiler's list of candidates.
     p.common_source = nullptr;

@@ -16,7 +16,7 @@ void delayed_consumer::check(const glr::frame &frame)
     // Hold the lease a while: capture meanwhile must not write into this slot.
     int us = delay_us_(random_);
     if (us > 0)
-        std::this_thread::sleep_for(std::chrono::microseconds(us));
+        std::this_thread::sleep_for(std::chrono::microseconds(us)); // pace: a slow consumer
     std::string error = check_frame(frame.c_frame(), static_cast<uint64_t>(frame.pts()), flip_);
     sequences_.push_back(frame.sequence());
     pts_.push_back(frame.pts());

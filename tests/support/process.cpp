@@ -2,19 +2,46 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 extern char **environ;
 
 namespace glr_test {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+std::string seconds_text(std::chrono::milliseconds limit) { return std::to_string(limit.count() / 1000) + " s"; }
+
+} // namespace
+
+std::chrono::milliseconds wait_limit(std::chrono::seconds base)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 3 * base;
+#else
+    return base;
+#endif
+}
 
 pid_t spawn(const std::string &program, const std::vector<std::string> &args, const std::string &log,
             const std::vector<std::string> &extra_env)
@@ -48,17 +75,124 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     return pid;
 }
 
-child_end wait_end(pid_t pid)
+child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
 {
+    // A pidfd becomes readable when the child ends: poll it with the deadline.
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) {
+        ADD_FAILURE() << "pidfd_open(" << pid << "): " << std::strerror(errno);
+        return {true, SIGKILL};
+    }
+    pollfd p{pidfd, POLLIN, 0};
+    int ready;
+    while ((ready = poll(&p, 1, static_cast<int>(limit.count()))) < 0 && errno == EINTR) {
+    }
+    close(pidfd);
+    if (ready == 0) {
+        ADD_FAILURE() << "process " << pid << " did not end within " << seconds_text(limit) << ": killed";
+        kill(pid, SIGKILL);
+    }
     int status = 0;
-    waitpid(pid, &status, 0);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     return WIFEXITED(status) ? child_end{false, WEXITSTATUS(status)} : child_end{true, WTERMSIG(status)};
 }
 
-int wait_exit(pid_t pid)
+int wait_exit(pid_t pid, std::chrono::milliseconds limit)
 {
-    child_end end = wait_end(pid);
+    child_end end = wait_end(pid, limit);
     return end.signaled ? 128 + end.code : end.code;
+}
+
+bool running(pid_t pid)
+{
+    siginfo_t info{};
+    // WNOWAIT: look without reaping, so that wait_end still gives the status.
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+bool wait_until(const std::function<bool()> &happened, const std::string &what,
+                const std::function<bool()> &still_possible, std::chrono::milliseconds limit)
+{
+    auto deadline = clock_type::now() + limit;
+    while (!happened()) {
+        if (still_possible && !still_possible()) {
+            ADD_FAILURE() << "gave up waiting for " << what << ": it can no longer happen";
+            return false;
+        }
+        if (clock_type::now() > deadline) {
+            ADD_FAILURE() << what << " did not happen within " << seconds_text(limit);
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5)); // pace: a poll's interval
+    }
+    return true;
+}
+
+bool wait_for_log(pid_t pid, const std::string &log, const std::string &text, std::chrono::milliseconds limit)
+{
+    bool seen = wait_until([&] { return slurp(log).find(text) != std::string::npos; },
+                           "the line '" + text + "' in " + log, [&] { return running(pid); }, limit);
+    // The process may have written it just before it ended.
+    if (!seen && slurp(log).find(text) != std::string::npos)
+        return true;
+    if (!seen)
+        ADD_FAILURE() << "the log so far:\n" << slurp(log);
+    return seen;
+}
+
+bool blocked_opening_a_fifo(pid_t pid)
+{
+    std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    DIR *dir = opendir(tasks.c_str());
+    if (!dir)
+        return false;
+    bool blocked = false;
+    while (dirent *e = readdir(dir)) {
+        if (e->d_name[0] == '.')
+            continue;
+        std::string task = tasks + "/" + e->d_name;
+        if (slurp(task + "/wchan") == "wait_for_partner" || slurp(task + "/stack").find("fifo_open") != std::string::npos)
+            blocked = true;
+    }
+    closedir(dir);
+    return blocked;
+}
+
+bool loopback_port_bound(const char *protocol, int port)
+{
+    // Lines: "sl local_address rem_address st ...", addresses as HEX_IP:HEX_PORT, the
+    // IPv4 address in the kernel's byte order; state 0A is TCP_LISTEN.
+    std::ifstream table(std::string("/proc/net/") + protocol);
+    std::string line;
+    std::getline(table, line);
+    char wanted[32];
+    std::snprintf(wanted, sizeof wanted, "%08X:%04X", htonl(INADDR_LOOPBACK), static_cast<unsigned>(port));
+    while (std::getline(table, line)) {
+        std::istringstream fields(line);
+        std::string slot, local, remote, state;
+        fields >> slot >> local >> remote >> state;
+        if (local == wanted && (std::string(protocol) != "tcp" || state == "0A"))
+            return true;
+    }
+    return false;
+}
+
+int free_loopback_port()
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof address;
+    int port = -1;
+    if (s >= 0 && bind(s, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0 &&
+        getsockname(s, reinterpret_cast<sockaddr *>(&address), &size) == 0)
+        port = ntohs(address.sin_port);
+    if (s >= 0)
+        close(s);
+    EXPECT_GT(port, 0) << "no free port on 127.0.0.1: " << std::strerror(errno);
+    return port;
 }
 
 std::string built_program(const std::string &built_path)

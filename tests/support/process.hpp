@@ -1,13 +1,21 @@
 // Programs run as a user runs them, for the end-to-end tests: a real process, its
-// stdout and stderr captured in a log file.
+// stdout and stderr captured in a log file. Every wait here has a deadline, so a hung
+// program fails its test (and is killed) instead of stalling the suite; the deadlines are
+// generous bounds against hangs, never claims about speed.
 #pragma once
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace glr_test {
+
+// The bound on one wait for an event or a child: `base`, three times longer in sanitizer
+// builds (which run everything several times slower).
+std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::seconds(300));
 
 // Starts program (looked up in PATH) with args, stdout and stderr into the file log.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
@@ -22,10 +30,36 @@ struct child_end {
     bool signaled;
     int code; // exit status, or signal number
 };
-child_end wait_end(pid_t pid);
+// Waits for the child to end. Past `limit` the test fails, naming the child, and the
+// child is killed (SIGKILL) and reaped.
+child_end wait_end(pid_t pid, std::chrono::milliseconds limit = wait_limit());
 
-// Waits for the child: its exit status, or 128 + the signal that ended it.
-int wait_exit(pid_t pid);
+// Waits for the child (as wait_end): its exit status, or 128 + the signal that ended it.
+int wait_exit(pid_t pid, std::chrono::milliseconds limit = wait_limit());
+
+// Whether the child has not ended yet (it is not reaped: wait_end still gives its end).
+bool running(pid_t pid);
+
+// Polls `happened` every few milliseconds until it holds (true), or until `limit` has
+// passed or `still_possible` says it never will (false, with a test failure naming `what`).
+bool wait_until(const std::function<bool()> &happened, const std::string &what,
+                const std::function<bool()> &still_possible = {}, std::chrono::milliseconds limit = wait_limit());
+
+// Waits until the child's log holds `text` (true); fails the test, naming the text and
+// quoting the log, when the child ends first or the limit passes.
+bool wait_for_log(pid_t pid, const std::string &log, const std::string &text,
+                  std::chrono::milliseconds limit = wait_limit());
+
+// Whether a thread of process pid is blocked in open() on a FIFO, waiting for the other
+// end (the kernel's fifo_open, seen in /proc/PID/task/*/stack or wchan).
+bool blocked_opening_a_fifo(pid_t pid);
+
+// Whether a socket of this machine is bound to 127.0.0.1:port: listening, for "tcp", or
+// bound at all, for "udp" (from /proc/net/tcp and /proc/net/udp).
+bool loopback_port_bound(const char *protocol, int port);
+
+// A TCP port on 127.0.0.1 that nothing was bound to a moment ago (the kernel's choice).
+int free_loopback_port();
 
 // A program of this build that a test runs: the one of that name beside the test's own
 // executable when there is one (scripts/gpu-bundle.sh puts programs and tests in one

@@ -29,15 +29,15 @@ void stream_reader::run()
 {
     std::vector<uint8_t> buffer(static_cast<size_t>(pace_.max_read));
     std::uniform_int_distribution<int> size(1, pace_.max_read), pause(0, pace_.max_pause_us);
-    for (;;) {
-        ssize_t n = read(fd_, buffer.data(), static_cast<size_t>(size(random_)));
+    // Until end of file (the writer closed), or an error.
+    for (ssize_t n; (n = read(fd_, buffer.data(), static_cast<size_t>(size(random_)))) != 0;) {
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n < 0)
             break;
         check(buffer.data(), static_cast<size_t>(n));
         if (int us = pause(random_))
-            std::this_thread::sleep_for(std::chrono::microseconds(us));
+            std::this_thread::sleep_for(std::chrono::microseconds(us)); // pace: a slow reader
     }
     close(fd_);
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Reads ctest's JUnit report of a sanitizer run. When every failed test failed only
+because LeakSanitizer's own stop-the-world scan failed (its "encountered a fatal error",
+after every assertion passed, with no leak, AddressSanitizer or UBSan report), prints a
+ctest -R pattern matching exactly those tests; otherwise prints nothing and names the
+real failures on stderr. Usage: lsan_scan_failures.py REPORT.xml"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+SCAN_FAILED = "LeakSanitizer has encountered a fatal error"
+REAL = ("[  FAILED  ]", "detected memory leaks", "ERROR: AddressSanitizer", "runtime error:",
+        "ThreadSanitizer", "Test timeout", "***Timeout")
+
+
+def main():
+    scan_only, real = [], []
+    for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+        if case.get("status") not in ("fail", "failed") and case.find("failure") is None:
+            continue
+        out = "".join(e.text or "" for e in case.iter() if e.tag in ("system-out", "failure"))
+        name = case.get("name")
+        if SCAN_FAILED in out and "[  PASSED  ]" in out and not any(r in out for r in REAL):
+            scan_only.append(name)
+        else:
+            real.append(name)
+    for name in real:
+        print(f"a real failure: {name}", file=sys.stderr)
+    if scan_only and not real:
+        print("^(" + "|".join(re.escape(n) for n in scan_only) + ")$")
+
+
+main()
