@@ -175,10 +175,10 @@ int main(int argc, char **argv)
             std::printf("\n");
 
         glr_ring_stats s = ring.stats();
-        std::printf("%s%d frames %dx%d %s in %.2f s: %.1f fps (render + readback), depth %d, "
+        std::printf("%s%d frames %dx%d %s at %d/%d fps in %.2f s: %.1f fps (render + readback), depth %d, "
                     "path %s, checksum %016llx\n",
                     sample::stop_signal() ? "interrupted: " : "", rendered, o.width, o.height,
-                    glr_format_name(o.format), elapsed, rendered / elapsed, s.depth, s.path,
+                    glr_format_name(o.format), o.fps.num, o.fps.den, elapsed, rendered / elapsed, s.depth, s.path,
                     static_cast<unsigned long long>(checksum));
         std::printf("  %-10s %8s %8s %8s %8s %8s   (ms per frame)\n", "stage", "mean", "p50",
                     "p95", "p99", "max");

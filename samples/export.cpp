@@ -524,6 +524,9 @@ int main(int argc, char **argv)
             std::ofstream out(o.stats_json);
             out << "{\n  \"output\": \"" << o.output << "\",\n  \"codec\": \"" << o.codec
                 << "\",\n  \"width\": " << o.width << ",\n  \"height\": " << o.height
+                << ",\n  \"start_frame\": " << o.start_frame << ",\n  \"ring_depth\": " << rp.depth
+                << ",\n  \"encoder_queue\": " << o.queue << ",\n  \"audio_bit_rate\": " << o.audio.bit_rate
+                << ",\n  \"audio_offset\": " << o.audio.offset
                 << ",\n  \"frames_written\": " << es.frames_encoded << ",\n  \"interrupted\": "
                 << (sample::stop_signal() ? "true" : "false") << ",\n  \"seconds\": " << elapsed
                 << ",\n  \"bytes\": " << es.bytes_written << ",\n  \"readback_path\": \"" << rs.path

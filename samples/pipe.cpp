@@ -234,8 +234,9 @@ int main(int argc, char **argv)
         progress.done();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         glr_pipe_stats s = pipe.stats();
-        std::printf("%s%d frames %dx%d in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
-                    sample::stop_signal() ? "interrupted: " : "", rendered.load(), o.width, o.height, elapsed, rendered / elapsed,
+        std::printf("%s%d frames %dx%d at %d/%d fps, ring depth %d, in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
+                    sample::stop_signal() ? "interrupted: " : "", rendered.load(), o.width, o.height, o.fps.num,
+                    o.fps.den, o.depth, elapsed, rendered / elapsed,
                     static_cast<double>(s.bytes_written) / elapsed / 1e9);
         std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
                     static_cast<unsigned long long>(s.vmsplice_bytes), static_cast<unsigned long long>(s.write_bytes),

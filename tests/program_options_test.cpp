@@ -11,6 +11,8 @@
 
 #include <climits>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,17 +81,48 @@ TEST(program_options, sizes_are_two_whole_numbers)
         EXPECT_FALSE(sample::parse_size(bad, w, h)) << "'" << bad << "'";
 }
 
-// One numeric option of one program: each good value (with what else it needs) runs to a
-// zero exit; each bad one exits with 2 and a message naming the option and the value.
+// A good value of an option, with what else it needs: the run's exit status and a text
+// its output (and, for the exporter, its --stats-json) shows only when the value was
+// read as meant.
+struct good_value {
+    std::vector<std::string> args; // the value first
+    std::string shows;
+    int status = 0;
+};
+
+// One numeric option of one program: each good value runs and shows its effect; each bad
+// one exits with 2 and a message naming the option and the value.
 struct numeric_option {
     std::string program;
     std::vector<std::string> base; // the arguments every run has, before the option
     std::string option;
-    std::vector<std::vector<std::string>> good; // the value first, then arguments it needs
+    std::vector<good_value> good;
     std::vector<std::string> bad;
 };
 
 std::string program_name(const std::string &path) { return path.substr(path.rfind('/') + 1); }
+
+// A shader of `bytes` bytes (a long comment, then a plain mainImage).
+std::string write_padded_shader(size_t bytes)
+{
+    std::string body = "\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n";
+    std::string path = glr_test::scratch_path("padded.frag");
+    std::ofstream(path) << "//" << std::string(bytes - body.size() - 2, 'x') << body;
+    return path;
+}
+
+// A shader that compiles (on Mesa: renders its first frame) for far longer than 0.01 s.
+std::string write_long_compile_shader()
+{
+    std::ostringstream text;
+    text << "void mainImage(out vec4 c, in vec2 f) {\n    float x = f.x * 0.001, s = 0.0;\n";
+    for (int i = 0; i < 3000; i++)
+        text << "    { float y = sin(x * 1." << i % 997 << " + " << i % 13 << ".0); s += y * cos(s); }\n";
+    text << "    c = vec4(s, s, s, 1.0);\n}\n";
+    std::string path = glr_test::scratch_path("long_compile.frag");
+    std::ofstream(path) << text.str();
+    return path;
+}
 
 TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_refusing_bad_ones)
 {
@@ -98,43 +131,67 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
                       capture = glr_test::built_program(GLREADER_CAPTURE_PATH),
                       bench = glr_test::built_program(GLREADER_BENCH_PATH);
     const std::string sound = glr_test::write_wav("options_sound.wav", 48000, 1, std::vector<int16_t>(48000, 1000));
+    const std::string shader_70k = write_padded_shader(70000), long_compile = write_long_compile_shader();
     const std::vector<std::string> count_bad = {"0.5", "1e10", "inf", "12abc", "", "0", "-1", "99999999999"};
     const std::vector<std::string> rate_bad = {"0", "-30", "1000000", "inf", "29.97abc", "30/0", "1e3", ""};
     const std::vector<std::string> size_bad = {"320x240abc", "99999999999x2", "0x10", "x", "320*240", "-5x5",
                                                "40000x16", ""};
     const std::vector<std::string> seconds_bad = {"inf", "nan", "1e3", "abc", "0", "-2", "1.5s", "2000000", ""};
-    const std::vector<std::string> export_base = {"-f", "null"}, pipe_tail = {"--", "-f", "null", "-"};
+    const std::string stats = glr_test::scratch_path("options_stats.json");
+    const std::vector<std::string> export_base = {"-f", "null", "--stats-json", stats},
+                                   pipe_tail = {"--", "-f", "null", "-"};
 
     std::vector<numeric_option> table = {
-        {exporter, export_base, "-s", {{"16x8", "-n", "1"}}, size_bad},
+        {exporter, export_base, "-s", {{{"16x8", "-n", "1"}, "wrote 1 frames (16x8, "}}, size_bad},
         {exporter, export_base, "-r",
-         {{"29.97", "-n", "1"}, {"30000/1001", "-n", "1"}, {"0.5", "-n", "1"}, {"ntsc", "-n", "1"}}, rate_bad},
-        {exporter, export_base, "-t", {{"1.5", "-s", "16x8", "-r", "2"}, {"1/2", "-s", "16x8", "-r", "4"}}, seconds_bad},
-        {exporter, export_base, "-n", {{"2", "-s", "16x8"}}, count_bad},
-        {exporter, export_base, "--depth", {{"1", "-s", "16x8", "-n", "2"}}, {"0", "65", "1e10", "2.5", "-1", ""}},
-        {exporter, export_base, "--queue", {{"1", "-s", "16x8", "-n", "2"}}, {"0", "65", "1e10", "2.5", ""}},
-        {exporter, export_base, "--start-frame", {{"5", "-s", "16x8", "-n", "1"}}, {"-1", "0.5", "1e10", "x", ""}},
-        {exporter, export_base, "--max-shader-size", {{"64k", "-s", "16x8", "-n", "1"}, {"16M", "-s", "16x8", "-n", "1"}},
-         {"0", "2G", "1e6", "-4k", "12abc", "inf", ""}},
-        {exporter, export_base, "--compile-timeout", {{"0", "-s", "16x8", "-n", "1"}, {"2.5", "-s", "16x8", "-n", "1"}},
-         {"-1", "inf", "nan", "1e3", "5s", "2000000", ""}},
-        {exporter, export_base, "--audio-bitrate", {{"96k", "--audio", sound, "-s", "16x8", "-n", "2"}},
-         {"12abc", "0", "1e6", "inf", "-96k", "20M", ""}},
-        {exporter, export_base, "--audio-offset", {{"-0.25", "--audio", sound, "-s", "16x8", "-n", "2"}},
-         {"inf", "nan", "1e3", "0.5s", "2000000", ""}},
-        {pipe, {}, "-s", {{"16x8", "-n", "2", "--", "-f", "null", "-"}}, size_bad},
-        {pipe, {"-s", "16x8"}, "-r", {{"29.97", "-n", "2", "--", "-f", "null", "-"}, {"0.5", "-n", "2", "--", "-f", "null", "-"}},
+         {{{"29.97", "-n", "1", "-s", "16x8"}, "30000/1001 fps"},
+          {{"30000/1001", "-n", "1", "-s", "16x8"}, "30000/1001 fps"},
+          {{"0.5", "-n", "1", "-s", "16x8"}, "(16x8, 1/2 fps"},
+          {{"ntsc", "-n", "1", "-s", "16x8"}, "30000/1001 fps"}},
          rate_bad},
-        {pipe, {"-s", "16x8"}, "-t", {{"0.5", "-r", "4", "--", "-f", "null", "-"}}, seconds_bad},
-        {pipe, {"-s", "16x8"}, "-n", {{"2", "--", "-f", "null", "-"}}, count_bad},
-        {pipe, {"-s", "16x8", "-n", "2"}, "--depth", {{"1", "--", "-f", "null", "-"}}, {"0", "65", "1e10", "2.5", ""}},
-        {capture, {}, "-s", {{"16x8", "-n", "2"}}, size_bad},
-        {capture, {"-s", "16x8"}, "-n", {{"2"}}, count_bad},
-        {capture, {"-s", "16x8", "-n", "2"}, "-r", {{"12.5"}}, rate_bad},
-        {capture, {"-s", "16x8", "-n", "2"}, "--depth", {{"1"}}, {"0", "65", "1e10", "2.5", ""}},
-        {bench, {"ring", "--sizes", "16x8"}, "--runs", {{"1", "--frames", "2"}}, {"0", "1.5", "1e3", "1001", ""}},
-        {bench, {"ring", "--sizes", "16x8", "--runs", "1"}, "--frames", {{"2"}}, {"0", "1.5", "inf", "x", ""}},
-        {bench, {"ring", "--runs", "1", "--frames", "2"}, "--sizes", {{"16x8"}}, {"16x8x", "0x8", "16*8", "40000x8"}},
+        {exporter, export_base, "-t",
+         {{{"1.5", "-s", "16x8", "-r", "2"}, "wrote 3 frames"}, {{"1/2", "-s", "16x8", "-r", "4"}, "wrote 2 frames"}},
+         seconds_bad},
+        {exporter, export_base, "-n", {{{"2", "-s", "16x8"}, "wrote 2 frames"}}, count_bad},
+        {exporter, export_base, "--depth", {{{"1", "-s", "16x8", "-n", "2"}, "\"ring_depth\": 1,"}},
+         {"0", "65", "1e10", "2.5", "-1", ""}},
+        {exporter, export_base, "--queue", {{{"1", "-s", "16x8", "-n", "2"}, "\"encoder_queue\": 1,"}},
+         {"0", "65", "1e10", "2.5", ""}},
+        {exporter, export_base, "--start-frame", {{{"5", "-s", "16x8", "-n", "1"}, "\"start_frame\": 5,"}},
+         {"-1", "0.5", "1e10", "x", ""}},
+        {exporter, export_base, "--max-shader-size",
+         {{{"64k", "--shader", shader_70k, "-s", "16x8", "-n", "1"}, "more than the limit of 65536 bytes", 1},
+          {{"16M", "--shader", shader_70k, "-s", "16x8", "-n", "1"}, "wrote 1 frames"}},
+         {"0", "2G", "1e6", "-4k", "12abc", "inf", ""}},
+        {exporter, export_base, "--compile-timeout",
+         {{{"0", "-s", "16x8", "-n", "1"}, "wrote 1 frames"},
+          {{"0.01", "--shader", long_compile, "-s", "16x8", "-n", "1"}, "for over 0.01 s: giving up", 1}},
+         {"-1", "inf", "nan", "1e3", "5s", "2000000", ""}},
+        {exporter, export_base, "--audio-bitrate",
+         {{{"96k", "--audio", sound, "-s", "16x8", "-n", "2"}, "\"audio_bit_rate\": 96000,"}},
+         {"12abc", "0", "1e6", "inf", "-96k", "20M", ""}},
+        {exporter, export_base, "--audio-offset",
+         {{{"-0.25", "--audio", sound, "-s", "16x8", "-n", "2"}, "\"audio_offset\": -0.25,"}},
+         {"inf", "nan", "1e3", "0.5s", "2000000", ""}},
+        {pipe, {}, "-s", {{{"16x8", "-n", "2", "--", "-f", "null", "-"}, "2 frames 16x8 "}}, size_bad},
+        {pipe, {"-s", "16x8"}, "-r",
+         {{{"29.97", "-n", "2", "--", "-f", "null", "-"}, "at 30000/1001 fps"},
+          {{"0.5", "-n", "2", "--", "-f", "null", "-"}, "at 1/2 fps"}},
+         rate_bad},
+        {pipe, {"-s", "16x8"}, "-t", {{{"0.5", "-r", "4", "--", "-f", "null", "-"}, "2 frames 16x8 "}}, seconds_bad},
+        {pipe, {"-s", "16x8"}, "-n", {{{"2", "--", "-f", "null", "-"}, "2 frames 16x8 "}}, count_bad},
+        {pipe, {"-s", "16x8", "-n", "2"}, "--depth", {{{"1", "--", "-f", "null", "-"}, "ring depth 1,"}},
+         {"0", "65", "1e10", "2.5", ""}},
+        {capture, {}, "-s", {{{"16x8", "-n", "2"}, "2 frames 16x8 "}}, size_bad},
+        {capture, {"-s", "16x8"}, "-n", {{{"2"}, "frames captured 2, acquired 2, released 2"}}, count_bad},
+        {capture, {"-s", "16x8", "-n", "2"}, "-r", {{{"12.5"}, "at 25/2 fps"}}, rate_bad},
+        {capture, {"-s", "16x8", "-n", "2"}, "--depth", {{{"1"}, ", depth 1, path"}}, {"0", "65", "1e10", "2.5", ""}},
+        {bench, {"ring", "--sizes", "16x8"}, "--runs", {{{"2", "--frames", "2"}, "2 runs x 2 frames"}},
+         {"0", "1.5", "1e3", "1001", ""}},
+        {bench, {"ring", "--sizes", "16x8", "--runs", "1"}, "--frames", {{{"3"}, "1 runs x 3 frames"}},
+         {"0", "1.5", "inf", "x", ""}},
+        {bench, {"ring", "--runs", "1", "--frames", "2"}, "--sizes", {{{"16x8"}, "| 16x8 |"}},
+         {"16x8x", "0x8", "16*8", "40000x8"}},
         {bench, {"filter"}, "--depth", {}, {"0", "17", "2.5", ""}},
         {bench, {"compare"}, "--seconds", {}, {"inf", "0", "1e3", "abc"}},
         {bench, {"compare"}, "--buffers", {}, {"0", "1,x", "1.5", "65"}},
@@ -148,16 +205,19 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
 #endif
 
     const std::string log = glr_test::scratch_path("options.log");
-    int runs = 0;
     for (const numeric_option &o : table) {
         const std::string name = program_name(o.program);
-        for (const std::vector<std::string> &good : o.good) {
+        for (const good_value &good : o.good) {
             std::vector<std::string> args = o.base;
             args.push_back(o.option);
-            args.insert(args.end(), good.begin(), good.end());
-            EXPECT_EQ(glr_test::wait_exit(glr_test::spawn(o.program, args, log)), 0)
-                << name << " " << o.option << " " << good.front() << ":\n" << glr_test::slurp(log);
-            runs++;
+            args.insert(args.end(), good.args.begin(), good.args.end());
+            std::remove(stats.c_str());
+            int rc = glr_test::wait_exit(glr_test::spawn(o.program, args, log));
+            std::string text = glr_test::slurp(log) + glr_test::slurp(stats);
+            EXPECT_EQ(rc, good.status) << name << " " << o.option << " " << good.args.front() << ":\n" << text;
+            EXPECT_NE(text.find(good.shows), std::string::npos)
+                << name << " " << o.option << " " << good.args.front() << " does not show '" << good.shows << "':\n"
+                << text;
         }
         for (const std::string &bad : o.bad) {
             std::vector<std::string> args = o.base;
@@ -171,11 +231,10 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
                 << name << " " << o.option << " '" << bad << "' does not name the option:\n" << text;
             EXPECT_NE(text.find("'" + bad + "'"), std::string::npos)
                 << name << " " << o.option << " '" << bad << "' does not quote the value:\n" << text;
-            runs++;
         }
     }
-    EXPECT_GT(runs, 150);
-    std::remove(sound.c_str());
+    for (const std::string &path : {sound, shader_70k, long_compile, stats})
+        std::remove(path.c_str());
 }
 
 // What the pipe sample once truncated: 29.97 became 29, and 0.5 became 60.

@@ -36,11 +36,21 @@ inline glr_ring_params ring_params(int width, int height, glr_format format = GL
     return p;
 }
 
-// Frames per case; GLR_TEST_FRAMES overrides (sanitizer builds use fewer).
+// Frames per case; GLR_TEST_FRAMES overrides (sanitizer builds use fewer). Fewer than 16
+// (twice the deepest ring) would prove nothing about slots being reused: such a value, or
+// one that is no number, fails the test instead of letting it pass on too little.
 inline int frames_per_case(int fallback)
 {
     const char *env = std::getenv("GLR_TEST_FRAMES");
-    return env ? std::atoi(env) : fallback;
+    if (!env)
+        return fallback;
+    char *end = nullptr;
+    long frames = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || frames < 16 || frames > 1000000) {
+        ADD_FAILURE() << "GLR_TEST_FRAMES='" << env << "': give a whole number of frames from 16 to 1000000";
+        return fallback;
+    }
+    return static_cast<int>(frames);
 }
 
 // A file name in the test's scratch directory, unique to this process.
