@@ -41,7 +41,7 @@ PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G N
   -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" >/dev/null
 programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
 # Every suite that needs no display (the viewer's tests need one and are not built).
-suites=(ring_test context_test context_display_test capi_test scene_test shadertoy_media_test encoder_test pipe_test
+suites=(ring_test log_test context_test context_display_test capi_test scene_test shadertoy_media_test encoder_test pipe_test
         memory_test export_test filter_test glshader_test)
 cmake --build "$build" --target "${programs[@]}" "${suites[@]}"
 

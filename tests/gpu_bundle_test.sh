@@ -68,7 +68,7 @@ load = lambda name: json.load(open(f"{results}/{name}"))
 tests = load("tests.json")
 assert tests["software"] is True, "tests.json does not say the renderer is software"
 names = [s["suite"] for s in tests["suites"]]
-for suite in ("ring_test", "context_test", "context_display_test", "capi_test", "scene_test", "shadertoy_media_test",
+for suite in ("ring_test", "log_test", "context_test", "context_display_test", "capi_test", "scene_test", "shadertoy_media_test",
               "encoder_test", "pipe_test", "memory_test", "export_test", "filter_test", "glshader_test"):
     assert suite in names, f"{suite} did not run"
 for s in tests["suites"]:

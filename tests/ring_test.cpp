@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -292,6 +293,38 @@ TEST_F(ring_test, stats_count_each_stage)
     EXPECT_LE(s.stall.p95_ms, s.stall.p99_ms);
     EXPECT_LE(s.stall.p99_ms, s.stall.max_ms);
     EXPECT_GE(s.stall.total_ms, s.readback.total_ms);
+}
+
+// A host's own loader: counts its lookups, or finds nothing at all.
+std::atomic<int> host_lookups{0};
+void (*counting_loader(const char *name))(void)
+{
+    host_lookups++;
+    return glr::context::proc_loader()(name);
+}
+void (*empty_loader(const char *))(void) { return nullptr; }
+
+TEST_F(ring_test, a_host_s_own_get_proc_address_is_the_one_used)
+{
+    pattern_scene scene({16, 8});
+    glr_ring_params params = ring_params(16, 8);
+    params.get_proc_address = counting_loader;
+    host_lookups = 0;
+    glr::ring ring(params);
+    EXPECT_GT(host_lookups.load(), 0);
+    scene.draw(0);
+    ASSERT_TRUE(ring.try_capture(scene.source(), 0));
+    auto frame = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(frame);
+    EXPECT_EQ(glr_test::check_frame(frame->c_frame(), 0, GLR_FLIP_STRIDE), "");
+
+    // A loader that finds nothing is not worked around: the ring says it cannot load GL.
+    params.get_proc_address = empty_loader;
+    glr_ring *none = glr_ring_create(nullptr, &params);
+    EXPECT_EQ(none, nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("could not load OpenGL functions"), std::string::npos)
+        << glr_last_error();
+    glr_ring_destroy(&none);
 }
 
 } // namespace
