@@ -1,4 +1,5 @@
 // Bad input gets a clear error and no crash.
+#include "gl/fence_seam.h"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
 
@@ -252,6 +253,34 @@ TEST(ring_errors_no_fixture, null_arguments_and_strerror)
     EXPECT_STREQ(glr_strerror(GLR_ERROR_NO_CONTEXT), "no OpenGL context is current on this thread");
     EXPECT_STREQ(glr_strerror(-ETIMEDOUT), "Connection timed out");
     EXPECT_STREQ(glr_strerror(12345), "unknown error");
+}
+
+TEST_F(ring_errors, acquire_says_eagain_while_a_readback_is_not_done_and_loses_nothing)
+{
+    // As on a GPU still copying: a finite wait gives -EAGAIN, unlogged and not an error;
+    // the frame stays first in line and comes out whole once its readback is done.
+    captured_log log;
+    pattern_scene scene({16, 8});
+    glr_ring_params params = ring_params(16, 8);
+    glr_ring *ring = glr_ring_create(log.log, &params);
+    ASSERT_NE(ring, nullptr) << glr_last_error();
+    scene.draw(0);
+    glr_source source = scene.source();
+    ASSERT_EQ(glr_ring_capture(ring, &source, 0), 0);
+    glr_internal_ring_fences_unsignalled(ring, 2);
+    log.text.clear(); // the ring's creation line
+    glr_report_error(nullptr, -EPIPE, "an earlier error", 0);
+    glr_frame f{};
+    EXPECT_EQ(glr_ring_acquire(ring, &f, 1'000'000), -EAGAIN);
+    EXPECT_EQ(glr_ring_acquire(ring, &f, 0), -EAGAIN);
+    EXPECT_EQ(log.text, "");
+    EXPECT_STREQ(glr_last_error(), "an earlier error");
+    ASSERT_EQ(glr_ring_acquire(ring, &f, 1'000'000), 0) << glr_last_error();
+    EXPECT_EQ(f.pts, 0);
+    EXPECT_EQ(glr_test::check_frame(f, 0, GLR_FLIP_STRIDE), "");
+    EXPECT_EQ(glr_frame_release(&f), 0);
+    EXPECT_EQ(glr_ring_acquire(ring, &f, 0), -ENODATA);
+    glr_ring_destroy(&ring);
 }
 
 } // namespace

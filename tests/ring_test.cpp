@@ -181,6 +181,56 @@ TEST_F(ring_test, texture_source_plain_and_multisampled)
     }
 }
 
+TEST_F(ring_test, texture_source_reads_the_mipmap_level_it_names)
+{
+    // Level 1 of a 32x16 texture holds the 16x8 pattern, level 0 holds zeros: a 16x8 ring
+    // reading level 1 (in RGBA and through the GPU's YUV conversion) gets the pattern,
+    // reading level 0 does not.
+    pattern_scene scene({16, 8});
+    const GladGLContext &gl = scene.gl();
+    GLuint texture = 0;
+    gl.GenTextures(1, &texture);
+    gl.BindTexture(GL_TEXTURE_2D, texture);
+    gl.TexStorage2D(GL_TEXTURE_2D, 2, GL_RGBA8, 32, 16);
+    std::vector<uint8_t> zeros(32 * 16 * 4, 0);
+    gl.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 16, GL_RGBA, GL_UNSIGNED_BYTE, zeros.data());
+    scene.draw(5);
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
+    gl.CopyTexSubImage2D(GL_TEXTURE_2D, 1, 0, 0, 0, 0, 16, 8);
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    gl.BindTexture(GL_TEXTURE_2D, 0);
+    ASSERT_EQ(gl.GetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+    glr::ring ring(ring_params(16, 8));
+    for (int level : {1, 0}) {
+        glr_source source = glr::texture_source(texture);
+        source.level = level;
+        ASSERT_TRUE(ring.try_capture(source, 5));
+        auto frame = ring.acquire(UINT64_MAX);
+        ASSERT_TRUE(frame);
+        std::string error = glr_test::check_frame(frame->c_frame(), 5, GLR_FLIP_STRIDE);
+        if (level == 1)
+            EXPECT_EQ(error, "");
+        else
+            EXPECT_NE(error, "") << "level 0 (zeros) read as the pattern of level 1";
+    }
+    // The GPU conversion samples the level it is given too: level 1's NV12 is the pattern's
+    // (its luma rows differ from those of zeros, which are all 16).
+    glr::ring yuv(ring_params(16, 8, GLR_FORMAT_NV12));
+    glr_source source = glr::texture_source(texture);
+    source.level = 1;
+    ASSERT_TRUE(yuv.try_capture(source, 5));
+    auto frame = yuv.acquire(UINT64_MAX);
+    ASSERT_TRUE(frame);
+    const uint8_t *luma = frame->c_frame().planes[0].data;
+    bool all_black = true;
+    for (int x = 0; x < 16; x++)
+        all_black = all_black && luma[x] == 16;
+    EXPECT_FALSE(all_black) << "NV12 of level 1 reads as level 0's zeros";
+    frame.reset();
+    gl.DeleteTextures(1, &texture);
+}
+
 TEST(ring_default_framebuffer, reads_the_context_surface)
 {
     glr_context_params params{};

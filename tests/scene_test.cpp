@@ -131,6 +131,7 @@ TEST_F(scene_test, builtin_scene_moves)
         glr_source source = glr_scene_source(scene);
         ASSERT_TRUE(ring.try_capture(source, n));
         auto f = ring.acquire(UINT64_MAX);
+        ASSERT_TRUE(f);
         frames.emplace_back(f->row(0), f->row(0) + 64 * 4);
     }
     EXPECT_NE(frames[0], frames[1]);

@@ -2,6 +2,7 @@
 
 #include "enum_value.hpp"
 #include "error.hpp"
+#include "gl/fence_seam.hpp"
 #include "log.hpp"
 
 #include <cerrno>
@@ -152,7 +153,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
     unmap_released();
     uint64_t start = glr::now_ns();
     if (!ledger_.is_ready(index)) {
-        if (!buffers_->wait(index, timeout_ns, ledger_.in_flight()))
+        if (glr::gl::fence_seam_holds(this) || !buffers_->wait(index, timeout_ns, ledger_.in_flight()))
             return -EAGAIN;
         ledger_.mark_ready(index);
     }

@@ -1,0 +1,25 @@
+/*
+ * A fence seam for glreader's own tests, exported only by the test builds of the
+ * libraries (GLREADER_TEST_SEAMS, the glreader-testing libraries), never by what is
+ * installed: a software rasterizer finishes every readback before glReadPixels returns,
+ * so a fence that has not signalled yet cannot be had on demand. Not for applications.
+ */
+#ifndef GLREADER_GL_FENCE_SEAM_H
+#define GLREADER_GL_FENCE_SEAM_H
+
+#include "glreader/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ring's next `polls` acquires of a frame whose readback was not yet seen complete
+ * find it not done, as a GPU still copying would: they return -EAGAIN, whatever their
+ * timeout, without looking at the fence. 0 ends it. */
+GLR_API void glr_internal_ring_fences_unsignalled(const glr_ring *ring, int polls);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLREADER_GL_FENCE_SEAM_H */
