@@ -81,8 +81,8 @@ options parse(int argc, char **argv)
     return o;
 }
 
-// Writes a frame as a binary PPM; the top row first, whatever the ring's flip mode.
-void write_ppm(const glr::frame &f, const std::string &path)
+// Writes a frame as a binary PPM, the top row first: GLR_FLIP_NONE's rows come bottom first.
+void write_ppm(const glr::frame &f, glr_flip flip, const std::string &path)
 {
     FILE *out = std::fopen(path.c_str(), "wb");
     if (!out) {
@@ -94,7 +94,7 @@ void write_ppm(const glr::frame &f, const std::string &path)
     int bpp = glr_format_get_info(f.format())->samples_per_pixel[0];
     bool bgr = f.format() == GLR_FORMAT_BGRA8;
     for (int y = 0; y < f.height(); y++) {
-        const uint8_t *p = f.row(y);
+        const uint8_t *p = f.row(flip == GLR_FLIP_NONE ? f.height() - 1 - y : y);
         for (int x = 0; x < f.width(); x++, p += bpp) {
             uint8_t rgb[3] = {p[bgr ? 2 : 0], p[1], p[bgr ? 0 : 2]};
             std::fwrite(rgb, 1, 3, out);
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
                 }
             }
             if (!o.ppm.empty() && static_cast<int>(f.sequence()) == o.frames - 1)
-                write_ppm(f, o.ppm);
+                write_ppm(f, o.flip, o.ppm);
         });
         auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
 

@@ -22,6 +22,7 @@ namespace {
 // The samples under test (beside this test in a relocated bundle).
 const std::string export_program = glr_test::built_program(GLREADER_EXPORT_PATH);
 const std::string pipe_program = glr_test::built_program(GLREADER_PIPE_PATH);
+const std::string capture_program = glr_test::built_program(GLREADER_CAPTURE_PATH);
 
 pid_t spawn_export(const std::vector<std::string> &args, const std::string &log)
 {
@@ -295,11 +296,17 @@ TEST(export_outputs, image_sequences_write_their_files_and_no_other)
 {
     std::string dir = glr_test::scratch_path("sequence"), log = glr_test::scratch_path("sequence.txt");
     ASSERT_EQ(shell("rm -rf " + dir + " && mkdir -p " + dir, log), 0);
-    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "32x16", "-n", "4", "-c", "png", "-o", dir + "/f%03d.png"}, log)), 0)
+    std::string shader = glr_test::write_counter_shader();
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "4", "--shader", shader, "-c", "png", "-o",
+                                                dir + "/f%03d.png"},
+                                               log)),
+              0)
         << glr_test::slurp(log);
     std::string listing = glr_test::scratch_path("sequence_ls.txt");
     ASSERT_EQ(shell("ls " + dir + " > " + listing, log), 0);
     EXPECT_EQ(glr_test::slurp(listing), "f001.png\nf002.png\nf003.png\nf004.png\n");
+    // Each file is its frame, in order, pixel-exact (PNG is lossless).
+    glr_test::expect_counter_video(dir + "/f%03d.png", 40, 24, 4);
 }
 
 TEST(export_outputs, rates_and_lengths_are_read_strictly)
@@ -574,6 +581,38 @@ TEST(pipe_sample, an_ffmpeg_that_gives_up_is_quoted)
     // Said once, and the pipe's writer is stopped before the child's stdin is closed.
     EXPECT_EQ(text.find("EPIPE"), std::string::npos) << text;
     EXPECT_EQ(text.find("Bad file descriptor"), std::string::npos) << text;
+}
+
+TEST(capture_sample, its_last_frame_is_the_scene_s_in_every_format_and_row_order)
+{
+    // glreader-capture reads the built-in scene back through the ring; --ppm writes the
+    // last frame. At the same size and rate it is the exporter's frame, byte for byte,
+    // whatever the ring's RGB format and row order.
+    std::string reference = glr_test::scratch_path("capture_reference.mkv"), log = glr_test::scratch_path("capture.txt");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "40x24", "-r", "30", "-n", "5", "-c", "ffv1", "-o", reference},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    glr_test::decoded_video exported = glr_test::decode_file(reference);
+    ASSERT_EQ(exported.frames.size(), 5u) << exported.error;
+    for (const char *format : {"rgba", "bgra", "rgb24"})
+        for (const char *flip : {"stride", "gpu", "none"}) {
+            SCOPED_TRACE(std::string(format) + ", flip " + flip);
+            std::string ppm = glr_test::scratch_path("capture_last.ppm");
+            ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(capture_program, {"-s", "40x24", "-r", "30", "-n", "5",
+                                                                            "--format", format, "--flip", flip, "--ppm",
+                                                                            ppm},
+                                                          log)),
+                      0)
+                << glr_test::slurp(log);
+            EXPECT_NE(glr_test::slurp(log).find("frames captured 5, acquired 5, released 5"), std::string::npos)
+                << glr_test::slurp(log);
+            glr_test::decoded_video last = glr_test::decode_file(ppm);
+            ASSERT_EQ(last.frames.size(), 1u) << last.error;
+            EXPECT_TRUE(last.frames[0].rgba == exported.frames[4].rgba) << "the PPM differs from the exporter's frame 4";
+            std::remove(ppm.c_str());
+        }
+    std::remove(reference.c_str());
 }
 
 #ifdef GLREADER_VIEWER_PATH
