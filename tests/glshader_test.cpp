@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -100,6 +101,8 @@ TEST(glshader_test, a_crossfade_starts_at_input_0_and_ends_at_input_1)
         ASSERT_EQ(r.status, 0) << r.log;
         glr_test::decoded_video va = decoded(a), vb = decoded(b), vo = decoded(out);
         ASSERT_EQ(vo.frames.size(), 25u) << "threads " << threads;
+        ASSERT_FALSE(va.frames.empty());
+        ASSERT_FALSE(vb.frames.empty());
         EXPECT_TRUE(vo.frames.front().rgba == va.frames.front().rgba) << "frame 0 is input 0's, threads " << threads;
         EXPECT_TRUE(vo.frames.back().rgba == vb.frames.back().rgba) << "frame 24 is input 1's, threads " << threads;
         EXPECT_FALSE(vo.frames[12].rgba == va.frames[12].rgba || vo.frames[12].rgba == vb.frames[12].rgba)
@@ -301,9 +304,18 @@ TEST(glshader_test, the_documentation_s_examples_run)
                              " -frames:v 3" + command.substr(output);
         run_result r = glr_test::run("/bin/sh", {"-c", script}, "example");
         EXPECT_EQ(r.status, 0) << command << "\n" << r.log;
+        // What it wrote decodes to the frames asked for, and they show something (not one
+        // flat colour, as a shader that failed quietly would give).
         std::string out = dir + "/" + command.substr(output + 1);
-        struct stat st {};
-        EXPECT_TRUE(stat(out.c_str(), &st) == 0 && st.st_size > 0) << command << " wrote no " << out;
+        glr_test::decoded_video v = glr_test::decode_file(out);
+        EXPECT_EQ(v.error, "") << command;
+        EXPECT_EQ(v.frames.size(), 3u) << command;
+        bool varied = false;
+        for (const auto &frame : v.frames)
+            for (size_t i = 4; i < frame.rgba.size() && !varied; i += 4)
+                varied = !std::equal(frame.rgba.begin() + static_cast<std::ptrdiff_t>(i),
+                                     frame.rgba.begin() + static_cast<std::ptrdiff_t>(i) + 3, frame.rgba.begin());
+        EXPECT_TRUE(varied) << command << ": every pixel of " << out << " is the same colour";
         std::remove(out.c_str());
     }
 }

@@ -575,6 +575,13 @@ TEST_F(pipe_test, ffmpeg_child_failure_carries_its_own_words)
     EXPECT_TRUE(contains(message, "exited with status")) << message;
     EXPECT_TRUE(contains(message, "Unknown encoder 'no_such_encoder'")) << message;
     EXPECT_EQ(glr_ffmpeg_child_finish(child), GLR_ERROR_CHILD); // again, the same
+    EXPECT_STREQ(glr_last_error(), message.c_str());
+    // ffmpeg's stderr as it wrote it, its own lines whole: the input it was given, then why
+    // it stopped (the message quotes only the tail).
+    std::string err = glr_ffmpeg_child_stderr(child);
+    EXPECT_TRUE(contains(err, "rawvideo")) << err;
+    EXPECT_TRUE(contains(err, "Unknown encoder 'no_such_encoder'")) << err;
+    EXPECT_TRUE(contains(message, err.substr(err.rfind("Unknown encoder")))) << message;
     glr_ffmpeg_child_destroy(&child);
     EXPECT_EQ(ring.stats().frames_leased_now, 0u);
 }
