@@ -3,17 +3,21 @@
 # exact FFmpeg release a series names, and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--full | --bundle] [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--full | --bundle | --asan] [--source DIR|TARBALL]
 #
 # Lean (the default, what CI tests): the filters and what the tests, the README's
 # examples and the benchmark use. --full: configured as a distribution does, every
 # built-in component plus the external libraries Debian packages (x264, x265, libvpx,
 # libdav1d, libaom, libopus, libvorbis, libmp3lame, libass, freetype, fontconfig, ...,
 # installed through scripts/setup.sh), so the result is a drop-in ffmpeg and ffprobe.
-# --bundle: every built-in component but no external library except libx264 and zlib,
+# --bundle: every built-in component but no external library except libx264, zlib and
+# NVIDIA's codec headers (NVENC, which loads the driver's library only when used),
 # as shared libraries installed with their headers and pkg-config files (under the
 # build's install/): complete enough for glreader's test suites and samples, small
 # enough to carry to another machine (scripts/gpu-bundle.sh).
+# --asan: the lean build compiled with AddressSanitizer (FFmpeg's gcc-asan toolchain, the
+# filters included), linked with a glreader built under AddressSanitizer+UBSan (in its own
+# prefix): the filters' tests in the sanitizer stage of scripts/test.sh run it.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
 # of that release (downloaded through a private apt configuration), or the tree or
@@ -27,7 +31,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--full | --bundle] [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--full | --bundle | --asan] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
@@ -36,6 +40,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --full) flavour=full; shift ;;
     --bundle) flavour=bundle; shift ;;
+    --asan) flavour=asan; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;
     *) usage ;;
   esac
@@ -55,7 +60,7 @@ full_libraries=(
 # font for drawtext in a full one.
 packages=(nasm libx264-dev xz-utils)
 [ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
-[ $flavour = bundle ] && packages+=(zlib1g-dev)
+[ $flavour = bundle ] && packages+=(zlib1g-dev libffmpeg-nvenc-dev)
 "$root/scripts/setup.sh" "${packages[@]}" >&2
 
 # The filter compiles against glreader's public headers: a change there (a struct that
@@ -63,7 +68,12 @@ packages=(nasm libx264-dev xz-utils)
 key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$patches_dir/common.sh" \
           "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
 work=$cache/$line-$flavour-$key
-prefix=$cache/glreader
+# glreader's install: its own for the sanitized build, whose library must be instrumented.
+prefix=$cache/glreader glreader_build=$cache/glreader-build glreader_options=(-DCMAKE_BUILD_TYPE=Release)
+if [ $flavour = asan ]; then
+  prefix=$cache/glreader-asan glreader_build=$cache/glreader-asan-build
+  glreader_options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGLREADER_SANITIZE=address,undefined)
+fi
 # A bundle build is installed (shared libraries, headers, pkg-config); the others run
 # from their build folder.
 ffmpeg_bin=$work/build/ffmpeg
@@ -71,12 +81,12 @@ ffmpeg_bin=$work/build/ffmpeg
 
 mkdir -p "$cache"
 say "installing glreader from $root into $prefix"
-cmake -S "$root" -B "$cache/glreader-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$root" -B "$glreader_build" -G Ninja "${glreader_options[@]}" \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
-  -DGLREADER_BUILD_TESTS=OFF -DGLREADER_BUILD_SAMPLES=OFF >"$cache/glreader-build.log" 2>&1 &&
-  cmake --build "$cache/glreader-build" >>"$cache/glreader-build.log" 2>&1 &&
-  cmake --install "$cache/glreader-build" >>"$cache/glreader-build.log" 2>&1 ||
-  { tail -n 30 "$cache/glreader-build.log" >&2; die "building glreader failed (log: $cache/glreader-build.log)"; }
+  -DGLREADER_BUILD_TESTS=OFF -DGLREADER_BUILD_SAMPLES=OFF >"$glreader_build.log" 2>&1 &&
+  cmake --build "$glreader_build" >>"$glreader_build.log" 2>&1 &&
+  cmake --install "$glreader_build" >>"$glreader_build.log" 2>&1 ||
+  { tail -n 30 "$glreader_build.log" >&2; die "building glreader failed (log: $glreader_build.log)"; }
 
 if [ -x "$ffmpeg_bin" ]; then
   say "FFmpeg $version with the $line series ($flavour) is already built ($work)"
@@ -89,7 +99,7 @@ say "unpacking FFmpeg $version and applying the $line series"
 unpack_tree "$work/src" "$source"
 apply_series "$work/src"
 
-if [ $flavour = lean ]; then
+if [ $flavour = lean ] || [ $flavour = asan ]; then
   # The filters and what the tests, the README's examples and the benchmark use (pictures
   # and sounds for the source's channels among them).
   components=(
@@ -109,10 +119,13 @@ if [ $flavour = lean ]; then
   else
     say "no libx264 development files: building without the libx264 encoder"
   fi
+  [ $flavour = asan ] && components+=(--toolchain=gcc-asan)
 elif [ $flavour = bundle ]; then
   # --enable-rpath: the installed programs find the installed libraries.
+  # ffnvcodec + nvenc: h264_nvenc and hevc_nvenc, for the suites' hardware encoder test on
+  # a lent GPU machine (the headers only: the driver's libnvidia-encode is opened at run time).
   components=(--disable-autodetect --enable-gpl --enable-libx264 --enable-zlib --enable-libglreader
-              --enable-shared --disable-static --enable-rpath)
+              --enable-ffnvcodec --enable-nvenc --enable-shared --disable-static --enable-rpath)
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.

@@ -5,8 +5,9 @@
 # filters' against each lean ffmpeg), builds the GPU validation bundle and runs it here
 # on llvmpipe as a bare machine would (tests/gpu_bundle_test.sh), then builds everything
 # again under AddressSanitizer+UBSan and runs the whole suite there (but the packaging
-# and memory-growth checks, meaningless in that build), and the ring, encoder and pipe
-# tests under ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
+# and memory-growth checks, meaningless in that build; the filters' tests inside an
+# AddressSanitizer ffmpeg of the newest line), and the ring, encoder and pipe tests under
+# ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitizers=1
@@ -38,8 +39,9 @@ for release in "$root"/ffmpeg-patches/*/RELEASE; do
   patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
 done
 
+newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
 echo "== the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)" >&2
-"$root/scripts/test-full-ffmpeg.sh" "$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")"
+"$root/scripts/test-full-ffmpeg.sh" "$newest"
 
 echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
 echo "== build and run all tests" >&2
@@ -52,7 +54,10 @@ bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
 
 if [ "$sanitizers" = 1 ]; then
   echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-  configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined
+  # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
+  # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
+  asan_ffmpeg=$("$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
+  configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   if ! ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" --output-junit "$root/build-asan/asan.xml"; then
     # LeakSanitizer's stop-the-world scan can itself fail while Mesa's threads come and go

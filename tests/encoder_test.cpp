@@ -513,61 +513,68 @@ TEST_F(encoder_yuv, streams_are_tagged_with_the_colour_of_their_frames)
         }
 }
 
+// A smooth animated scene, as most renders are.
+const char *const smooth_scene = "void mainImage(out vec4 c, in vec2 p) {\n"
+                                 "    vec2 uv = p / iResolution.xy;\n"
+                                 "    c = vec4(0.5 + 0.4 * sin(uv.x * 3.0 + iTime), 0.5 + 0.4 * cos(uv.y * 2.0 - iTime),\n"
+                                 "             uv.x * uv.y, 1.0);\n"
+                                 "}\n";
+
+// Renders `frames` frames of a scene (source; NULL: the built-in scene), converts them on
+// the GPU to format, encodes them zero-copy with codec and its options into an MP4,
+// decodes that back to RGB as tagged and checks each frame scores at least min_psnr dB
+// against what was rendered.
+void expect_encoded_scene_decodes_to_what_was_rendered(const char *source, glr_format format, const char *codec,
+                                                       const char *codec_options, double min_psnr)
+{
+    const int w = 320, h = 180, frames = 6;
+    std::string path = scratch_path("scene.mp4");
+    glr_scene_params sp{};
+    sp.width = w;
+    sp.height = h;
+    sp.source = source;
+    glr_scene *scene = glr_scene_create(nullptr, &sp);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    glr::ring ring(ring_params(w, h, format));
+    glr_encoder_params ep = encoder_params(w, h, format, codec, path.c_str());
+    ep.pix_fmt = glr_format_name(format);
+    ep.codec_options = codec_options;
+    glr::encoder enc(ep);
+    auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+    std::vector<std::vector<uint8_t>> rendered;
+    for (int n = 0; n < frames; n++) {
+        ASSERT_EQ(glr_scene_draw(scene, n, n / 5.0, 1 / 5.0), 0);
+        std::vector<uint8_t> gl_rows(static_cast<size_t>(w * h * 4)), top_first(gl_rows.size());
+        ASSERT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, gl_rows.data(), w * 4), 0);
+        for (int y = 0; y < h; y++)
+            std::copy_n(&gl_rows[static_cast<size_t>((h - 1 - y) * w * 4)], w * 4,
+                        &top_first[static_cast<size_t>(y * w * 4)]);
+        rendered.push_back(top_first);
+        ring.capture(glr_scene_source(scene), n, submit);
+    }
+    ring.drain(submit);
+    enc.finish();
+    glr_scene_destroy(&scene);
+    EXPECT_EQ(enc.stats().zero_copy_frames, static_cast<uint64_t>(frames));
+    auto v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        EXPECT_GE(glr_test::psnr_rgb(rendered[static_cast<size_t>(n)], v.frames[static_cast<size_t>(n)].rgba), min_psnr)
+            << "frame " << n;
+    std::remove(path.c_str());
+}
+
 TEST_F(encoder_yuv, h264_of_a_gpu_converted_scene_decodes_to_what_was_rendered)
 {
     // Scenes converted on the GPU, encoded with H.264 and decoded back to RGB as tagged
-    // score at least 40 dB against the rendered RGBA: a smooth animated scene (as most
-    // renders are) in 4:2:0, and the built-in scene's sharp colour edges in 4:4:4 (4:2:0
-    // itself costs them about 6 dB, on the CPU path just the same). A wrong matrix, range,
-    // siting or flip scores far lower.
-    const char *smooth = "void mainImage(out vec4 c, in vec2 p) {\n"
-                         "    vec2 uv = p / iResolution.xy;\n"
-                         "    c = vec4(0.5 + 0.4 * sin(uv.x * 3.0 + iTime), 0.5 + 0.4 * cos(uv.y * 2.0 - iTime),\n"
-                         "             uv.x * uv.y, 1.0);\n"
-                         "}\n";
-    struct scene_case {
-        const char *source; // NULL: the built-in scene
-        glr_format format;
-    };
-    const int w = 320, h = 180, frames = 6;
-    for (const scene_case &c : {scene_case{smooth, GLR_FORMAT_NV12}, scene_case{smooth, GLR_FORMAT_I420},
-                                scene_case{nullptr, GLR_FORMAT_YUV444}}) {
-        SCOPED_TRACE(std::string(c.source ? "smooth scene " : "built-in scene ") + glr_format_name(c.format));
-        std::string path = scratch_path("scene.mp4");
-        glr_scene_params sp{};
-        sp.width = w;
-        sp.height = h;
-        sp.source = c.source;
-        glr_scene *scene = glr_scene_create(nullptr, &sp);
-        ASSERT_NE(scene, nullptr) << glr_last_error();
-        glr::ring ring(ring_params(w, h, c.format));
-        glr_encoder_params ep = encoder_params(w, h, c.format, "libx264", path.c_str());
-        ep.pix_fmt = glr_format_name(c.format);
-        ep.codec_options = "crf=8:preset=ultrafast";
-        glr::encoder enc(ep);
-        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
-        std::vector<std::vector<uint8_t>> rendered;
-        for (int n = 0; n < frames; n++) {
-            ASSERT_EQ(glr_scene_draw(scene, n, n / 5.0, 1 / 5.0), 0);
-            std::vector<uint8_t> gl_rows(static_cast<size_t>(w * h * 4)), top_first(gl_rows.size());
-            ASSERT_EQ(glr_scene_read_pixels(scene, GLR_FORMAT_RGBA8, gl_rows.data(), w * 4), 0);
-            for (int y = 0; y < h; y++)
-                std::copy_n(&gl_rows[static_cast<size_t>((h - 1 - y) * w * 4)], w * 4,
-                            &top_first[static_cast<size_t>(y * w * 4)]);
-            rendered.push_back(top_first);
-            ring.capture(glr_scene_source(scene), n, submit);
-        }
-        ring.drain(submit);
-        enc.finish();
-        glr_scene_destroy(&scene);
-        EXPECT_EQ(enc.stats().zero_copy_frames, static_cast<uint64_t>(frames));
-        auto v = glr_test::decode_file(path);
-        ASSERT_EQ(v.error, "");
-        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-        for (int n = 0; n < frames; n++)
-            EXPECT_GE(glr_test::psnr_rgb(rendered[static_cast<size_t>(n)], v.frames[static_cast<size_t>(n)].rgba), 40.0)
-                << "frame " << n;
-        std::remove(path.c_str());
+    // score at least 40 dB against the rendered RGBA: a smooth animated scene in 4:2:0, and
+    // the built-in scene's sharp colour edges in 4:4:4 (4:2:0 itself costs them about 6 dB,
+    // on the CPU path just the same). A wrong matrix, range, siting or flip scores far lower.
+    for (auto [source, format] : {std::pair<const char *, glr_format>{smooth_scene, GLR_FORMAT_NV12},
+                                  {smooth_scene, GLR_FORMAT_I420}, {nullptr, GLR_FORMAT_YUV444}}) {
+        SCOPED_TRACE(std::string(source ? "smooth scene " : "built-in scene ") + glr_format_name(format));
+        expect_encoded_scene_decodes_to_what_was_rendered(source, format, "libx264", "crf=8:preset=ultrafast", 40.0);
     }
 }
 
@@ -583,6 +590,7 @@ TEST_F(encoder_yuv, frames_of_another_colour_than_the_stream_are_refused)
     scene.draw(0);
     ASSERT_TRUE(ring.try_capture(scene.source(), 0));
     auto f = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(f);
     try {
         enc.submit(std::move(*f));
         ADD_FAILURE() << "a BT.601 frame went into a BT.709 stream";
@@ -622,7 +630,9 @@ namespace {
 TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
 {
     // NVENC needs an NVIDIA device; VAAPI encoders take only frames in GPU memory. Either
-    // way the error says so and names the software encoders of the same codec.
+    // way the error says so and names the software encoders of the same codec. Where the
+    // GPU offers NVENC (the GPU bundle's FFmpeg has it), frames go through h264_nvenc and
+    // are decoded to check what they show.
     struct hw_case {
         const char *codec, *words;
     };
@@ -636,9 +646,14 @@ TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
             EXPECT_NE(std::string(glr_last_error()).find("is not a video encoder"), std::string::npos);
             continue;
         }
-        if (enc) { // a machine with that hardware: it simply works
+        if (enc) { // a machine with that hardware: frames go through it and decode as rendered
             EXPECT_EQ(glr_encoder_finish(enc), 0) << glr_last_error();
             glr_encoder_destroy(&enc);
+            if (std::string(c.codec) == "h264_nvenc") {
+                glr::context ctx; // this test has none of its own
+                expect_encoded_scene_decodes_to_what_was_rendered(smooth_scene, GLR_FORMAT_NV12, c.codec,
+                                                                  "preset=p7:rc=constqp:qp=12", 38.0);
+            }
             continue;
         }
         std::string error = glr_last_error();

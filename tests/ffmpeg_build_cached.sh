@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # A second ffmpeg-patches/build.sh LINE finds its cached build: it says so, builds
-# nothing, and prints the same ffmpeg path. Usage: ffmpeg_build_cached.sh LINE EXPECTED_PATH
+# nothing, and prints the same ffmpeg path. The flavour (lean, asan) is the one of the
+# build folder EXPECTED_PATH lies in (CACHE/LINE-FLAVOUR-KEY/build/ffmpeg).
+# Usage: ffmpeg_build_cached.sh LINE EXPECTED_PATH
 set -euo pipefail
 line=$1 expected=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
+folder=$(basename "$(dirname "$(dirname "$expected")")")
+flavour=${folder#"$line"-}
+flavour=${flavour%-*}
+options=()
+[ "$flavour" = lean ] || options=("--$flavour")
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-path=$("$root/ffmpeg-patches/build.sh" "$line" 2>"$log" | tail -n 1)
+path=$("$root/ffmpeg-patches/build.sh" "$line" "${options[@]}" 2>"$log" | tail -n 1)
 cat "$log"
-grep -q "is already built" "$log" || { echo "FAIL: build.sh $line did not use its cache"; exit 1; }
-! grep -q "compiling with" "$log" || { echo "FAIL: build.sh $line compiled FFmpeg again"; exit 1; }
+grep -q "is already built" "$log" || { echo "FAIL: build.sh $line ${options[*]} did not use its cache"; exit 1; }
+! grep -q "compiling with" "$log" || { echo "FAIL: build.sh $line ${options[*]} compiled FFmpeg again"; exit 1; }
 [ "$path" = "$expected" ] || { echo "FAIL: printed '$path', expected '$expected'"; exit 1; }
-echo "build.sh $line: cached build found"
+echo "build.sh $line ${options[*]}: cached build found"
