@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -46,17 +47,20 @@ struct shader_case {
     std::vector<double> null_fps, async_fps, sync_fps, null_cpu, async_cpu, sync_cpu;
 };
 
-// The patched ffmpeg of the 5.1 line that build.sh left in this checkout.
+// The patched ffmpeg of the 5.1 line that build.sh left in its cache: $GLREADER_FFMPEG_CACHE
+// (where scripts/test.sh keeps it) or this checkout's build-ffmpeg/.
 std::string find_patched_ffmpeg()
 {
+    const char *cache_env = std::getenv("GLREADER_FFMPEG_CACHE");
+    std::string cache = cache_env && *cache_env ? cache_env : GLREADER_SOURCE_DIR "/build-ffmpeg";
     glob_t found{};
     std::string path;
-    if (glob(GLREADER_SOURCE_DIR "/build-ffmpeg/5.1-lean-*/build/ffmpeg", 0, nullptr, &found) == 0)
+    if (glob((cache + "/5.1-lean-*/build/ffmpeg").c_str(), 0, nullptr, &found) == 0)
         path = found.gl_pathv[0];
     globfree(&found);
     if (path.empty())
-        throw std::runtime_error("no patched ffmpeg in " GLREADER_SOURCE_DIR "/build-ffmpeg: build one with "
-                                 "ffmpeg-patches/build.sh 5.1, or pass --ffmpeg PATH");
+        throw std::runtime_error("no patched ffmpeg in " + cache + ": build one with ffmpeg-patches/build.sh 5.1, "
+                                 "or pass --ffmpeg PATH");
     return path;
 }
 
