@@ -231,6 +231,131 @@ TEST_F(ring_test, texture_source_reads_the_mipmap_level_it_names)
     gl.DeleteTextures(1, &texture);
 }
 
+// The GL state a host renderer may have set, which a capture in its context must leave
+// as it found it: each value with its name.
+using host_gl_state = std::vector<std::pair<std::string, GLint>>;
+
+host_gl_state read_host_state(const GladGLContext &gl, unsigned source_fbo)
+{
+    host_gl_state state;
+    for (auto [name, pname] : std::initializer_list<std::pair<const char *, GLenum>>{
+             {"read framebuffer", GL_READ_FRAMEBUFFER_BINDING},
+             {"draw framebuffer", GL_DRAW_FRAMEBUFFER_BINDING},
+             {"pack buffer", GL_PIXEL_PACK_BUFFER_BINDING},
+             {"renderbuffer", GL_RENDERBUFFER_BINDING},
+             {"pack alignment", GL_PACK_ALIGNMENT},
+             {"pack row length", GL_PACK_ROW_LENGTH},
+             {"pack skip rows", GL_PACK_SKIP_ROWS},
+             {"pack skip pixels", GL_PACK_SKIP_PIXELS},
+             {"active texture", GL_ACTIVE_TEXTURE},
+             {"2D texture", GL_TEXTURE_BINDING_2D},
+             {"sampler", GL_SAMPLER_BINDING},
+             {"shader storage buffer", GL_SHADER_STORAGE_BUFFER_BINDING}}) {
+        GLint value = 0;
+        gl.GetIntegerv(pname, &value);
+        state.emplace_back(name, value);
+    }
+    // glReadBuffer belongs to the source's framebuffer object itself: bound only to ask.
+    GLint read_buffer = 0;
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, source_fbo);
+    gl.GetIntegerv(GL_READ_BUFFER, &read_buffer);
+    gl.BindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(state.front().second)); // the host's, first above
+    state.emplace_back("the source's read buffer", read_buffer);
+    return state;
+}
+
+// "" when now equals before, else each value that changed.
+std::string changes(const host_gl_state &before, const host_gl_state &now)
+{
+    std::string text;
+    for (size_t i = 0; i < before.size(); i++)
+        if (before[i].second != now[i].second)
+            text += before[i].first + " " + std::to_string(before[i].second) + " became " +
+                    std::to_string(now[i].second) + "; ";
+    return text;
+}
+
+TEST_F(ring_test, a_capture_leaves_the_host_s_gl_state_as_it_found_it)
+{
+    // A renderer captures in its own context between its draws: whatever it had bound and
+    // set (framebuffers, buffers, pack state, texture unit, sampler, the source's read
+    // buffer) is the same after a capture and after an acquire, for every kind of source,
+    // through the readback and through the GPU's YUV conversion, on both map paths.
+    struct source_case {
+        const char *name;
+        glr_test::scene_options options;
+        bool texture;
+    };
+    glr_test::scene_options plain, multisampled, attachment, multisampled_texture;
+    plain.width = multisampled.width = attachment.width = multisampled_texture.width = 24;
+    plain.height = multisampled.height = attachment.height = multisampled_texture.height = 10;
+    multisampled.samples = multisampled_texture.samples = 4;
+    attachment.attachment = 1;
+    multisampled_texture.multisample_texture = true;
+    for (const source_case &c : {source_case{"framebuffer", plain, false},
+                                 source_case{"multisampled renderbuffer", multisampled, false},
+                                 source_case{"colour attachment 1", attachment, false},
+                                 source_case{"texture", plain, true},
+                                 source_case{"multisampled texture", multisampled_texture, true}})
+        for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_RGB8, GLR_FORMAT_NV12})
+            for (unsigned flags : {0u, static_cast<unsigned>(GLR_RING_NO_PERSISTENT_MAP)}) {
+                SCOPED_TRACE(std::string(c.name) + ", " + glr_format_name(format) + (flags ? ", map per frame" : ""));
+                pattern_scene scene(c.options);
+                const GladGLContext &gl = scene.gl();
+                GLuint fbos[2], buffers[2], renderbuffer = 0, texture = 0, sampler = 0;
+                gl.GenFramebuffers(2, fbos);
+                gl.GenBuffers(2, buffers);
+                gl.GenRenderbuffers(1, &renderbuffer);
+                gl.GenTextures(1, &texture);
+                gl.GenSamplers(1, &sampler);
+                scene.draw(7);
+                if (c.options.attachment != 0)
+                    gl.NamedFramebufferReadBuffer(scene.fbo(), GL_COLOR_ATTACHMENT0);
+                gl.BindFramebuffer(GL_READ_FRAMEBUFFER, fbos[0]);
+                gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbos[1]);
+                gl.BindBuffer(GL_PIXEL_PACK_BUFFER, buffers[0]);
+                gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, buffers[1]);
+                gl.BindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
+                gl.PixelStorei(GL_PACK_ALIGNMENT, 2);
+                gl.PixelStorei(GL_PACK_ROW_LENGTH, 5);
+                gl.PixelStorei(GL_PACK_SKIP_ROWS, 1);
+                gl.PixelStorei(GL_PACK_SKIP_PIXELS, 3);
+                gl.ActiveTexture(GL_TEXTURE3);
+                gl.BindTexture(GL_TEXTURE_2D, texture);
+                gl.BindSampler(3, sampler);
+                ASSERT_EQ(gl.GetError(), static_cast<GLenum>(GL_NO_ERROR));
+                const host_gl_state before = read_host_state(gl, scene.fbo());
+                ASSERT_EQ(gl.GetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+                glr::ring ring(ring_params(24, 10, format, GLR_FLIP_STRIDE, 2, flags));
+                glr_source source =
+                    c.texture ? glr::texture_source(scene.texture(), c.options.samples ? 0x9100u : 0) : scene.source();
+                ASSERT_TRUE(ring.try_capture(source, 7));
+                EXPECT_EQ(changes(before, read_host_state(gl, scene.fbo())), "") << "after a capture";
+                auto frame = ring.acquire(UINT64_MAX);
+                ASSERT_TRUE(frame);
+                if (format != GLR_FORMAT_NV12)
+                    EXPECT_EQ(glr_test::check_frame(frame->c_frame(), 7, GLR_FLIP_STRIDE), "");
+                EXPECT_EQ(changes(before, read_host_state(gl, scene.fbo())), "") << "after an acquire";
+                frame.reset();
+                gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+                gl.BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+                gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+                gl.BindSampler(3, 0);
+                gl.BindTexture(GL_TEXTURE_2D, 0);
+                gl.ActiveTexture(GL_TEXTURE0);
+                gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
+                gl.PixelStorei(GL_PACK_ROW_LENGTH, 0);
+                gl.PixelStorei(GL_PACK_SKIP_ROWS, 0);
+                gl.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+                gl.DeleteSamplers(1, &sampler);
+                gl.DeleteTextures(1, &texture);
+                gl.DeleteRenderbuffers(1, &renderbuffer);
+                gl.DeleteBuffers(2, buffers);
+                gl.DeleteFramebuffers(2, fbos);
+            }
+}
+
 TEST(ring_default_framebuffer, reads_the_context_surface)
 {
     glr_context_params params{};

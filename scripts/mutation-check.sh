@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Does the suite catch real bugs? Applies, one at a time, small deliberate bugs to a
+# scratch copy of this checkout (its tracked files as they are now), rebuilds, runs the
+# suites that should notice, and reports which were caught. Every one must be: a mutation
+# the suite misses is a hole in it. Run on demand (it is not part of CI): about 3 minutes
+# on 2 cores after a first build of about 8 (the scratch copy's).
+#
+#   scripts/mutation-check.sh [--scratch DIR] [--only NAME]
+#
+# DIR (default: $TMPDIR/glreader-mutation) keeps the copy and its build between runs, so a
+# second run rebuilds only what changed. Each mutation is an exact text replacement in one
+# file; one whose text no longer exists, or that no longer builds, fails the check (update
+# it with the code). The
+# report is a Markdown table on stdout; each run's log stays in DIR/logs.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=${TMPDIR:-/tmp}/glreader-mutation only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scratch) scratch=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "usage: $0 [--scratch DIR] [--only NAME]" >&2; exit 2 ;;
+  esac
+done
+"$root/scripts/setup.sh" >&2
+mkdir -p "$scratch/src" "$scratch/logs"
+# The tracked files as they are in the working tree (uncommitted changes included).
+(cd "$root" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$scratch/src"
+cmake -S "$scratch/src" -B "$scratch/build" -G Ninja >"$scratch/logs/configure.log" 2>&1
+echo "mutation-check: building the unmutated copy in $scratch/build" >&2
+cmake --build "$scratch/build" >"$scratch/logs/build.log" 2>&1 ||
+  { tail -n 30 "$scratch/logs/build.log" >&2; exit 1; }
+
+exec python3 - "$scratch" "$only" <<'PY'
+import pathlib, subprocess, sys
+
+scratch, only = pathlib.Path(sys.argv[1]), sys.argv[2]
+src, build, logs = scratch / "src", scratch / "build", scratch / "logs"
+
+# name, what the bug does, file, exact text, its replacement, the ctest -R pattern that
+# must fail.
+MUTATIONS = [
+    ("encoder-drops-a-frame", "the encoder thread skips the frame of pts 3 (releasing it)",
+     "glreader/src/av/encoder.cpp",
+     "            item = queue_.front();\n            queue_.pop_front();\n",
+     "            item = queue_.front();\n            queue_.pop_front();\n"
+     "            if (item.pts == 3 && !queue_.empty()) {\n"
+     "                glr_frame_release(&item.frame);\n"
+     "                item = queue_.front();\n"
+     "                queue_.pop_front();\n"
+     "            }\n",
+     r"encoder_lossless"),
+    ("pipe-swaps-two-frames", "the pipe writer sends the second queued block before the first, once",
+     "glreader/src/pipe/fd_writer.cpp",
+     "        if (!queue_.empty()) {\n            block &b = queue_.front();",
+     "        if (!queue_.empty()) {\n"
+     "            static bool swapped = false;\n"
+     "            if (queue_.size() >= 2 && !swapped) {\n"
+     "                swapped = true;\n"
+     "                std::swap(queue_[0], queue_[1]);\n"
+     "            }\n"
+     "            block &b = queue_.front();",
+     r"^pipe_test\.|^pipe_blocks\."),
+    ("display-users-off-by-one", "the EGL display is terminated while one context still uses it",
+     "glreader/src/gl/headless_context.cpp",
+     "--it->second > 0)", "--it->second > 1)",
+     r"context_display_test"),
+    ("lease-released-twice", "a lent lease is released once when lent (too early) and again when FFmpeg frees it",
+     "glreader/include/glreader/libav.h",
+     "        lease->frame = *f;\n",
+     "        lease->frame = *f;\n        {\n            struct glr_frame early = *f;\n"
+     "            glr_frame_release(&early);\n        }\n",
+     r"encoder_lossless|encoder_test\.encoder_that_holds_frames"),
+    ("pack-alignment-not-restored", "capture leaves GL_PACK_ALIGNMENT at 1 instead of the host's value",
+     "glreader/src/gl/readback_state.hpp",
+     "        gl_.PixelStorei(GL_PACK_ALIGNMENT, alignment_);", "        (void)alignment_;",
+     r"^ring_test\.|^ring_errors\."),
+    ("chroma-siting-swapped", "left-sited chroma is filtered as centre-sited and the other way round",
+     "glreader/src/gl/convert_filler.cpp",
+     "#if SITING_LEFT\n", "#if !SITING_LEFT\n",
+     r"yuv_test"),
+    ("stall-times-out-again", "glreader-export gives up on an output that stalls for 10 s",
+     "samples/export.cpp",
+     "        rp.capture_timeout_ns = UINT64_MAX;\n", "",
+     r"stalled_output\.an_export"),
+    ("finalize-skipped-on-cancel", "a signal during a long frame exits without finalizing the file",
+     "samples/export.cpp",
+     "        sample::on_abandon([&] {\n            bar.done();\n            enc.finish();\n",
+     "        sample::on_abandon([&] {\n            bar.done();\n",
+     r"stop_signals\.a_frame_that_renders_for_long"),
+    ("leased-slot-reused", "capture writes into a slot that is still leased",
+     "glreader/src/ring/slot_ledger.cpp",
+     "        if (slots_[i].st == state::free)\n",
+     "        if (slots_[i].st == state::free || slots_[i].st == state::leased)\n",
+     r"^ring_test\.|ring_delivery"),
+    ("spliced-lease-freed-before-read", "a vmsplice'd frame's lease returns while up to 1 MiB of it is unread",
+     "glreader/src/pipe/fd_writer.cpp",
+     "in_pipe_.front().end_offset <= consumed)",
+     "in_pipe_.front().end_offset <= consumed + (1u << 20))",
+     r"^pipe_test\.|^pipe_blocks\."),
+    ("rgb-rows-not-flipped", "RGB frames come out bottom row first (GLR_FLIP_STRIDE ignored)",
+     "glreader/src/gl/ring.cpp",
+     "        if (!format_.yuv && params_.flip == GLR_FLIP_STRIDE) {",
+     "        if (false) {",
+     r"ring_delivery|^ring_test\."),
+]
+
+def run(cmd, log):
+    with open(log, "w") as out:
+        return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT).returncode
+
+rows, missed = [], 0
+for name, what, rel, old, new, tests in MUTATIONS:
+    if only and name != only:
+        continue
+    path = src / rel
+    original = path.read_text()
+    if original.count(old) != 1:
+        print(f"mutation-check: {name}: its text is not exactly once in {rel}: update the mutation", file=sys.stderr)
+        sys.exit(1)
+    print(f"mutation-check: {name}: {what}", file=sys.stderr)
+    try:
+        path.write_text(original.replace(old, new))
+        if run(["cmake", "--build", str(build)], logs / f"{name}.build.log") != 0:
+            verdict = "**DOES NOT BUILD**"
+        else:
+            failed = run(["ctest", "--test-dir", str(build), "-R", tests, "-j2", "--timeout", "600",
+                          "--output-on-failure"], logs / f"{name}.tests.log") != 0
+            verdict = "caught" if failed else "**MISSED**"
+    finally:
+        path.write_text(original)
+    missed += verdict != "caught"
+    print(f"mutation-check:   {verdict}", file=sys.stderr)
+    pattern = tests.replace("|", "\\|")  # a table cell's own separator
+    rows.append(f"| {name} | {what} | `{rel}` | `{pattern}` | {verdict} |")
+
+run(["cmake", "--build", str(build)], logs / "restore.build.log")
+print("| mutation | the bug | file | tests run | result |")
+print("|---|---|---|---|---|")
+print("\n".join(rows))
+print(f"\n{len(rows) - missed} of {len(rows)} mutations caught")
+sys.exit(1 if missed else 0)
+PY
