@@ -3,7 +3,12 @@
 #include "gl_test.hpp"
 #include "process.hpp"
 
+extern "C" {
+#include <libavformat/avformat.h>
+}
+
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -56,6 +61,24 @@ std::vector<int16_t> decode_audio(const std::string &path, int sample_rate, int 
         out.push_back(static_cast<int16_t>(static_cast<uint8_t>(bytes[i]) | (static_cast<uint8_t>(bytes[i + 1]) << 8)));
     std::remove(raw.c_str());
     return out;
+}
+
+double played_priming_seconds(const std::string &path)
+{
+    if (avformat_version() >= AV_VERSION_INT(61, 0, 0))
+        return 0;
+    AVFormatContext *format = nullptr;
+    if (avformat_open_input(&format, path.c_str(), nullptr, nullptr) < 0)
+        return 0;
+    double seconds = 0;
+    int index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+    if (index >= 0 && std::strstr(format->iformat->name, "matroska")) {
+        const AVCodecParameters *audio = format->streams[index]->codecpar;
+        if (audio->codec_id == AV_CODEC_ID_AAC && audio->sample_rate > 0)
+            seconds = 1024.0 / audio->sample_rate;
+    }
+    avformat_close_input(&format);
+    return seconds;
 }
 
 } // namespace glr_test

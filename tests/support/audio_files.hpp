@@ -15,4 +15,10 @@ std::string write_wav(const std::string &name, int sample_rate, int channels, co
 // (interleaved); empty when ffmpeg fails.
 std::vector<int16_t> decode_audio(const std::string &path, int sample_rate, int channels);
 
+// Seconds of the audio encoder's priming that a decoder of path plays, because the muxer
+// (the libavformat linked here, glreader-av's) could not say to skip them: AAC's 1024
+// samples in Matroska before libavformat 61 (FFmpeg 7), which writes CodecDelay for Opus
+// only. 0 where they are skipped.
+double played_priming_seconds(const std::string &path);
+
 } // namespace glr_test
