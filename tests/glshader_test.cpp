@@ -214,7 +214,7 @@ TEST(glshader_test, bad_options_and_shaders_are_named)
                            "    c.x = nope;\n}\n'",
                            "-f", "null", "-"},
                           "broken");
-    expect_failure_saying(r, "shader_src:3:8: error: `nope' undeclared");
+    expect_compile_error_at(r, "shader_src", 3, "nope");
     std::string broken = write_shader("broken_filter.frag", "void mainImage(out vec4 c, in vec2 p) {\n\n    c = oops;\n}\n");
     expect_failure_saying(ffmpeg({"-i", in, "-vf", "glshader=shader=" + broken, "-f", "null", "-"}, "broken_file"),
                           broken + ":3:");

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <regex>
+#include <sstream>
 
 namespace glr_test {
 
@@ -36,6 +38,19 @@ void expect_failure_saying(const run_result &r, const std::string &words)
 {
     EXPECT_GT(r.status, 0) << r.log;
     EXPECT_NE(r.log.find(words), std::string::npos) << "expected \"" << words << "\" in:\n" << r.log;
+}
+
+void expect_compile_error_at(const run_result &r, const std::string &where, int line, const std::string &identifier)
+{
+    EXPECT_GT(r.status, 0) << r.log;
+    std::string escaped = std::regex_replace(where, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+    std::regex located(escaped + ":" + std::to_string(line) + "(:[0-9]+)?: error");
+    std::istringstream lines(r.log);
+    for (std::string text; std::getline(lines, text);)
+        if (std::regex_search(text, located) && text.find(identifier) != std::string::npos)
+            return;
+    ADD_FAILURE() << "expected a compile error at " << where << ":" << line << " naming " << identifier << " in:\n"
+                  << r.log;
 }
 
 } // namespace glr_test

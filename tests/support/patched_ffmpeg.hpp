@@ -26,4 +26,9 @@ run_result ffmpeg(const std::vector<std::string> &args, const std::string &name,
 // ffmpeg failed on its own (not killed: run() checks), with these words.
 void expect_failure_saying(const run_result &r, const std::string &words);
 
+// ffmpeg failed with the shader compiler's error located at where:line (glreader's
+// "where:line:column: error" or, from drivers that give no column, "where:line: error"),
+// on a line that names `identifier`: the compiler's words, whatever the driver's wording.
+void expect_compile_error_at(const run_result &r, const std::string &where, int line, const std::string &identifier);
+
 } // namespace glr_test

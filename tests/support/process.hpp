@@ -14,8 +14,9 @@
 namespace glr_test {
 
 // The bound on one wait for an event or a child: `base`, three times longer in sanitizer
-// builds (which run everything several times slower).
-std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::seconds(300));
+// builds (which run everything several times slower). Below the shortest ctest TIMEOUT
+// (300 s), so that a wait that runs out says what it waited for.
+std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::seconds(240));
 
 // Starts program (looked up in PATH) with args, stdout and stderr into the file log.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
