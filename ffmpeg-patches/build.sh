@@ -28,7 +28,7 @@
 # Everything lives under build-ffmpeg/ (or $GLREADER_FFMPEG_CACHE, which scripts/test.sh
 # keeps outside the checkout so that builds outlive a clone). A build is kept per release
 # + series + this script + glreader's headers, so a second run only refreshes glreader's
-# install; a new build of a line and flavour removes the older ones.
+# install; a new build of a line and flavour replaces the older ones.
 # Progress goes to stderr; full logs stay in the build folder.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -71,8 +71,9 @@ key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$
           "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
 work=$cache/$line-$flavour-$key
 # glreader's install: its own for the sanitized build, whose library must be instrumented.
-# Its build folder belongs to this checkout (CMake ties one to its source), the install
-# is the one every cached ffmpeg links: this checkout's library, once this has run.
+# Its build folder belongs to this checkout (CMake ties one to its source); the install is
+# the one every cached ffmpeg links: this checkout's library, once this has run (so one
+# checkout at a time uses a cache: scripts/test.sh holds a lock on it).
 checkout=$(printf %s "$root" | sha256sum | cut -c1-8)
 prefix=$cache/glreader glreader_build=$cache/glreader-build-$checkout glreader_options=(-DCMAKE_BUILD_TYPE=Release)
 if [ $flavour = asan ]; then
@@ -160,9 +161,6 @@ say "compiling with $(nproc) jobs (log: $work/build/make.log)"
   { tail -n 30 "$work/build/make.log" >&2; die "compiling FFmpeg failed (log: $work/build/make.log)"; }
 for filter in glreader glshader; do
   "$ffmpeg_bin" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"
-done
-for older in "$cache/$line-$flavour-"*; do
-  [ "$older" = "$work" ] || { say "removing an older build: $older"; rm -rf "$older"; }
 done
 say "built FFmpeg $version ($flavour) with glreader"
 echo "$ffmpeg_bin"

@@ -8,17 +8,18 @@
 #   scripts/mutation-check.sh [--scratch DIR] [--only NAME]
 #
 # DIR (default: $TMPDIR/glreader-mutation) keeps the copy and its build between runs, so a
-# second run rebuilds only what changed. Each mutation is an exact text replacement in one
-# file; one whose text no longer exists, or that no longer builds, fails the check (update
-# it with the code). The
-# report is a Markdown table on stdout; each run's log stays in DIR/logs.
+# second run rebuilds only what changed. The suites run unmutated first and must pass (a
+# failure already there would count as caught). Each mutation is an exact text replacement
+# in one file; one whose text no longer exists, or that no longer builds, fails the check
+# (update it with the code). The report is a Markdown table on stdout; each run's log
+# stays in DIR/logs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${TMPDIR:-/tmp}/glreader-mutation only=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --scratch) scratch=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
+    --scratch) [ $# -ge 2 ] || { echo "usage: $0 [--scratch DIR] [--only NAME]" >&2; exit 2; }; scratch=$2; shift 2 ;;
+    --only) [ $# -ge 2 ] || { echo "usage: $0 [--scratch DIR] [--only NAME]" >&2; exit 2; }; only=$2; shift 2 ;;
     *) echo "usage: $0 [--scratch DIR] [--only NAME]" >&2; exit 2 ;;
   esac
 done
@@ -109,10 +110,19 @@ def run(cmd, log):
     with open(log, "w") as out:
         return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT).returncode
 
+chosen = [m for m in MUTATIONS if not only or m[0] == only]
+if not chosen:
+    print(f"mutation-check: no mutation named {only} (have: {', '.join(m[0] for m in MUTATIONS)})", file=sys.stderr)
+    sys.exit(2)
+# The suites must pass unmutated: a failure that is already there would count as caught.
+for pattern in dict.fromkeys(m[5] for m in chosen):
+    log = logs / ("baseline-" + "".join(c if c.isalnum() else "_" for c in pattern) + ".log")
+    if run(["ctest", "--test-dir", str(build), "-R", pattern, "-j2", "--timeout", "600", "--output-on-failure"], log) != 0:
+        print(f"mutation-check: the unmutated suites fail ({pattern}; log: {log}): fix that first", file=sys.stderr)
+        sys.exit(1)
+
 rows, missed = [], 0
-for name, what, rel, old, new, tests in MUTATIONS:
-    if only and name != only:
-        continue
+for name, what, rel, old, new, tests in chosen:
     path = src / rel
     original = path.read_text()
     if original.count(old) != 1:

@@ -12,7 +12,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # FFmpeg's builds (about 20 minutes of them) live outside the checkout, so a fresh clone on
 # a machine that built the same releases, series and headers before reuses them.
+# The cached ffmpegs load the glreader library this checkout installs there: one run at a
+# time uses the cache.
 export GLREADER_FFMPEG_CACHE=${GLREADER_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-ffmpeg}
+mkdir -p "$GLREADER_FFMPEG_CACHE"
+exec 9>"$GLREADER_FFMPEG_CACHE/.lock"
+flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2; flock 9; }
 sanitizers=1
 [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
 

@@ -9,6 +9,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 folder=$(basename "$(dirname "$(dirname "$expected")")")
 flavour=${folder#"$line"-}
 flavour=${flavour%-*}
+# The cache that build lies in (the checkout's build-ffmpeg/, or scripts/test.sh's).
+GLREADER_FFMPEG_CACHE=$(dirname "$(dirname "$(dirname "$expected")")")
+export GLREADER_FFMPEG_CACHE
 options=()
 [ "$flavour" = lean ] || options=("--$flavour")
 log=$(mktemp)

@@ -27,6 +27,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 extern char **environ;
 
@@ -47,21 +48,35 @@ struct shader_case {
     std::vector<double> null_fps, async_fps, sync_fps, null_cpu, async_cpu, sync_cpu;
 };
 
-// The patched ffmpeg of the 5.1 line that build.sh left in its cache: $GLREADER_FFMPEG_CACHE
-// (where scripts/test.sh keeps it) or this checkout's build-ffmpeg/.
+// The patched ffmpeg of the 5.1 line that build.sh left in a cache: $GLREADER_FFMPEG_CACHE,
+// else scripts/test.sh's (~/.cache/glreader-ffmpeg), else this checkout's build-ffmpeg/.
 std::string find_patched_ffmpeg()
 {
-    const char *cache_env = std::getenv("GLREADER_FFMPEG_CACHE");
-    std::string cache = cache_env && *cache_env ? cache_env : GLREADER_SOURCE_DIR "/build-ffmpeg";
-    glob_t found{};
-    std::string path;
-    if (glob((cache + "/5.1-lean-*/build/ffmpeg").c_str(), 0, nullptr, &found) == 0)
-        path = found.gl_pathv[0];
-    globfree(&found);
-    if (path.empty())
-        throw std::runtime_error("no patched ffmpeg in " + cache + ": build one with ffmpeg-patches/build.sh 5.1, "
-                                 "or pass --ffmpeg PATH");
-    return path;
+    std::vector<std::string> caches;
+    if (const char *cache = std::getenv("GLREADER_FFMPEG_CACHE"); cache && *cache) {
+        caches.push_back(cache);
+    } else {
+        const char *xdg = std::getenv("XDG_CACHE_HOME"), *home = std::getenv("HOME");
+        if (xdg && *xdg)
+            caches.push_back(std::string(xdg) + "/glreader-ffmpeg");
+        else if (home && *home)
+            caches.push_back(std::string(home) + "/.cache/glreader-ffmpeg");
+        caches.push_back(GLREADER_SOURCE_DIR "/build-ffmpeg");
+    }
+    for (const std::string &cache : caches) {
+        glob_t found{};
+        std::string path;
+        if (glob((cache + "/5.1-lean-*/build/ffmpeg").c_str(), 0, nullptr, &found) == 0)
+            path = found.gl_pathv[0];
+        globfree(&found);
+        if (!path.empty())
+            return path;
+    }
+    std::string searched;
+    for (const std::string &cache : caches)
+        searched += (searched.empty() ? "" : " or ") + cache;
+    throw std::runtime_error("no patched ffmpeg in " + searched + ": build one with ffmpeg-patches/build.sh 5.1, "
+                             "or pass --ffmpeg PATH");
 }
 
 // glreader-export, next to this program.
