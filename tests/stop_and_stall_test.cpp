@@ -214,7 +214,7 @@ TEST(stop_signals, a_compile_past_its_time_limit_fails_with_words)
     std::string out = glr_test::scratch_path("compile.mkv");
     pid_t pid = glr_test::spawn(export_program, {"--shader", shader, "--compile-timeout", "0.05", "-s", "32x32", "-n",
                                                  "1", "-c", "ffv1", "-o", out},
-                                log, {"MESA_SHADER_CACHE_DISABLE=true"});
+                                log, glr_test::no_shader_disk_cache);
     EXPECT_EQ(glr_test::wait_exit(pid), 1) << glr_test::slurp(log);
     EXPECT_TRUE(contains(glr_test::slurp(log), "for over 0.05 s: giving up (--compile-timeout sets the limit)"))
         << glr_test::slurp(log);

@@ -18,6 +18,11 @@ namespace glr_test {
 // (300 s), so that a wait that runs out says what it waited for.
 std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::seconds(240));
 
+// Environment for a child whose shaders must compile afresh: Mesa's and NVIDIA's disk
+// caches of compiled shaders off.
+inline const std::vector<std::string> no_shader_disk_cache = {"MESA_SHADER_CACHE_DISABLE=true",
+                                                               "__GL_SHADER_DISK_CACHE=0"};
+
 // Starts program (looked up in PATH) with args, stdout and stderr into the file log.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
 // Under AddressSanitizer the child does not check for leaks: when a GL context is
