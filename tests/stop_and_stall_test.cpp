@@ -134,13 +134,18 @@ TEST(stalled_output, an_export_whose_reader_pauses_for_15_s_delivers_every_frame
     std::remove(copy.c_str());
 }
 
-// The ffmpeg child of glreader-pipe, if it is running yet.
-pid_t child_of(pid_t parent)
+// The ffmpeg child of glreader-pipe once it runs ffmpeg, else 0. Between its spawn and its
+// exec the child is still a copy of its parent, whose spawning thread waits for the exec
+// (posix_spawn): stopped then, it would hold the parent before any frame was queued, and
+// no output would stall.
+pid_t ffmpeg_child_of(pid_t parent)
 {
     std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
     pid_t child = 0;
     children >> child;
-    return child;
+    std::string command;
+    std::ifstream("/proc/" + std::to_string(child) + "/comm") >> command;
+    return child > 0 && command == "ffmpeg" ? child : 0;
 }
 
 TEST(stalled_output, a_pipe_run_whose_ffmpeg_is_stopped_for_15_s_delivers_every_frame)
@@ -150,7 +155,7 @@ TEST(stalled_output, a_pipe_run_whose_ffmpeg_is_stopped_for_15_s_delivers_every_
     pid_t pid = glr_test::spawn(pipe_program, {"-s", "320x240", "-n", std::to_string(frames), "--format", "rgba", "--",
                                                "-c:v", "ffv1", "-y", out}, log);
     pid_t child = 0;
-    ASSERT_TRUE(glr_test::wait_until([&] { return (child = child_of(pid)) > 0; }, "glreader-pipe's ffmpeg child",
+    ASSERT_TRUE(glr_test::wait_until([&] { return (child = ffmpeg_child_of(pid)) > 0; }, "glreader-pipe's ffmpeg child",
                                      [&] { return glr_test::running(pid); }))
         << glr_test::slurp(log);
     kill(child, SIGSTOP);
