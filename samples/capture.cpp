@@ -4,7 +4,9 @@
 //
 //   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
-//                    [--ppm last.ppm] [--require-hw]
+//                    [--ppm last.ppm] [-y] [--require-hw]
+//
+// --ppm never overwrites an existing file unless -y (it is created exclusively).
 #include "command_line.hpp"
 #include "frame_worker.hpp"
 #include "scene.hpp"
@@ -12,8 +14,10 @@
 
 #include "glreader/glreader.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -31,14 +35,15 @@ struct options {
     glr_format format = GLR_FORMAT_RGBA8;
     glr_flip flip = GLR_FLIP_STRIDE;
     unsigned flags = 0;
-    bool require_hw = false;
+    bool require_hw = false, overwrite = false;
     std::string ppm;
 };
 
 const char *const usage_text =
     "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
     "         [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p] [--flip stride|gpu|none]\n"
-    "         [--map-per-frame] [--no-fences] [--ppm FILE] [--require-hw]\n";
+    "         [--map-per-frame] [--no-fences] [--ppm FILE] [-y] [--require-hw]\n"
+    "  (-y overwrites an existing --ppm file, which is refused otherwise)\n";
 
 options parse(int argc, char **argv)
 {
@@ -70,6 +75,8 @@ options parse(int argc, char **argv)
             o.flags |= GLR_RING_NO_FENCES;
         } else if (args.is("--ppm")) {
             o.ppm = args.value();
+        } else if (args.is("-y")) {
+            o.overwrite = true;
         } else if (args.is("--require-hw")) {
             o.require_hw = true;
         } else {
@@ -77,18 +84,24 @@ options parse(int argc, char **argv)
         }
     }
     if (!o.ppm.empty() && glr_format_get_info(o.format)->yuv)
-        std::fprintf(stderr, "glreader-capture: --ppm writes RGB frames only\n"), std::exit(2);
+        args.fail("--ppm writes RGB frames only");
+    if (!o.ppm.empty())
+        args.refuse_existing(o.ppm, o.overwrite);
     return o;
 }
 
 // Writes a frame as a binary PPM, the top row first: GLR_FLIP_NONE's rows come bottom first.
-void write_ppm(const glr::frame &f, glr_flip flip, const std::string &path)
+// The file is created exclusively unless overwrite. False, said on stderr, when it fails.
+bool write_ppm(const glr::frame &f, glr_flip flip, const std::string &path, bool overwrite)
 {
-    FILE *out = std::fopen(path.c_str(), "wb");
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : nullptr;
     if (!out) {
-        std::fprintf(stderr, "glreader-capture: cannot write %s: %s\n", path.c_str(),
-                     std::strerror(errno));
-        return;
+        std::fprintf(stderr, "glreader-capture: cannot write %s: %s%s\n", path.c_str(), std::strerror(errno),
+                     errno == EEXIST ? " (-y overwrites it)" : "");
+        if (fd >= 0)
+            ::close(fd);
+        return false;
     }
     std::fprintf(out, "P6\n%d %d\n255\n", f.width(), f.height());
     int bpp = glr_format_get_info(f.format())->samples_per_pixel[0];
@@ -100,8 +113,13 @@ void write_ppm(const glr::frame &f, glr_flip flip, const std::string &path)
             std::fwrite(rgb, 1, 3, out);
         }
     }
-    std::fclose(out);
+    bool written = !std::ferror(out);
+    if (std::fclose(out) != 0 || !written) {
+        std::fprintf(stderr, "glreader-capture: writing %s failed: %s\n", path.c_str(), std::strerror(errno));
+        return false;
+    }
     std::printf("wrote the last frame to %s\n", path.c_str());
+    return true;
 }
 
 void print_latency(const char *name, const glr_latency &l)
@@ -138,6 +156,7 @@ int main(int argc, char **argv)
         // The consumer reads every byte of each frame on its own thread, as an encoder
         // would, and releases the lease there.
         uint64_t checksum = 0;
+        bool ppm_failed = false; // the consumer's, read after it finished
         sample::frame_worker consumer([&](const glr::frame &f) {
             for (int p = 0; p < glr_format_get_info(f.format())->planes; p++) {
                 size_t row_bytes = glr_format_plane_row_bytes(f.format(), p, f.width());
@@ -148,7 +167,7 @@ int main(int argc, char **argv)
                 }
             }
             if (!o.ppm.empty() && static_cast<int>(f.sequence()) == o.frames - 1)
-                write_ppm(f, o.flip, o.ppm);
+                ppm_failed = !write_ppm(f, o.flip, o.ppm, o.overwrite);
         });
         auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
 
@@ -192,7 +211,7 @@ int main(int argc, char **argv)
                     static_cast<unsigned long long>(s.frames_captured),
                     static_cast<unsigned long long>(s.frames_acquired),
                     static_cast<unsigned long long>(s.frames_released));
-        return s.frames_released == static_cast<uint64_t>(rendered) ? sample::stop_status() : 1;
+        return s.frames_released == static_cast<uint64_t>(rendered) && !ppm_failed ? sample::stop_status() : 1;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-capture: %s\n", e.what());
         return 1;

@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -211,6 +213,13 @@ std::vector<std::string> command_line::rest()
     std::vector<std::string> out(argv_ + at_ + 1, argv_ + argc_);
     at_ = argc_;
     return out;
+}
+
+void command_line::refuse_existing(const std::string &path, bool overwrite) const
+{
+    struct stat st;
+    if (!overwrite && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+        fail(path + " already exists: -y overwrites it");
 }
 
 void command_line::fail(const std::string &why) const

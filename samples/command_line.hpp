@@ -66,6 +66,11 @@ public:
     bool color_option(glr_color &color);
     // Every argument after the current one; reading ends there.
     std::vector<std::string> rest();
+    // As ffmpeg does: an existing file is never overwritten unless asked (-y); FIFOs,
+    // devices and URLs are written as they are. Fails with "PATH already exists: -y
+    // overwrites it" before any work, where the program's own exclusive create would
+    // refuse it only once set up.
+    void refuse_existing(const std::string &path, bool overwrite) const;
 
     [[noreturn]] void fail(const std::string &why) const;
 

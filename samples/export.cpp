@@ -18,7 +18,8 @@
 // maps and buffers. iDate counts from the render's start, or from --date; --start-frame N
 // renders from frame N, exactly as a run from 0 renders it (a feedback buffer, though,
 // starts from zeros there). The output is a file (never overwritten
-// without -y, and not touched until the encoder and muxer are ready), "-" for standard
+// without -y, and not touched until the encoder and muxer are ready; with --part it is
+// written as OUTPUT.part, renamed once whole), "-" for standard
 // output, or any URL libavformat has a protocol for; -f names the container when the name
 // does not (-f null encodes and writes nothing). An output that stalls is waited for, as
 // long as it stalls. A first SIGINT or SIGTERM stops rendering, encodes what was rendered
@@ -38,7 +39,6 @@ extern "C" {
 #include <libavutil/log.h>
 }
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -66,7 +66,7 @@ struct options {
     int frames = 0; // 0: from seconds
     std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, container, output;
     int depth = 3, queue = 2;
-    bool gpu_convert = true, overwrite = false, seconds_given = false;
+    bool gpu_convert = true, overwrite = false, part = false, seconds_given = false;
     std::string format_options;
     glr_audio_params audio{};
     std::string audio_input, audio_codec;
@@ -133,6 +133,8 @@ const char *const usage_text =
     "  -f FORMAT            container, when the output's name does not say (from the name)\n"
     "  --format-options k=v:k=v     muxer options, e.g. movflags=+faststart (none)\n"
     "  -y                   overwrite an existing file (refused otherwise)\n"
+    "  --part               write OUTPUT.part, renamed to OUTPUT once the whole export is\n"
+    "                       written: OUTPUT never holds half a video (a file only)\n"
     "  --stats-json FILE    write the run's statistics as JSON (none)\n"
     "Readback:\n"
     "  --depth N            ring slots (3)\n"
@@ -214,6 +216,8 @@ options parse(int argc, char **argv)
             o.audio.keep_longer = 1;
         } else if (args.is("-y")) {
             o.overwrite = true;
+        } else if (args.is("--part")) {
+            o.part = true;
         } else {
             args.fail("unknown option " + args.option());
         }
@@ -233,11 +237,8 @@ options parse(int argc, char **argv)
         o.output = "nowhere"; // the null muxer writes nothing, whatever the name
     else if (o.output.empty())
         o.output = o.codec == "libx264" ? "glreader-export.mp4" : "glreader-export.mkv";
-    // As ffmpeg does: an existing file is never overwritten unless asked (FIFOs, devices
-    // and URLs are written as they are).
-    struct stat st;
-    if (!o.overwrite && o.container != "null" && stat(o.output.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-        args.fail(o.output + " already exists: -y overwrites it");
+    if (o.container != "null")
+        args.refuse_existing(o.output, o.overwrite);
     return o;
 }
 
@@ -416,6 +417,8 @@ int main(int argc, char **argv)
         ep.audio.offset -= o.start_frame * static_cast<double>(o.fps_den) / o.fps_num;
         ep.queue_depth = o.queue;
         ep.color = o.color;
+        // Exclusive: of two exports started at once on one file, one writes it.
+        ep.output_flags = (o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE) | (o.part ? GLR_OUTPUT_PART : 0);
         if (o.ring_format)
             ep.format = o.ring_format;
         else if (o.gpu_convert && !(ep.format = glr_encoder_preferred_format(&ep)))
@@ -441,14 +444,16 @@ int main(int argc, char **argv)
         progress bar(o.frames, enc);
         stage_times upload_times, render_times;
         std::atomic<int> rendered{0}; // the watchdog's thread reads it too
+        // What holds the frames of an export stopped short: --part keeps the .part name.
+        const std::string stopped_file = o.part ? o.output + ".part" : "the file";
         // A frame that renders for long is answered by the watchdog, which encodes what
         // reached the encoder and finalizes the file.
         sample::on_abandon([&] {
             bar.done();
-            enc.finish();
-            std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; the file was "
-                         "finalized\n", o.start_frame + rendered.load(),
-                         static_cast<unsigned long long>(enc.stats().frames_encoded));
+            enc.finish_incomplete();
+            std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; %s was finalized\n",
+                         o.start_frame + rendered.load(), static_cast<unsigned long long>(enc.stats().frames_encoded),
+                         stopped_file.c_str());
         });
         auto submit = [&](glr::frame &&f) {
             sample::outside_section handing_over;
@@ -476,26 +481,31 @@ int main(int argc, char **argv)
             // file keeps and whether it plays. Any other error stands as it is.
             sample::on_abandon({});
             bar.done();
-            enc.finish();
+            enc.finish_incomplete();
             throw;
         }
         sample::on_abandon({});
         // The encoder's flush and the trailer can take long (slow presets, lookahead); the
         // progress goes on meanwhile, and a second signal exits at once.
         bar.flushing();
-        enc.finish();
+        bool whole = !sample::stop_signal();
+        if (whole)
+            enc.finish();
+        else
+            enc.finish_incomplete();
         bar.done();
         double elapsed = bar.elapsed();
 
         glr_ring_stats rs = ring.stats();
         glr_encoder_stats es = enc.stats();
-        if (sample::stop_signal())
-            std::fprintf(stderr, "interrupted: stopped after %d of %d frames; the file was finalized\n",
-                         rendered.load(), o.frames);
-        char *absolute = realpath(o.output.c_str(), nullptr);
+        if (!whole)
+            std::fprintf(stderr, "interrupted: stopped after %d of %d frames; %s was finalized\n", rendered.load(),
+                         o.frames, stopped_file.c_str());
+        const std::string written = !whole && o.part ? o.output + ".part" : o.output;
+        char *absolute = realpath(written.c_str(), nullptr);
         std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
                     static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num,
-                    o.fps_den, o.codec.c_str(), absolute ? absolute : o.output.c_str(),
+                    o.fps_den, o.codec.c_str(), absolute ? absolute : written.c_str(),
                     es.bytes_written / 1e6, elapsed, es.frames_encoded / elapsed);
         std::free(absolute);
         std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");

@@ -13,7 +13,8 @@
 // flags so the output is tagged with it; rgba/bgra send the rendered pixels as they are.
 //
 // The ffmpeg arguments after "--" replace the default output,
-// "-c:v libx264 -preset ultrafast -pix_fmt yuv420p -y glreader-pipe.mp4".
+// "-c:v libx264 -preset ultrafast -pix_fmt yuv420p glreader-pipe.mp4", which is never
+// overwritten: an existing one is refused unless -y, which ffmpeg is given too.
 //
 // A child that pauses is waited for, as long as it pauses. Ctrl-C in a shell reaches the
 // child too: it finalizes its file, and this program counts that as a normal stop (130).
@@ -49,15 +50,18 @@ struct options {
     glr_format format = GLR_FORMAT_NV12;
     glr_color color{};
     std::string shader, ffmpeg;
-    std::vector<std::string> ffmpeg_args{"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-y",
-                                         "glreader-pipe.mp4"};
+    bool overwrite = false;
+    std::vector<std::string> ffmpeg_args; // empty: the default output
 };
+
+const char *const default_output = "glreader-pipe.mp4";
 
 const char *const usage_text =
     "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
     "         [--shader FILE] [--format F] [--matrix bt709|bt601|bt2020] [--range tv|pc]\n"
-    "         [--chroma-loc left|center] [--transport auto|write] [--ffmpeg PROGRAM]\n"
-    "         [-- FFMPEG OUTPUT ARGS...]\n";
+    "         [--chroma-loc left|center] [--transport auto|write] [--ffmpeg PROGRAM] [-y]\n"
+    "         [-- FFMPEG OUTPUT ARGS...]\n"
+    "  (-y overwrites an existing output, which is refused otherwise)\n";
 
 options parse(int argc, char **argv)
 {
@@ -85,6 +89,8 @@ options parse(int argc, char **argv)
         } else if (args.color_option(o.color)) {
         } else if (args.is("--ffmpeg")) {
             o.ffmpeg = args.value();
+        } else if (args.is("-y")) {
+            o.overwrite = true;
         } else if (args.is("--transport")) {
             std::string v = args.value();
             if (v == "auto") o.transport = GLR_PIPE_AUTO;
@@ -96,6 +102,14 @@ options parse(int argc, char **argv)
     }
     if (o.frames == 0)
         o.frames = std::max(1, static_cast<int>(o.seconds * o.fps.num / o.fps.den + 0.5));
+    if (o.ffmpeg_args.empty()) {
+        args.refuse_existing(default_output, o.overwrite);
+        // -n: ffmpeg refuses a file that appeared since, too.
+        o.ffmpeg_args = {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                         o.overwrite ? "-y" : "-n", default_output};
+    } else if (o.overwrite) { // ffmpeg takes its global options anywhere
+        o.ffmpeg_args.insert(o.ffmpeg_args.begin(), "-y");
+    }
     return o;
 }
 

@@ -2,8 +2,9 @@
 // it runs. The host owns the GL context (GLFW, GLX or EGL underneath); glreader only gets
 // glfwGetProcAddress and reads the window's back buffer through the ring before each swap.
 //
-//   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE]
+//   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE] [-y]
 //
+// An existing file is never overwritten without -y (the file is created exclusively).
 // Esc or Q (or closing the window), or a first Ctrl-C or SIGTERM stops; the recording is
 // then finalized (a second signal exits at once). -n stops by itself after that many
 // frames. Frames are timed by their index (1/FPS apart), so the
@@ -37,10 +38,12 @@ struct options {
     sample::frame_rate fps{60, 1};
     int frames = 0; // 0: until the window closes
     std::string codec, shader, output;
+    bool overwrite = false;
 };
 
 const char *const usage_text =
-    "usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE]\n";
+    "usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE] [-y]\n"
+    "  (-y overwrites an existing file, which is refused otherwise)\n";
 
 options parse(int argc, char **argv)
 {
@@ -59,6 +62,8 @@ options parse(int argc, char **argv)
             o.shader = args.value();
         else if (args.is("-o"))
             o.output = args.value();
+        else if (args.is("-y"))
+            o.overwrite = true;
         else
             args.fail("unknown option " + args.option());
     }
@@ -66,6 +71,7 @@ options parse(int argc, char **argv)
         o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
     if (o.output.empty())
         o.output = o.codec == "libx264" ? "glreader-viewer.mp4" : "glreader-viewer.mkv";
+    args.refuse_existing(o.output, o.overwrite);
     return o;
 }
 
@@ -125,6 +131,7 @@ int main(int argc, char **argv)
         ep.fps_den = o.fps.den;
         ep.codec = o.codec.c_str();
         ep.output = o.output.c_str();
+        ep.output_flags = o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE;
         glr::encoder enc(ep);
         auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM stop "

@@ -214,6 +214,108 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
     std::remove(out.c_str());
 }
 
+// Two exports started at once on one file, without -y: the file is created exclusively,
+// so one writes it and the other is refused with words (early, or at the create).
+TEST(export_outputs, of_two_exports_started_at_once_on_one_file_one_writes_it)
+{
+    std::string out = glr_test::scratch_path("twice.mkv"), logs[2] = {glr_test::scratch_path("twice0.txt"),
+                                                                       glr_test::scratch_path("twice1.txt")};
+    std::remove(out.c_str());
+    const std::vector<std::string> args = {"-s", "32x16", "-n", "5", "-c", "ffv1", "-o", out};
+    pid_t pids[2] = {spawn_export(args, logs[0]), spawn_export(args, logs[1])};
+    int status[2] = {glr_test::wait_exit(pids[0]), glr_test::wait_exit(pids[1])};
+    ASSERT_NE(status[0] == 0, status[1] == 0) << glr_test::slurp(logs[0]) << glr_test::slurp(logs[1]);
+    const std::string &refused = glr_test::slurp(logs[status[0] == 0 ? 1 : 0]);
+    EXPECT_NE(refused.find(out), std::string::npos) << refused;
+    EXPECT_TRUE(refused.find("already exists") != std::string::npos ||
+                refused.find("was created by another writer") != std::string::npos)
+        << refused;
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    EXPECT_EQ(v.error, "");
+    EXPECT_EQ(v.frames.size(), 5u) << "the refused export touched the file";
+    std::remove(out.c_str());
+}
+
+// --part: the output takes its name only when the whole export is written; stopped by a
+// signal, the frames are finalized in OUTPUT.part and OUTPUT is left alone.
+TEST(export_outputs, a_part_export_takes_its_name_only_when_whole)
+{
+    std::string out = glr_test::scratch_path("atomic.mkv"), part = out + ".part", log = glr_test::scratch_path("atomic.txt");
+    std::remove(out.c_str());
+    std::remove(part.c_str());
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "32x16", "-n", "6", "-c", "ffv1", "--part", "-o", out}, log)), 0)
+        << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::decode_file(out).frames.size(), 6u);
+    EXPECT_FALSE(std::ifstream(part).good());
+
+    const std::string older = glr_test::slurp(out);
+    pid_t pid = spawn_export({"-y", "-s", "64x48", "-n", "1000000", "-c", "ffv1", "--part", "-o", out}, log);
+    ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(part).size() > 200000; }, "200 kB in " + part,
+                                     [&] { return glr_test::running(pid); }));
+    EXPECT_EQ(glr_test::slurp(out), older) << "the older file changed while the new one was written";
+    kill(pid, SIGINT);
+    ASSERT_EQ(glr_test::wait_exit(pid), 130) << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find(part + " was finalized"), std::string::npos) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::slurp(out), older) << "a stopped export took the name";
+    glr_test::decoded_video v = glr_test::decode_file(part);
+    EXPECT_EQ(v.error, "");
+    EXPECT_GT(v.frames.size(), 0u);
+
+    // --part writes a file it can rename: standard output is refused with words.
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-s", "32x16", "-n", "2", "-c", "ffv1", "-f", "nut", "--part", "-o", "-"},
+                                               log)),
+              1);
+    EXPECT_NE(glr_test::slurp(log).find("GLR_OUTPUT_PART writes a file and renames it, but - is a file descriptor"),
+              std::string::npos)
+        << glr_test::slurp(log);
+    std::remove(out.c_str());
+    std::remove(part.c_str());
+}
+
+// The viewer, the pipe sample and the capture sample keep existing files as the exporter
+// does: refused before any work unless -y, which replaces them.
+TEST(export_outputs, every_program_refuses_an_existing_file_unless_y)
+{
+    const std::string dir = glr_test::scratch_path("kept_dir"), log = glr_test::scratch_path("kept.txt"),
+                      precious = "the user's own bytes\n";
+    ASSERT_EQ(shell("mkdir -p " + dir, log), 0);
+    auto refuses = [&](const std::string &program, std::vector<std::string> args, const std::string &file) {
+        std::ofstream(dir + "/" + file) << precious;
+        std::string command = "cd " + dir + " && " + program;
+        for (const std::string &a : args)
+            command += " '" + a + "'";
+        EXPECT_EQ(shell(command, log), 2) << command << ":\n" << glr_test::slurp(log);
+        EXPECT_NE(glr_test::slurp(log).find(file + " already exists: -y overwrites it"), std::string::npos)
+            << command << ":\n" << glr_test::slurp(log);
+        EXPECT_EQ(glr_test::slurp(dir + "/" + file), precious) << command;
+        args.insert(args.begin(), "-y");
+        command = "cd " + dir + " && " + program;
+        for (const std::string &a : args)
+            command += " '" + a + "'";
+        return command;
+    };
+    // The pipe sample's default output.
+    std::string with_y = refuses(pipe_program, {"-s", "16x8", "-n", "2"}, "glreader-pipe.mp4");
+    EXPECT_EQ(shell(with_y, log), 0) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::decode_file(dir + "/glreader-pipe.mp4").frames.size(), 2u) << glr_test::slurp(log);
+    // An output given to ffmpeg is ffmpeg's to refuse; -y reaches it.
+    std::ofstream(dir + "/given.mkv") << precious;
+    const std::string given = "cd " + dir + " && " + pipe_program + " -s 16x8 -n 2";
+    EXPECT_EQ(shell(given + " -- -c:v ffv1 given.mkv", log), 1) << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("already exists"), std::string::npos) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::slurp(dir + "/given.mkv"), precious);
+    EXPECT_EQ(shell(given + " -y -- -c:v ffv1 given.mkv", log), 0) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::decode_file(dir + "/given.mkv").frames.size(), 2u) << glr_test::slurp(log);
+    with_y = refuses(capture_program, {"-s", "16x8", "-n", "2", "--ppm", "last.ppm"}, "last.ppm");
+    EXPECT_EQ(shell(with_y, log), 0) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::decode_file(dir + "/last.ppm").frames.size(), 1u) << glr_test::slurp(log);
+#ifdef GLREADER_VIEWER_PATH
+    // Refused before a window is opened: no display needed for that.
+    refuses(glr_test::built_program(GLREADER_VIEWER_PATH), {"-c", "ffv1", "-o", "viewer.mkv"}, "viewer.mkv");
+#endif
+    ASSERT_EQ(shell("rm -r " + dir, log), 0);
+}
+
 TEST(export_outputs, standard_output_carries_the_media_and_nothing_else)
 {
     std::string shader = glr_test::write_counter_shader(), log = glr_test::scratch_path("stdout.txt");

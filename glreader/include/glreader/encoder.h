@@ -83,7 +83,28 @@ struct glr_encoder_params {
      * increase. 0: number frames 0, 1, 2... in submission order. */
     int use_frame_pts;
     struct glr_audio_params audio; /* zero: no audio track */
-    uint64_t reserved_[4];   /* zero: room for later fields without an ABI break */
+    /* How a file output is created: GLR_OUTPUT_* flags, or'ed. 0: an existing file is
+     * replaced, once the header could be written. */
+    unsigned output_flags;
+    unsigned reserved_flags_; /* zero */
+    uint64_t reserved_[3];   /* zero: room for later fields without an ABI break */
+};
+
+/* glr_encoder_params.output_flags. Both concern outputs that are files; pipes, URLs and
+ * image sequences are written as they are (an existing FIFO or device too). */
+enum glr_output_flags {
+    /* Never replace an existing file. Creating the file is exclusive (O_EXCL), so of two
+     * encoders started at once on one path, one writes it and the other fails with
+     * -EEXIST; an existing file is left byte for byte as it was. */
+    GLR_OUTPUT_NO_OVERWRITE = 1 << 0,
+    /* Write NAME.part, and rename it to NAME when glr_encoder_finish succeeds: NAME appears
+     * only whole, replacing an older NAME at once (or, with GLR_OUTPUT_NO_OVERWRITE, never:
+     * -EEXIST when a NAME appeared meanwhile). An encode that failed, or ended with
+     * glr_encoder_finish_incomplete, leaves NAME.part (finalized where it could be) and
+     * NAME untouched. A second encoder refuses a NAME.part that one is writing (-EALREADY);
+     * one left by a process that died is written over. Files only: -EINVAL for a pipe, a
+     * URL or an image sequence. */
+    GLR_OUTPUT_PART = 1 << 1,
 };
 
 /* Statistics of an encoder. Times in milliseconds per frame. */
@@ -141,12 +162,19 @@ GLR_API int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame);
  * encoder's sticky error. */
 GLR_API int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames, int64_t pts);
 
-/* Encodes what is queued, flushes the encoder, writes the trailer and closes the file.
- * Also after an error, so that what was encoded stays playable where the container
- * allows. Returns 0 or the first error met during the whole encode. Call once. */
+/* Encodes what is queued, flushes the encoder, writes the trailer and closes the file
+ * (a GLR_OUTPUT_PART output takes its name then, when all went well). Also after an
+ * error, so that what was encoded stays playable where the container allows. Returns 0
+ * or the first error met during the whole encode. Call once. */
 GLR_API int glr_encoder_finish(glr_encoder *enc);
 
-/* Finishes if finish() was not called, frees everything and sets *enc to NULL. */
+/* glr_encoder_finish for an encode that stopped before its end (a cancel): what was
+ * encoded is finalized all the same, but a GLR_OUTPUT_PART output keeps its NAME.part
+ * name, since only a whole result may take NAME. Otherwise the same as finish. */
+GLR_API int glr_encoder_finish_incomplete(glr_encoder *enc);
+
+/* Finishes if finish() was not called (as glr_encoder_finish_incomplete: an encode
+ * abandoned is not known to be whole), frees everything and sets *enc to NULL. */
 GLR_API void glr_encoder_destroy(glr_encoder **enc);
 
 GLR_API void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats);

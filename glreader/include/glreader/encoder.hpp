@@ -42,6 +42,12 @@ public:
 
     // Flushes and closes the file; throws the first error met during the encode.
     void finish() { detail::check(glr_encoder_finish(enc_), "glr_encoder_finish"); }
+    // The same for an encode stopped before its end: a GLR_OUTPUT_PART file keeps its .part
+    // name (see glr_encoder_finish_incomplete).
+    void finish_incomplete()
+    {
+        detail::check(glr_encoder_finish_incomplete(enc_), "glr_encoder_finish_incomplete");
+    }
 
     glr_encoder_stats stats() const
     {

@@ -5,6 +5,21 @@
 #include "av/fault_injection.h"
 #include "guarded.hpp"
 
+#include <string>
+
+namespace {
+
+int finish(glr_encoder *enc, bool complete, const char *function)
+{
+    if (!enc) {
+        glr_report_error(nullptr, -EINVAL, (std::string(function) + ": enc is NULL").c_str(), 1);
+        return -EINVAL;
+    }
+    return glr::guarded(enc->log(), [&] { return enc->finish(complete); });
+}
+
+} // namespace
+
 extern "C" {
 
 glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params)
@@ -55,14 +70,9 @@ int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames,
     });
 }
 
-int glr_encoder_finish(glr_encoder *enc)
-{
-    if (!enc) {
-        glr_report_error(nullptr, -EINVAL, "glr_encoder_finish: enc is NULL", 1);
-        return -EINVAL;
-    }
-    return glr::guarded(enc->log(), [&] { return enc->finish(); });
-}
+int glr_encoder_finish(glr_encoder *enc) { return finish(enc, true, "glr_encoder_finish"); }
+
+int glr_encoder_finish_incomplete(glr_encoder *enc) { return finish(enc, false, "glr_encoder_finish_incomplete"); }
 
 void glr_encoder_destroy(glr_encoder **enc)
 {

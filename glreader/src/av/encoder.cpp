@@ -37,14 +37,14 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
     output_ = std::make_unique<glr::output>(log, p.output, p.container, p.format_options,
-                                            p.chunk_size ? p.chunk_size : default_chunk_size);
+                                            p.chunk_size ? p.chunk_size : default_chunk_size, p.output_flags);
     try {
         video_ = std::make_unique<glr::video_track>(p, *output_);
         if (p.audio.input || p.audio.sample_rate)
             audio_ = std::make_unique<glr::audio_track>(p.audio, output_->context());
         output_->start(video_->codec_name());
     } catch (...) {
-        close_output();
+        close_output(false);
         throw;
     }
     thread_ = std::thread([this] { run(); });
@@ -53,13 +53,20 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
 glr_encoder::~glr_encoder()
 {
     if (!finished_)
-        finish();
-    close_output();
+        finish(false); // abandoned: not known to be whole
+    close_output(false);
 }
 
-void glr_encoder::close_output()
+void glr_encoder::close_output(bool publish)
 {
     if (output_) {
+        if (publish && first_error() == 0) {
+            try {
+                output_->publish();
+            } catch (const glr::failure &e) {
+                set_error(e.code(), e.what());
+            }
+        }
         int rc = output_->close();
         if (rc < 0)
             set_error(rc, format("writing %s failed: %s", output_->what().c_str(), glr::describe(rc)));
@@ -288,7 +295,7 @@ void glr_encoder::run()
     }
 }
 
-int glr_encoder::finish()
+int glr_encoder::finish(bool complete)
 {
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -299,7 +306,7 @@ int glr_encoder::finish()
     changed_.notify_all();
     if (thread_.joinable())
         thread_.join();
-    close_output();
+    close_output(complete);
     std::lock_guard<std::mutex> lock(mutex_);
     finished_ = true;
     return sticky(error_, error_message_);

@@ -28,7 +28,8 @@ public:
     // Takes the lease in every case; returns 0 or a negative code (see encoder.h).
     int submit(glr_frame &frame);
     void submit_audio(const float *samples, int frames, int64_t pts);
-    int finish();
+    // complete: the encode reached its end, so a GLR_OUTPUT_PART file may take its name.
+    int finish(bool complete);
     glr_encoder_stats stats() const;
     const glr_log *log() const { return log_; }
     // Test seam (fault_injection.h, test builds only): fail avcodec_send_frame once
@@ -52,7 +53,8 @@ private:
     void set_error(int code, const std::string &message);
     int first_error() const;
     static int sticky(int code, const std::string &message);
-    void close_output();
+    // publish: a whole result, which a GLR_OUTPUT_PART file may be renamed for.
+    void close_output(bool publish);
     // glr_frame_set_holder's describe for the leases the encoder holds (atomics only).
     static void describe_holder(void *opaque, char *buf, size_t size);
 

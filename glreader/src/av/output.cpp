@@ -37,7 +37,7 @@ bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(mux
 } // namespace
 
 output::output(const glr_log *log, const char *name, const char *container, const char *format_options,
-               size_t chunk_size)
+               size_t chunk_size, unsigned flags)
     : log_(log)
 {
     const AVOutputFormat *muxer = av_guess_format(container, container ? nullptr : name, nullptr);
@@ -54,7 +54,7 @@ output::output(const glr_log *log, const char *name, const char *container, cons
     if (rc < 0)
         fail(code_of_av_error(rc), "glr_encoder_create: %s", av_error_text(rc).c_str());
     try {
-        io_ = std::make_unique<output_io>(name, muxer, chunk_size);
+        io_ = std::make_unique<output_io>(name, muxer, chunk_size, flags);
         what_ = io_->what();
     } catch (...) {
         avformat_free_context(context_);

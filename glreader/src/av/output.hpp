@@ -19,11 +19,11 @@ namespace glr {
 
 class output {
 public:
-    // The muxer for name (container: its name; NULL: guessed from name) and the I/O.
-    // Throws with words: unknown muxer, a name that says no container, unreadable options,
-    // an output that cannot be opened.
+    // The muxer for name (container: its name; NULL: guessed from name) and the I/O,
+    // created as `flags` (GLR_OUTPUT_*) say. Throws with words: unknown muxer, a name that
+    // says no container, unreadable options, an output that cannot be opened or is kept.
     output(const glr_log *log, const char *name, const char *container, const char *format_options,
-           size_t chunk_size);
+           size_t chunk_size, unsigned flags);
     ~output();
     output(const output &) = delete;
     output &operator=(const output &) = delete;
@@ -44,6 +44,9 @@ public:
     // in the error ("is finalized: it plays them", or why it does not): trailer_written
     // says whether finish() succeeded.
     std::string kept_after_failure(bool trailer_written) const;
+    // After finish(), for a whole result: a GLR_OUTPUT_PART file takes its name (see
+    // output_io::publish). Throws on failure.
+    void publish() { io_->publish(); }
     // Flushes and closes the I/O; returns its first error, or 0. Call once, at the end.
     int close();
     // The output's size so far; after close, its final size.

@@ -9,11 +9,13 @@ extern "C" {
 }
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -46,13 +48,24 @@ bool is_regular_seekable(int fd)
 
 } // namespace
 
-output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size) : what_(name)
+output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size, unsigned flags)
+    : what_(name), no_overwrite_(flags & GLR_OUTPUT_NO_OVERWRITE), part_(flags & GLR_OUTPUT_PART)
 {
-    if (muxer->flags & AVFMT_NOFILE)
+    if (flags & ~unsigned(GLR_OUTPUT_NO_OVERWRITE | GLR_OUTPUT_PART))
+        fail(-EINVAL, "glr_encoder_create: unknown output_flags 0x%x", flags);
+    auto refuse_part = [&](const char *what) {
+        if (part_)
+            fail(-EINVAL, "glr_encoder_create: GLR_OUTPUT_PART writes a file and renames it, but %s is %s",
+                 name.c_str(), what);
+    };
+    if (muxer->flags & AVFMT_NOFILE) {
+        refuse_part("written by its muxer itself (an image sequence, or nothing)");
         return; // the muxer opens its own files, or writes nothing
+    }
     int fd = pipe_fd(name);
     const char *protocol = avio_find_protocol_name(name.c_str());
     if (fd >= 0) {
+        refuse_part("a file descriptor");
         struct stat st;
         if (fstat(fd, &st) != 0)
             fail(-errno, "cannot write to %s: %s", name == "-" ? "standard output" : name.c_str(), std::strerror(errno));
@@ -61,11 +74,18 @@ output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_
         seekable_ = is_regular_seekable(fd);
     } else if (!protocol || std::strcmp(protocol, "file") == 0) {
         path_ = name.rfind("file:", 0) == 0 ? name.substr(5) : name;
-        what_ = path_;
-        // Something that exists and is not a regular file (a FIFO, a device) cannot seek.
+        what_ = part_ ? path_ + ".part" : path_;
+        // Something that exists and is not a regular file (a FIFO, a device) cannot seek,
+        // and is written as it is; an existing file may be kept (checked early here, and
+        // for sure by the exclusive create at commit).
         struct stat st;
-        seekable_ = stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+        bool exists = stat(path_.c_str(), &st) == 0;
+        if (exists && S_ISREG(st.st_mode) && no_overwrite_)
+            fail(-EEXIST, "glr_encoder_create: %s already exists, and is kept as it is (GLR_OUTPUT_NO_OVERWRITE)",
+                 path_.c_str());
+        seekable_ = part_ || !exists || S_ISREG(st.st_mode);
     } else {
+        refuse_part("a URL");
         int rc = avio_open2(&avio_, name.c_str(), AVIO_FLAG_WRITE, nullptr, nullptr);
         if (rc < 0)
             fail(code_of_av_error(rc), "cannot open %s for writing: %s", name.c_str(), av_error_text(rc).c_str());
@@ -97,14 +117,95 @@ void output_io::commit()
 {
     if (path_.empty() || fd_ >= 0)
         return;
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0)
-        fail(-errno, "cannot open %s for writing: %s", path_.c_str(), std::strerror(errno));
+    if (part_)
+        open_part();
+    else
+        open_file();
     own_fd_ = true;
     std::string pending;
     pending.swap(pending_);
     if (int rc = write_all(reinterpret_cast<const uint8_t *>(pending.data()), pending.size()); rc < 0)
         fail(rc, "writing %s failed: %s", path_.c_str(), std::strerror(-rc));
+}
+
+void output_io::open_file()
+{
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (no_overwrite_ ? O_EXCL : O_TRUNC), 0644);
+    if (fd_ < 0 && errno == EEXIST) {
+        struct stat st;
+        if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC); // a FIFO or a device, written as it is
+        else
+            fail(-EEXIST, "glr_encoder_create: %s was created by another writer while this encoder was being set "
+                          "up, and is kept as it is (GLR_OUTPUT_NO_OVERWRITE)",
+                 path_.c_str());
+    }
+    if (fd_ < 0)
+        fail(-errno, "cannot open %s for writing: %s", path_.c_str(), std::strerror(errno));
+}
+
+void output_io::open_part()
+{
+    // O_NONBLOCK: a FIFO in the .part's place is refused below instead of waiting for a
+    // reader (it changes nothing for a regular file).
+    int fd = ::open(what_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0)
+        fail(-errno, "cannot open %s for writing: %s", what_.c_str(), std::strerror(errno));
+    struct stat st;
+    int code = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        code = -EINVAL;
+    else if (flock(fd, LOCK_EX | LOCK_NB) != 0) // released when the descriptor closes, or its process dies
+        code = errno == EWOULDBLOCK ? -EALREADY : -errno;
+    else if (ftruncate(fd, 0) != 0) // what a process that died left: written over
+        code = -errno;
+    if (code == 0) {
+        fd_ = fd;
+        return;
+    }
+    ::close(fd);
+    if (code == -EINVAL)
+        fail(code, "glr_encoder_create: %s is not a regular file: remove it to write %s through it", what_.c_str(),
+             path_.c_str());
+    if (code == -EALREADY)
+        fail(code, "glr_encoder_create: %s is being written by another encoder, which will rename it to %s",
+             what_.c_str(), path_.c_str());
+    fail(code, "cannot write %s: %s", what_.c_str(), std::strerror(-code));
+}
+
+void output_io::publish()
+{
+    if (!part_ || fd_ < 0)
+        return;
+    if (avio_)
+        avio_flush(avio_);
+    if (write_error_)
+        fail(write_error_, "writing %s failed: %s", what_.c_str(), std::strerror(-write_error_));
+    // On the disk before it takes the name, so that a crash never leaves a name on a file
+    // that lacks its end. Filesystems that cannot sync (EINVAL) have nothing to lose.
+    if (fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS) {
+        write_error_ = -errno;
+        fail(write_error_, "writing %s failed: %s", what_.c_str(), std::strerror(-write_error_));
+    }
+    int rc = 0;
+    if (!no_overwrite_) {
+        rc = std::rename(what_.c_str(), path_.c_str()) == 0 ? 0 : -errno;
+    } else if (renameat2(AT_FDCWD, what_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) {
+        rc = 0;
+    } else if (errno == EINVAL || errno == ENOSYS) { // a filesystem without RENAME_NOREPLACE
+        rc = link(what_.c_str(), path_.c_str()) == 0 ? 0 : -errno; // refuses an existing name too
+        if (rc == 0)
+            unlink(what_.c_str());
+    } else {
+        rc = -errno;
+    }
+    if (rc == -EEXIST)
+        fail(rc, "%s appeared while this encoder wrote %s, and is kept as it is (GLR_OUTPUT_NO_OVERWRITE): the "
+                 "result stays in %s", path_.c_str(), what_.c_str(), what_.c_str());
+    if (rc < 0)
+        fail(rc, "cannot rename %s to %s: %s; the result stays in %s", what_.c_str(), path_.c_str(),
+             std::strerror(-rc), what_.c_str());
+    what_ = path_;
 }
 
 int output_io::write_all(const uint8_t *data, size_t size)

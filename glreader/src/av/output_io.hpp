@@ -1,7 +1,8 @@
 // Where a muxer's bytes go, chosen from the output's name:
 //  - a file path (or file:PATH): written by our own AVIO in large chunks, and created only
 //    at commit(), once the header could be written: a setup that fails leaves an existing
-//    file as it was;
+//    file as it was. GLR_OUTPUT_NO_OVERWRITE creates it exclusively; GLR_OUTPUT_PART
+//    writes PATH.part, locked while written, and publish() renames it to PATH;
 //  - "-" (stdout) or pipe:N: the same writer on that file descriptor;
 //  - a URL the linked libavformat has a protocol for (udp://, tcp://, srt://, ...): its
 //    own AVIO, opened at once;
@@ -9,6 +10,8 @@
 // Whether the output can seek is known before the header, so that muxers that need to
 // seek can be switched to a streaming mode (fragmented MP4) or refused.
 #pragma once
+
+#include "glreader/encoder.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -21,8 +24,9 @@ namespace glr {
 
 class output_io {
 public:
-    // Throws glr::failure naming the output when it cannot be opened.
-    output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size);
+    // Throws glr::failure naming the output when it cannot be opened, or when `flags`
+    // (GLR_OUTPUT_*) refuse it: an existing file (-EEXIST), a .part for no file (-EINVAL).
+    output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size, unsigned flags);
     ~output_io();
     output_io(const output_io &) = delete;
     output_io &operator=(const output_io &) = delete;
@@ -36,8 +40,12 @@ public:
     const std::string &what() const { return what_; }
 
     // The header was written: creates the file and writes what the header left buffered.
-    // Throws naming the file when it cannot be created.
+    // Throws naming the file when it cannot be created, or is taken (see the flags).
     void commit();
+    // A GLR_OUTPUT_PART output is whole: flushes it to the disk and renames PATH.part to
+    // PATH while it is still open and locked. Throws naming both on failure (the result
+    // then stays in PATH.part). Nothing for other outputs.
+    void publish();
     // The output's size so far: the end of what was written (a muxer that goes back and
     // rewrites, as MP4's faststart does, is not counted twice).
     uint64_t bytes_written() const;
@@ -56,9 +64,13 @@ private:
     static int64_t seek(void *opaque, int64_t offset, int whence);
     int write_all(const uint8_t *data, size_t size);
     void make_avio(size_t chunk_size);
+    void open_file();
+    void open_part();
 
     std::string what_;
-    std::string path_;        // a file created at commit
+    std::string path_;        // a file created at commit (with part_: its final name)
+    bool no_overwrite_ = false;
+    bool part_ = false;       // written as path_ + ".part", renamed by publish()
     std::string pending_;     // what the muxer wrote before commit
     int fd_ = -1;             // our writer's descriptor, once open
     bool own_fd_ = false;
