@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds an ffmpeg with glreader's lavfi filters (the glreader source, glshader) from the
-# exact FFmpeg release a series names, and prints the ffmpeg binary's absolute path as the
+# exact FFmpeg release a line names (its hooks, plus the filters from plugin/), and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
 #   ffmpeg-patches/build.sh LINE [--full | --bundle | --asan] [--source DIR|TARBALL]
@@ -27,7 +27,7 @@
 #
 # Everything lives under build-ffmpeg/ (or $GLREADER_FFMPEG_CACHE, which scripts/test.sh
 # keeps outside the checkout so that builds outlive a clone). A build is kept per release
-# + series + this script + glreader's headers, so a second run only refreshes glreader's
+# + hooks + plugin/ + these scripts + glreader's headers, so a second run only refreshes glreader's
 # install; a new build of a line and flavour replaces the older ones.
 # Progress goes to stderr; full logs stay in the build folder.
 set -euo pipefail
@@ -67,7 +67,7 @@ packages=(nasm libx264-dev xz-utils)
 
 # The filter compiles against glreader's public headers: a change there (a struct that
 # grew) needs a new build, not a cached binary that reads the old layout.
-key=$(cat "$patches_dir/$line/RELEASE" "${series[@]}" "$patches_dir/build.sh" "$patches_dir/common.sh" \
+key=$(cat "$patches_dir/$line/RELEASE" "$hooks" "$root"/plugin/* "$patches_dir/build.sh" "$patches_dir/common.sh" \
           "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
 work=$cache/$line-$flavour-$key
 # glreader's install: its own for the sanitized build, whose library must be instrumented.
@@ -95,15 +95,15 @@ cmake -S "$root" -B "$glreader_build" -G Ninja "${glreader_options[@]}" \
   { tail -n 30 "$glreader_build.log" >&2; die "building glreader failed (log: $glreader_build.log)"; }
 
 if [ -x "$ffmpeg_bin" ]; then
-  say "FFmpeg $version with the $line series ($flavour) is already built ($work)"
+  say "FFmpeg $version with glreader ($line hooks, $flavour) is already built ($work)"
   echo "$ffmpeg_bin"
   exit 0
 fi
 
-rm -rf "$cache/$line-$flavour"-*  # builds of older series
-say "unpacking FFmpeg $version and applying the $line series"
+rm -rf "$cache/$line-$flavour"-*  # builds of older hooks or plugin/
+say "unpacking FFmpeg $version and putting glreader in (the $line hooks, plugin/)"
 unpack_tree "$work/src" "$source"
-apply_series "$work/src"
+apply_glreader "$work/src"
 
 if [ $flavour = lean ] || [ $flavour = asan ]; then
   # The filters and what the tests, the README's examples and the benchmark use (pictures

@@ -1,5 +1,8 @@
-# Shared by build.sh and refresh.sh (sourced, not run): where things live, and how the
-# exact FFmpeg release a series names is fetched, verified and unpacked into a git tree.
+# Shared by build.sh, make-patch.sh and check.sh (sourced, not run): where things live, how
+# the exact FFmpeg release a line names is fetched, verified and unpacked into a git tree,
+# and how glreader goes into that tree: the line's hooks (configure, libavfilter's Makefile
+# and allfilters.c, doc/filters.texi), then the filters' sources and docs from plugin/,
+# which exist only there.
 
 patches_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$patches_dir/.." && pwd)
@@ -10,15 +13,25 @@ die() { say "error: $*"; exit 1; }
 
 lines() { (cd "$patches_dir" && for d in */RELEASE; do printf '%s ' "${d%/RELEASE}"; done); }
 
+# What glreader adds to an FFmpeg tree, each from plugin/ under its own name: the whole of
+# plugin/, and nothing else (check.sh holds both sides to this list).
+glreader_files=(
+  libavfilter/vsrc_glreader.c libavfilter/vf_glshader.c
+  libavfilter/glreader_common.c libavfilter/glreader_common.h libavfilter/glreader_compat.h
+  doc/vsrc_glreader.texi doc/vf_glshader.texi
+)
+# The FFmpeg files the hooks change.
+hooked_files=(configure doc/filters.texi libavfilter/Makefile libavfilter/allfilters.c)
+
 # Reads LINE's RELEASE file: version (upstream), suites (Debian, for deb-src) and
-# sha256 (of ffmpeg_VERSION.orig.tar.xz).
+# sha256 (of ffmpeg_VERSION.orig.tar.xz); hooks is the line's hooks.patch.
 read_release() { # LINE
-  local line=$1
-  [ -f "$patches_dir/$line/RELEASE" ] || die "no patch series for FFmpeg '$line' (have: $(lines))"
+  line=$1
+  [ -f "$patches_dir/$line/RELEASE" ] || die "no hooks for FFmpeg '$line' (have: $(lines))"
   # shellcheck disable=SC1090
   . "$patches_dir/$line/RELEASE"
-  series=("$patches_dir/$line"/*.patch)
-  [ -f "${series[0]}" ] || die "$patches_dir/$line holds no *.patch"
+  hooks=$patches_dir/$line/hooks.patch
+  [ -f "$hooks" ] || die "$patches_dir/$line holds no hooks.patch"
 }
 
 # Downloads ffmpeg_$version.orig.tar.xz with apt-get source through a private apt
@@ -42,7 +55,7 @@ fetch_release_tarball() {
                      -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o APT::Sandbox::User=root)
   say "fetching the list of Debian source packages ($suites)"
   apt-get "${apt_options[@]}" update -qq >&2 || die "apt-get update failed for deb-src $suites (network?)"
-  # The Debian revision changes often; the upstream release is what the series names.
+  # The Debian revision changes often; the upstream release is what the line names.
   local debian_version
   debian_version=$(apt-cache "${apt_options[@]}" showsrc ffmpeg 2>/dev/null |
     sed -n 's/^Version: //p' | { grep -E "^([0-9]+:)?$(printf %s "$version" | sed 's/\./\\./g')-" || true; } |
@@ -69,7 +82,7 @@ check_source_release() { # SOURCE
   else
     die "source '$source' is neither a directory nor a tarball"
   fi
-  [ "$found" = "$version" ] || die "$source is FFmpeg $found, but the $line series is for FFmpeg $version exactly"
+  [ "$found" = "$version" ] || die "$source is FFmpeg $found, but the $line hooks are for FFmpeg $version exactly"
 }
 
 # Unpacks FFmpeg $version from SOURCE (a tarball or a directory; the Debian download when
@@ -89,8 +102,29 @@ unpack_tree() { # DEST [SOURCE]
   git -C "$dest" -c user.name=glreader -c user.email=glreader@localhost commit -q -m "FFmpeg $version"
 }
 
-# Applies LINE's series to the git tree DIR; git am refuses any hunk that does not fit.
-apply_series() { # DIR
-  git -C "$1" -c user.name=glreader -c user.email=glreader@localhost am -q "${series[@]}" >&2 ||
-    die "the $line series does not apply to FFmpeg $version in $1 (see git am's message above)"
+# Puts glreader into the FFmpeg tree DIR: applies the line's hooks (git apply takes no hunk
+# whose context does not match) and adds glreader_files from plugin/.
+apply_glreader() { # DIR
+  local dir=$1 file
+  git -C "$dir" apply "$hooks" >&2 ||
+    die "the $line hooks ($hooks) do not apply to FFmpeg $version in $dir (see git apply's message above)"
+  for file in "${glreader_files[@]}"; do
+    cp "$root/plugin/$(basename "$file")" "$dir/$file" || die "plugin/ has no $(basename "$file")"
+  done
+}
+
+# Commits what apply_glreader did in DIR, with the message the whole patch carries.
+commit_glreader() { # DIR
+  git -C "$1" add -A
+  git -C "$1" -c user.name="glreader developers" -c user.email=glreader@localhost commit -q -F - <<'MESSAGE'
+avfilter: add the glreader source and the glshader filter
+
+glreader renders a Shadertoy shader or project (buffer passes; channels fed by pictures,
+videos and sound, decoded with this FFmpeg's own libraries) headless with OpenGL (EGL);
+glshader runs a Shadertoy shader over one to four video inputs, each uploaded into its
+iChannel through persistently mapped pixel-unpack buffers. Both read their frames back
+asynchronously through glreader's ring of persistently mapped pixel buffers and lend
+them downstream without a copy. Built with --enable-libglreader against glreader's
+pkg-config file.
+MESSAGE
 }

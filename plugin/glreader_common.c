@@ -2,7 +2,7 @@
  * What glreader's two filters share (see glreader_common.h).
  *
  * This file is part of glreader (plugin/glreader_common.c), copied into FFmpeg trees by
- * the patches in ffmpeg-patches/.
+ * ffmpeg-patches/ (beside each line's hooks).
  *
  * FFmpeg is free software; you can redistribute it and/or
  * modify it under the terms of the GNU Lesser General Public

@@ -4,7 +4,7 @@
  * negotiation of the frames they output, and glreader's errors as AVERRORs.
  *
  * This file is part of glreader (plugin/glreader_common.h), copied into FFmpeg trees by
- * the patches in ffmpeg-patches/.
+ * ffmpeg-patches/ (beside each line's hooks).
  *
  * FFmpeg is free software; you can redistribute it and/or
  * modify it under the terms of the GNU Lesser General Public

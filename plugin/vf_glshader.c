@@ -13,8 +13,8 @@
  * Frames are rendered ahead: up to depth - 1 of them are in flight while the graph goes
  * on, and the oldest goes downstream once the GL has finished it, lent without a copy.
  *
- * This file is part of glreader (plugin/vf_glshader.c), copied into FFmpeg trees by the
- * patches in ffmpeg-patches/.
+ * This file is part of glreader (plugin/vf_glshader.c), copied into FFmpeg trees by
+ * ffmpeg-patches/ (beside each line's hooks).
  *
  * FFmpeg is free software; you can redistribute it and/or
  * modify it under the terms of the GNU Lesser General Public

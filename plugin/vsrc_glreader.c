@@ -9,10 +9,10 @@
  * any FFmpeg release, and the context never moves between threads.
  *
  * This file is part of glreader (plugin/vsrc_glreader.c), copied into FFmpeg trees by
- * the patches in ffmpeg-patches/. It uses glreader's core C ABI (libglreader, no FFmpeg
- * inside), so one process never holds two libavcodec versions; channel media are decoded
- * by glreader/shadertoy_media.h with this FFmpeg's own libraries, and a project plays
- * through the same calls as in glreader-export, so both render the same frames.
+ * ffmpeg-patches/ (beside each line's hooks). It uses glreader's core C ABI (libglreader,
+ * no FFmpeg inside), so one process never holds two libavcodec versions; channel media are
+ * decoded by glreader/shadertoy_media.h with this FFmpeg's own libraries, and a project
+ * plays through the same calls as in glreader-export, so both render the same frames.
  *
  * FFmpeg is free software; you can redistribute it and/or
  * modify it under the terms of the GNU Lesser General Public

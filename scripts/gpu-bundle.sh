@@ -15,7 +15,8 @@
 #                      (shared, every built-in component, libx264), libstdc++ and the like
 # OUT/loaders/         the GL/EGL loader packages (glvnd), fetched with apt-get download
 #                      here and unpacked there by gpu-check.sh
-# OUT/src/doc/         FFmpeg's filters.texi, whose examples a filter test runs
+# OUT/src/doc/         FFmpeg's filters.texi and the filters' sections it includes,
+#                      whose examples a filter test runs
 #
 # Every program and library finds its libraries through $ORIGIN, so the folder runs from
 # anywhere, with no LD_LIBRARY_PATH and no FFmpeg installed (tests/gpu_bundle_test.sh
@@ -57,7 +58,9 @@ for suite in "${suites[@]}"; do
   [ "$suite" = capi_test ] || "$build/tests/$suite" --gtest_list_tests >"$out/tests/$suite.list"
 done
 cp "$ffmpeg_prefix/bin/ffmpeg" "$ffmpeg_prefix/bin/ffprobe" "$out/bin/"
-cp "$(dirname "$ffmpeg_prefix")/src/doc/filters.texi" "$out/src/doc/"
+for texi in filters.texi $(cd "$root/plugin" && ls -- *.texi); do # and the sections it includes
+  cp "$(dirname "$ffmpeg_prefix")/src/doc/$texi" "$out/src/doc/"
+done
 cp "$root/scripts/gpu-check.sh" "$out/"
 
 # Every library the binaries load, found as this machine finds it, but glibc's (the

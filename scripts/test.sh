@@ -11,7 +11,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # FFmpeg's builds (about 20 minutes of them) live outside the checkout, so a fresh clone on
-# a machine that built the same releases, series and headers before reuses them.
+# a machine that built the same releases, hooks, plugin/ and headers before reuses them.
 # The cached ffmpegs load the glreader library this checkout installs there: one run at a
 # time uses the cache.
 export GLREADER_FFMPEG_CACHE=${GLREADER_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-ffmpeg}

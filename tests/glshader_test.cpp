@@ -257,17 +257,29 @@ std::vector<std::string> examples_of(const std::string &texi, const std::string 
     return found;
 }
 
+// A texinfo file with each "@include NAME" line replaced by that file of its folder, as
+// makeinfo reads it ("" with a failure when a file is missing).
+std::string texi_with_includes(const std::string &path)
+{
+    std::ifstream file(path);
+    EXPECT_TRUE(file.good()) << "no " << path;
+    std::string folder = path.substr(0, path.rfind('/') + 1), text, line;
+    while (std::getline(file, line))
+        text += line.rfind("@include ", 0) == 0 ? texi_with_includes(folder + line.substr(9)) : line + "\n";
+    return text;
+}
+
 // Every example of both filters' documentation runs as written, in a folder holding the
-// files it names, but for three frames at most (-frames:v before the output file).
+// files it names, but for three frames at most (-frames:v before the output file). The
+// documentation is the filters.texi of the tree the ffmpeg was built from, with the
+// sections glreader's hooks include there from plugin/.
 TEST(glshader_test, the_documentation_s_examples_run)
 {
     const char *ffmpeg_path = std::getenv("GLREADER_FFMPEG");
     ASSERT_NE(ffmpeg_path, nullptr);
-    std::string binary(ffmpeg_path), texi_path = binary.substr(0, binary.rfind('/')) + "/../src/doc/filters.texi";
-    std::ifstream texi_file(texi_path);
-    ASSERT_TRUE(texi_file.good()) << "no " << texi_path;
+    std::string binary(ffmpeg_path);
     std::stringstream texi;
-    texi << texi_file.rdbuf();
+    texi << texi_with_includes(binary.substr(0, binary.rfind('/')) + "/../src/doc/filters.texi");
 
     std::string dir = glr_test::scratch_path("examples");
     mkdir(dir.c_str(), 0755);
