@@ -24,7 +24,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <time.h>
 
 #include "libavutil/timestamp.h"
 #include "libavutil/internal.h"
@@ -42,7 +41,7 @@ typedef struct GLReaderShared {
     GLReaderGL gl;
     glr_project *project;
     struct glr_media_channels *media; /* decoded on the thread that renders */
-    struct glr_shadertoy_clock clock;
+    glr_player *player;      /* plays the project: clock, channels, exact start; its scene is gl.scene */
     int start;               /* the frame rendered first (start x rate) */
 
     pthread_mutex_t mutex;
@@ -143,6 +142,11 @@ static void free_shared(void *opaque, uint8_t *data)
 {
     GLReaderShared *shared = (GLReaderShared *)data;
 
+    if (shared->player && glr_context_make_current(shared->gl.gl) >= 0) {
+        glr_player_destroy(&shared->player);
+        glr_context_release_current(shared->gl.gl);
+    }
+    shared->gl.scene = NULL; /* the player's */
     ff_glreader_gl_uninit(&shared->gl);
     if (shared->media)
         glr_media_channels_close(shared->media);
@@ -153,20 +157,11 @@ static void free_shared(void *opaque, uint8_t *data)
     av_free(shared);
 }
 
-/* Renders frame n: its channels' media decoded and uploaded, then every pass, with the
- * inputs glreader-export gives the same frame. Returns 0 or an AVERROR, the cause logged. */
-static int render_frame(GLReaderShared *shared, int64_t n)
+/* Renders the next frame as glreader-export does (the same player): its channels' media
+ * decoded and uploaded, then every pass. Returns 0 or an AVERROR, the cause logged. */
+static int render_frame(GLReaderShared *shared)
 {
-    struct glr_scene_inputs inputs;
-    char err[1024];
-    int ret = glr_shadertoy_inputs(&shared->clock, (int)n, &inputs);
-
-    if (ret >= 0 && (ret = glr_media_channels_update(shared->media, shared->gl.scene, inputs.time, err, sizeof(err))) < 0) {
-        av_log((AVFilterContext *)atomic_load(&shared->gl.filter), AV_LOG_ERROR, "%s\n", err);
-        return ff_glreader_averror(ret);
-    }
-    if (ret >= 0)
-        ret = glr_scene_render(shared->gl.scene, &inputs);
+    int ret = glr_player_render_next(shared->player);
     return ret < 0 ? ff_glreader_averror(ret) : 0;
 }
 
@@ -186,7 +181,7 @@ static void *render_thread(void *opaque)
             shared->in_flight + shared->ready_count + lent(shared) < s->out.depth) {
             struct glr_source source = glr_scene_source(shared->gl.scene);
             pthread_mutex_unlock(&shared->mutex);
-            ret = render_frame(shared, shared->start + rendered);
+            ret = render_frame(shared);
             if (ret >= 0 && (ret = glr_ring_capture(shared->gl.ring, &source, rendered)) < 0)
                 ret = ff_glreader_averror(ret);
             pthread_mutex_lock(&shared->mutex);
@@ -238,12 +233,13 @@ static int start_frame(AVFilterContext *ctx)
     return n > INT_MAX / 2 ? -1 : (int)n;
 }
 
-/* The project (or the inline source), its channels' media, the clock its frames follow
- * and where they start. Errors are logged. */
-static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared)
+/* The project and its channels' media, where its frames start, and the player's
+ * parameters. Errors are logged. */
+static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, struct glr_player_params *params)
 {
     GLReaderContext *s = ctx->priv;
     char err[1024], where[16];
+    long long date;
     int i, ret;
 
     if (s->shader && s->shader_src) {
@@ -259,21 +255,16 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared)
             return AVERROR(EINVAL);
         }
     }
-    shared->clock.fps_num = s->frame_rate.num;
-    shared->clock.fps_den = s->frame_rate.den;
     if ((shared->start = start_frame(ctx)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "start %s s is too far: past frame %d\n",
                av_ts2timestr(s->start, &AV_TIME_BASE_Q), INT_MAX / 2);
         return AVERROR(EINVAL);
     }
-    if (s->mouse && glr_shadertoy_parse_mouse(s->mouse, shared->clock.mouse) < 0) {
+    if (s->mouse && glr_shadertoy_parse_mouse(s->mouse, params->mouse) < 0) {
         av_log(ctx, AV_LOG_ERROR, "mouse: %s\n", glr_last_error());
         return AVERROR(EINVAL);
     }
-    if (!s->date) { /* iDate runs from now, in local time */
-        shared->clock.date_start = (long long)time(NULL);
-        shared->clock.date_local = 1;
-    } else if (glr_shadertoy_parse_date(s->date, &shared->clock.date_start) < 0) {
+    if (s->date && glr_shadertoy_parse_date(s->date, &date) < 0) {
         av_log(ctx, AV_LOG_ERROR, "date: %s\n", glr_last_error());
         return AVERROR(EINVAL);
     }
@@ -283,12 +274,16 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared)
         av_log(ctx, AV_LOG_ERROR, "%s\n", err);
         return ret;
     }
-    shared->clock.sample_rate = glr_media_channels_sample_rate(shared->media);
-    /* The sound's analysis smooths over time: it hears what came before the start. */
-    for (i = 0; i < shared->start; i++) {
-        struct glr_scene_inputs inputs;
-        glr_shadertoy_inputs(&shared->clock, i, &inputs);
-        glr_media_channels_analyse(shared->media, inputs.time);
+    params->width = s->w;
+    params->height = s->h;
+    params->fps_num = s->frame_rate.num;
+    params->fps_den = s->frame_rate.den;
+    params->project = shared->project;
+    params->first_frame = shared->start;
+    params->date = s->date; /* NULL: now, in local time, as Shadertoy counts */
+    if (s->shader_src) {
+        params->source = s->shader_src;
+        params->source_name = "shader_src";
     }
     return 0;
 }
@@ -296,7 +291,8 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared)
 static av_cold int glreader_init(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
-    struct glr_scene_params scene_params = { .width = s->w, .height = s->h };
+    struct glr_player_params player_params = { 0 };
+    struct glr_channel_feeder feeder;
     GLReaderShared *shared;
     int ret;
 
@@ -323,20 +319,21 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         return ret;
 
     /* Each failure below was logged with its cause. */
-    if ((ret = open_project(ctx, shared)) < 0)
+    if ((ret = open_project(ctx, shared, &player_params)) < 0)
         return ret;
-    glr_project_scene_params(shared->project, &scene_params);
-    if (s->shader_src) {
-        scene_params.source = s->shader_src;
-        scene_params.source_path = NULL;
-        scene_params.source_name = "shader_src";
-    }
+    feeder = glr_media_channels_feeder(shared->media);
+    player_params.feeder = &feeder;
     if ((ret = ff_glreader_gl_open(&shared->gl, ctx, s->out.require_hw)) < 0)
         return ret;
-    if (!(shared->gl.scene = glr_scene_create(shared->gl.log, &scene_params)))
+    if (!(shared->player = glr_player_create(shared->gl.log, &player_params))) {
         ret = ff_glreader_averror(glr_last_error_code());
-    else
+    } else {
+        shared->gl.scene = glr_player_scene(shared->player);
+        if (glr_player_preroll(shared->player))
+            av_log(ctx, AV_LOG_INFO, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
+                   glr_player_preroll(shared->player));
         ret = ff_glreader_gl_create_readback(&shared->gl, &s->out, s->w, s->h, s->readback == READBACK_SYNC);
+    }
     glr_context_release_current(shared->gl.gl);
     if (ret >= 0 && s->readback == READBACK_RING) {
         if ((ret = pthread_create(&s->thread, NULL, render_thread, s)))
@@ -422,7 +419,7 @@ static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *out
         *ret = ff_glreader_averror(*ret);
         return NULL;
     }
-    if ((*ret = render_frame(shared, shared->start + s->emitted)) >= 0)
+    if ((*ret = render_frame(shared)) >= 0)
         *ret = ff_glreader_read_frame(&shared->gl, outlink, s->out.format, &frame);
     glr_context_release_current(shared->gl.gl);
     s->copied += !!frame;

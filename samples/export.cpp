@@ -16,8 +16,8 @@
 // Shadertoy's inputs, or a project directory with its buffers and channels
 // (glreader/shadertoy_project.h); --channel0..3 feed the Image pass images, videos, sound, cube
 // maps and buffers. iDate counts from the render's start, or from --date; --start-frame N
-// renders from frame N, exactly as a run from 0 renders it (a feedback buffer, though,
-// starts from zeros there). The output is a file (never overwritten
+// renders from frame N, exactly as a run from 0 renders it (a project with feedback
+// buffers is pre-rolled: glreader/player.h). The output is a file (never overwritten
 // without -y, and not touched until the encoder and muxer are ready; with --part it is
 // written as OUTPUT.part, renamed once whole), "-" for standard
 // output, or any URL libavformat has a protocol for; -f names the container when the name
@@ -51,7 +51,6 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -73,8 +72,8 @@ struct options {
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
     std::array<std::string, GLR_SCENE_CHANNELS> channels; // --channelN specs
-    glr_shadertoy_clock clock{}; // mouse and date as given; the rest is set in main
-    bool date_given = false;
+    float mouse[4] = {0, 0, 0, 0}; // iMouse
+    std::string date;              // iDate at frame 0, UTC; empty: now, local time
     int start_frame = 0;
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
@@ -184,12 +183,13 @@ options parse(int argc, char **argv)
                    args.option()[9] >= '0' && args.option()[9] <= '3') {
             o.channels[static_cast<size_t>(args.option()[9] - '0')] = args.value();
         } else if (args.is("--mouse")) {
-            if (glr_shadertoy_parse_mouse(args.value().c_str(), o.clock.mouse) < 0)
+            if (glr_shadertoy_parse_mouse(args.value().c_str(), o.mouse) < 0)
                 args.fail(std::string("--mouse: ") + glr_last_error());
         } else if (args.is("--date")) {
-            if (glr_shadertoy_parse_date(args.value().c_str(), &o.clock.date_start) < 0)
+            o.date = args.value();
+            long long seconds = 0;
+            if (glr_shadertoy_parse_date(o.date.c_str(), &seconds) < 0)
                 args.fail(std::string("--date: ") + glr_last_error());
-            o.date_given = true;
         } else if (args.is("--start-frame")) {
             o.start_frame = args.count(0, INT_MAX - 1);
         } else if (args.is("--max-shader-size")) {
@@ -304,32 +304,6 @@ private:
     sample::periodic_report reports_; // last: its thread reports from the start
 };
 
-// Draw-call times, summarised like the library's stages (one double per frame).
-class stage_times {
-public:
-    void add(double ms) { ms_.push_back(ms); }
-    glr_latency summary()
-    {
-        glr_latency out{};
-        if (ms_.empty())
-            return out;
-        std::sort(ms_.begin(), ms_.end());
-        auto at = [&](double p) { return ms_[std::min(ms_.size() - 1, static_cast<size_t>(p * ms_.size()))]; };
-        out.count = ms_.size();
-        for (double v : ms_)
-            out.total_ms += v;
-        out.mean_ms = out.total_ms / ms_.size();
-        out.p50_ms = at(0.50);
-        out.p95_ms = at(0.95);
-        out.p99_ms = at(0.99);
-        out.max_ms = ms_.back();
-        return out;
-    }
-
-private:
-    std::vector<double> ms_;
-};
-
 void print_stage(const char *name, const glr_latency &l)
 {
     std::fprintf(stderr, "  %-26s %9.3f %9.3f %9.3f %9.3f %9llu\n", name, l.p50_ms, l.p95_ms, l.p99_ms,
@@ -370,14 +344,12 @@ int main(int argc, char **argv)
         shadertoy.shader = o.shader;
         shadertoy.channels = o.channels;
         shadertoy.audio = o.audio_input;
-        shadertoy.clock = o.clock;
+        shadertoy.fps_num = o.fps_num;
+        shadertoy.fps_den = o.fps_den;
+        std::copy(std::begin(o.mouse), std::end(o.mouse), shadertoy.mouse);
+        shadertoy.date = o.date;
+        shadertoy.first_frame = o.start_frame;
         shadertoy.max_shader_bytes = o.max_shader_bytes;
-        shadertoy.clock.fps_num = o.fps_num;
-        shadertoy.clock.fps_den = o.fps_den;
-        if (!o.date_given) { // iDate runs from now, in local time
-            shadertoy.clock.date_start = static_cast<long long>(std::time(nullptr));
-            shadertoy.clock.date_local = 1;
-        }
         // The driver compiles in calls nothing can break off, and some (Mesa) only at the
         // first draw: the watchdog answers a signal meanwhile, and ends a compile (or a
         // first frame) that runs past --compile-timeout.
@@ -442,7 +414,6 @@ int main(int argc, char **argv)
         glr::encoder &enc = *encoder;
 
         progress bar(o.frames, enc);
-        stage_times upload_times, render_times;
         std::atomic<int> rendered{0}; // the watchdog's thread reads it too
         // What holds the frames of an export stopped short: --part keeps the .part name.
         const std::string stopped_file = o.part ? o.output + ".part" : "the file";
@@ -459,17 +430,19 @@ int main(int argc, char **argv)
             sample::outside_section handing_over;
             enc.submit(std::move(f));
         };
-        player->skip_to(o.start_frame);
+        // A project whose passes read their previous frame renders the frames before the
+        // start first: the start frame is then the one a render from 0 shows.
+        if (player->preroll() > 0)
+            std::fprintf(stderr, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
+                         player->preroll());
         try {
             for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-                sample::busy_section rendering(rendered == 0 ? o.compile_timeout : 0, limit_message);
-                auto start = std::chrono::steady_clock::now();
-                player->upload(o.start_frame + rendered);
-                auto uploaded = std::chrono::steady_clock::now();
-                player->render();
-                upload_times.add(std::chrono::duration<double, std::milli>(uploaded - start).count());
-                render_times.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - uploaded).count());
-                ring.capture(glr::framebuffer_source(player->target().fbo()), rendered, submit);
+                // The compile limit covers the first draw (where Mesa compiles), unless a
+                // pre-roll, whose length is the user's, comes with it.
+                sample::busy_section rendering(rendered == 0 && player->preroll() == 0 ? o.compile_timeout : 0,
+                                               limit_message);
+                player->render_next();
+                ring.capture(player->source(), rendered, submit);
                 bar.rendered(rendered + 1);
             }
             {
@@ -509,9 +482,9 @@ int main(int argc, char **argv)
                     es.bytes_written / 1e6, elapsed, es.frames_encoded / elapsed);
         std::free(absolute);
         std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
-        glr_latency upload = upload_times.summary(), render = render_times.summary();
-        print_stage("channels (decode, upload)", upload);
-        print_stage("render (draw calls)", render);
+        glr_player_stats ps = player->stats(); // pre-roll included
+        print_stage("channels (decode, upload)", ps.channels);
+        print_stage("render (draw calls)", ps.render);
         print_stage("readback (in capture)", rs.readback);
         print_stage("render-thread stall", rs.stall);
         print_stage("wait for encoder queue", es.submit_wait);
@@ -534,7 +507,8 @@ int main(int argc, char **argv)
             std::ofstream out(o.stats_json);
             out << "{\n  \"output\": \"" << o.output << "\",\n  \"codec\": \"" << o.codec
                 << "\",\n  \"width\": " << o.width << ",\n  \"height\": " << o.height
-                << ",\n  \"start_frame\": " << o.start_frame << ",\n  \"ring_depth\": " << rp.depth
+                << ",\n  \"start_frame\": " << o.start_frame << ",\n  \"preroll_frames\": " << ps.preroll_frames
+                << ",\n  \"ring_depth\": " << rp.depth
                 << ",\n  \"encoder_queue\": " << o.queue << ",\n  \"audio_bit_rate\": " << o.audio.bit_rate
                 << ",\n  \"audio_offset\": " << o.audio.offset
                 << ",\n  \"frames_written\": " << es.frames_encoded << ",\n  \"interrupted\": "
@@ -545,7 +519,7 @@ int main(int argc, char **argv)
                 << ",\n  \"zero_copy_frames\": " << es.zero_copy_frames
                 << ",\n  \"converted_frames\": " << es.converted_frames
                 << ",\n  \"copied_frames\": " << es.copied_frames << ",\n  "
-                << json_stage("channels", upload) << ",\n  " << json_stage("render", render) << ",\n  "
+                << json_stage("channels", ps.channels) << ",\n  " << json_stage("render", ps.render) << ",\n  "
                 << json_stage("readback", rs.readback)
                 << ",\n  " << json_stage("stall", rs.stall) << ",\n  "
                 << json_stage("submit_wait", es.submit_wait) << ",\n  "

@@ -1,11 +1,12 @@
 #include "shadertoy_player.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace sample {
 
 shadertoy_player::shadertoy_player(const shadertoy_options &options, int width, int height, glr_log *log)
-    : media_(new glr_media_channels{}), clock_(options.clock)
+    : media_(new glr_media_channels{})
 {
     project_.reset(glr_project_load(log, options.shader.c_str()));
     if (!project_)
@@ -20,44 +21,42 @@ shadertoy_player::shadertoy_player(const shadertoy_options &options, int width, 
     if (glr_media_channels_open(media_.get(), project_.get(), options.audio.empty() ? nullptr : options.audio.c_str(),
                                 err, sizeof err) < 0)
         throw std::runtime_error(err);
-    clock_.sample_rate = glr_media_channels_sample_rate(media_.get());
-    glr_scene_params params{};
+    glr_channel_feeder feeder = glr_media_channels_feeder(media_.get());
+    glr_player_params params{};
     params.width = width;
     params.height = height;
-    glr_project_scene_params(project_.get(), &params);
+    params.fps_num = options.fps_num;
+    params.fps_den = options.fps_den;
+    params.project = project_.get();
+    params.feeder = &feeder;
+    params.first_frame = options.first_frame;
+    std::memcpy(params.mouse, options.mouse, sizeof params.mouse);
+    params.date = options.date.empty() ? nullptr : options.date.c_str();
     params.max_source_bytes = options.max_shader_bytes;
-    try {
-        scene_ = std::make_unique<scene>(params, log);
-    } catch (...) {
+    player_.reset(glr_player_create(log, &params));
+    if (!player_) {
         glr_media_channels_close(media_.get());
-        throw;
+        throw std::runtime_error(glr_last_error());
     }
 }
 
-shadertoy_player::~shadertoy_player() { glr_media_channels_close(media_.get()); }
-
-glr_scene_inputs shadertoy_player::inputs_of(int n) const
+shadertoy_player::~shadertoy_player()
 {
-    glr_scene_inputs inputs{};
-    if (glr_shadertoy_inputs(&clock_, n, &inputs) < 0)
+    player_.reset(); // before the media it reads
+    glr_media_channels_close(media_.get());
+}
+
+void shadertoy_player::render_next()
+{
+    if (glr_player_render_next(player_.get()) < 0)
         throw std::runtime_error(glr_last_error());
-    return inputs;
 }
 
-void shadertoy_player::skip_to(int start)
+glr_player_stats shadertoy_player::stats() const
 {
-    for (int n = 0; n < start; n++)
-        glr_media_channels_analyse(media_.get(), inputs_of(n).time);
+    glr_player_stats s{};
+    glr_player_get_stats(player_.get(), &s);
+    return s;
 }
-
-void shadertoy_player::upload(int n)
-{
-    inputs_ = inputs_of(n);
-    char err[1024] = "";
-    if (glr_media_channels_update(media_.get(), scene_->handle(), inputs_.time, err, sizeof err) < 0)
-        throw std::runtime_error(err);
-}
-
-void shadertoy_player::render() { scene_->render(inputs_); }
 
 } // namespace sample

@@ -2,6 +2,7 @@
 // channels from files, the sound texture next to the muxed sound, --start-frame and
 // byte-identical reruns, and errors that name what is wrong.
 #include "support/audio_files.hpp"
+#include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
@@ -12,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -104,6 +106,78 @@ TEST(export_shadertoy, reruns_are_byte_identical_and_a_start_frame_renders_that_
     for (size_t n = 0; n < 3; n++)
         EXPECT_EQ(vc.frames[n].rgba, va.frames[7 + n].rgba) << "frame " << 7 + n << " rendered alone";
     EXPECT_NE(va.frames[0].rgba, va.frames[1].rgba);
+}
+
+// The number after "key": in a flat JSON text, -1 when absent.
+long long json_number(const std::string &json, const std::string &key)
+{
+    size_t at = json.find("\"" + key + "\":");
+    return at == std::string::npos ? -1 : std::atoll(json.c_str() + at + key.size() + 3);
+}
+
+// A range [N, N + K) of a project with state (a feedback buffer that sums, frame after
+// frame, what a sound and a video channel show) is byte for byte the same frames of a full
+// render: the frames before N are pre-rolled, and the run says how many. A stateless
+// shader needs none.
+TEST(export_shadertoy, a_range_of_a_stateful_project_is_the_full_render_s_frames)
+{
+    const int rate = 48000, first = 9, count = 4;
+    std::vector<int16_t> samples(rate);
+    for (size_t i = 0; i < samples.size(); i++) // a rising tone: every frame hears another spectrum
+        samples[i] = static_cast<int16_t>(std::lround(9000 * std::sin(2 * M_PI * (500.0 + 2000.0 * i / rate) * i / rate)));
+    std::string dir = make_project("stateful");
+    std::rename(glr_test::write_wav("stateful.wav", rate, 1, samples).c_str(), (dir + "/song.wav").c_str());
+    std::rename(glr_test::write_counter_channel_video().c_str(), (dir + "/clip.mkv").c_str());
+    write(dir + "/bufferA.glsl",
+          "void mainImage(out vec4 c, in vec2 p) {\n"
+          "    vec2 uv = p / iResolution.xy;\n"
+          "    vec4 last = texture(iChannel0, uv);\n"
+          "    float heard = texture(iChannel1, vec2(uv.x, 0.25)).r, seen = texture(iChannel2, uv).r;\n"
+          "    c = vec4(fract(last.r * 1.618 + heard), fract(last.g + seen * 0.31), last.b + 1.0, 1.0);\n"
+          "}\n");
+    write(dir + "/image.glsl",
+          "void mainImage(out vec4 c, in vec2 p) {\n"
+          "    vec4 a = texture(iChannel0, p / iResolution.xy);\n"
+          "    c = vec4(a.rg, a.b / 255.0, 1.0);\n"
+          "}\n");
+    write(dir + "/channels", "bufferA.channel0 buffer:A\n"
+                             "bufferA.channel1 sound\n"
+                             "bufferA.channel2 video:clip.mkv\n"
+                             "image.channel0 buffer:A,filter=nearest\n");
+    std::string full = glr_test::scratch_path("stateful_full.mkv"), range = glr_test::scratch_path("stateful_range.mkv"),
+                stats = glr_test::scratch_path("stateful_stats.json"), log;
+    std::vector<std::string> common = {"-s", "32x16", "-r", "20", "-c", "ffv1", "--shader", dir, "--audio",
+                                       dir + "/song.wav", "--date", "2026-01-02", "-y", "--stats-json", stats};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), common.begin(), common.end());
+        return more;
+    };
+    ASSERT_EQ(run_export(with({"-n", std::to_string(first + count), "-o", full}), log), 0) << log;
+    EXPECT_EQ(json_number(glr_test::slurp(stats), "preroll_frames"), 0);
+    ASSERT_EQ(run_export(with({"-n", std::to_string(count), "--start-frame", std::to_string(first), "-o", range}), log),
+              0)
+        << log;
+    EXPECT_EQ(json_number(glr_test::slurp(stats), "preroll_frames"), first) << glr_test::slurp(stats);
+    EXPECT_NE(log.find("pre-rolling " + std::to_string(first) + " frames"), std::string::npos) << log;
+    glr_test::decoded_video vf = glr_test::decode_file(full), vr = glr_test::decode_file(range);
+    ASSERT_EQ(vf.frames.size(), static_cast<size_t>(first + count)) << vf.error;
+    ASSERT_EQ(vr.frames.size(), static_cast<size_t>(count)) << vr.error;
+    for (int n = 0; n < count; n++)
+        EXPECT_EQ(vr.frames[static_cast<size_t>(n)].rgba, vf.frames[static_cast<size_t>(first + n)].rgba)
+            << "frame " << first + n << " of the range differs from the full render's";
+    // The frames differ from each other (the state moves), so equal frames prove something.
+    EXPECT_NE(vf.frames[first].rgba, vf.frames[first + 1].rgba);
+    EXPECT_EQ(vf.frames[first].rgba[2], first + 1) << "Buffer A counted the frames before it";
+
+    // The same shader's Image pass alone, with no buffer: no state, no pre-roll.
+    std::string stateless = glr_test::scratch_path("stateless_range.mkv");
+    write(dir + "/channels", "image.channel0 sound\n");
+    std::remove((dir + "/bufferA.glsl").c_str());
+    ASSERT_EQ(run_export(with({"-n", "2", "--start-frame", std::to_string(first), "-o", stateless}), log), 0) << log;
+    EXPECT_EQ(json_number(glr_test::slurp(stats), "preroll_frames"), 0) << glr_test::slurp(stats);
+    EXPECT_EQ(log.find("pre-rolling"), std::string::npos) << log;
+    for (const std::string &path : {full, range, stateless, stats})
+        std::remove(path.c_str());
 }
 
 TEST(export_shadertoy, the_sound_channel_hears_the_muxed_audio)

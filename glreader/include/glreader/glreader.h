@@ -8,6 +8,7 @@
 #include "glreader/context.h"
 #include "glreader/ffmpeg_child.h"
 #include "glreader/pipe.h"
+#include "glreader/player.h"
 #include "glreader/ring.h"
 #include "glreader/scene.h"
 #include "glreader/shadertoy_project.h"

@@ -14,8 +14,9 @@
  *          mapped from -100..-30 dB to 0..255, as Web Audio's analyser does), row 1 the
  *          512 samples that end there as 128 * (1 + x). Bins are sample_rate / 2048 apart.
  *
- * glr_media_channels does it for every channel of a project (glreader/shadertoy_project.h):
- * the exporter and the filter both drive their scenes through it.
+ * glr_media_channels does it for every channel of a project (glreader/shadertoy_project.h),
+ * and glr_media_channels_feeder makes it a player's channel feeder (glreader/player.h):
+ * the exporter and the filter both play their projects through it.
  *
  * Every function returns 0 or a negative AVERROR and, on failure, writes a sentence that
  * names the file into err.
@@ -38,6 +39,7 @@ extern "C" {
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 
+#include "glreader/player.h"
 #include "glreader/shadertoy_project.h"
 #ifdef __cplusplus
 }
@@ -619,6 +621,34 @@ static inline float glr_media_channels_sample_rate(const struct glr_media_channe
         if (m->sources[i]->kind == GLR_MEDIA_SOUND)
             return (float)m->sources[i]->sound.sample_rate;
     return 0.0f;
+}
+
+static inline int glr_media_channels_feed(void *opaque, glr_scene *scene, double seconds, char *err, size_t err_size)
+{
+    return glr_media_channels_update((struct glr_media_channels *)opaque, scene, seconds, err, err_size);
+}
+
+static inline void glr_media_channels_skip(void *opaque, double seconds)
+{
+    glr_media_channels_analyse((struct glr_media_channels *)opaque, seconds);
+}
+
+static inline float glr_media_channels_feeder_rate(void *opaque)
+{
+    return glr_media_channels_sample_rate((const struct glr_media_channels *)opaque);
+}
+
+/* m (opened with glr_media_channels_open) as a player's channel feeder: it decodes and
+ * uploads each rendered frame's media, and carries the sound's smoothing over frames a
+ * start skips. m must outlive the player. */
+static inline struct glr_channel_feeder glr_media_channels_feeder(struct glr_media_channels *m)
+{
+    struct glr_channel_feeder feeder;
+    feeder.opaque = m;
+    feeder.update = glr_media_channels_feed;
+    feeder.skip = glr_media_channels_skip;
+    feeder.sample_rate = glr_media_channels_feeder_rate;
+    return feeder;
 }
 
 #endif /* GLREADER_SHADERTOY_MEDIA_H */

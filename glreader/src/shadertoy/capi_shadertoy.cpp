@@ -1,9 +1,11 @@
-// The C ABI of glreader/shadertoy_project.h.
+// The C ABI of glreader/shadertoy_project.h and glreader/player.h.
+#include "glreader/player.h"
 #include "glreader/shadertoy_project.h"
 
 #include "error.hpp"
 #include "guarded.hpp"
 #include "inputs.hpp"
+#include "player.hpp"
 #include "project.hpp"
 
 #include <cerrno>
@@ -95,6 +97,60 @@ int glr_shadertoy_parse_date(const char *text, long long *seconds)
         *seconds = glr::parse_date(text);
         return 0;
     });
+}
+
+glr_player *glr_player_create(glr_log *log, const struct glr_player_params *params)
+{
+    glr_player *player = nullptr;
+    glr::guarded(log, [&] {
+        need(params, "glr_player_create", "params");
+        player = new glr_player(log, *params);
+        return 0;
+    });
+    return player;
+}
+
+int glr_player_render_next(glr_player *player)
+{
+    if (!player)
+        return quietly([] {
+            glr::fail(-EINVAL, "glr_player_render_next: player is NULL");
+            return 0;
+        });
+    return glr::guarded(player->log(), [&] {
+        player->render_next();
+        return 0;
+    });
+}
+
+int glr_player_frame(const glr_player *player) { return player ? player->frame() : -1; }
+
+int glr_player_preroll(const glr_player *player) { return player ? player->preroll() : 0; }
+
+void glr_player_get_stats(const glr_player *player, struct glr_player_stats *stats)
+{
+    if (player && stats)
+        *stats = player->stats();
+}
+
+struct glr_scene_inputs glr_player_inputs(const glr_player *player)
+{
+    return player ? player->inputs() : glr_scene_inputs{};
+}
+
+struct glr_source glr_player_source(const glr_player *player)
+{
+    return player ? glr_scene_source(player->scene()) : glr_source{};
+}
+
+glr_scene *glr_player_scene(glr_player *player) { return player ? player->scene() : nullptr; }
+
+void glr_player_destroy(glr_player **player)
+{
+    if (!player || !*player)
+        return;
+    delete *player;
+    *player = nullptr;
 }
 
 } // extern "C"
