@@ -42,7 +42,6 @@ typedef struct GLReaderShared {
     glr_project *project;
     struct glr_media_channels *media; /* decoded on the thread that renders */
     glr_player *player;      /* plays the project: clock, channels, exact start; its scene is gl.scene */
-    int start;               /* the frame rendered first (start x rate) */
 
     pthread_mutex_t mutex;
     pthread_cond_t cond;     /* any change below */
@@ -255,7 +254,7 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
             return AVERROR(EINVAL);
         }
     }
-    if ((shared->start = start_frame(ctx)) < 0) {
+    if ((params->first_frame = start_frame(ctx)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "start %s s is too far: past frame %d\n",
                av_ts2timestr(s->start, &AV_TIME_BASE_Q), INT_MAX / 2);
         return AVERROR(EINVAL);
@@ -279,7 +278,6 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
     params->fps_num = s->frame_rate.num;
     params->fps_den = s->frame_rate.den;
     params->project = shared->project;
-    params->first_frame = shared->start;
     params->date = s->date; /* NULL: now, in local time, as Shadertoy counts */
     if (s->shader_src) {
         params->source = s->shader_src;

@@ -12,7 +12,7 @@ packages=(
   libgtest-dev                      # GoogleTest
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev  # glreader-av (FFmpeg 5.1)
   libglfw3-dev                      # the recording viewer sample
-  xvfb xauth                        # a display for the viewer's tests (xvfb-run)
+  xvfb xauth                        # a display for the viewer (Xvfb in its tests, xvfb-run for users)
   ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
   "$@"
 )

@@ -721,6 +721,46 @@ TEST(capture_sample, its_last_frame_is_the_scene_s_in_every_format_and_row_order
 }
 
 #ifdef GLREADER_VIEWER_PATH
+// A virtual X display of the test's own: Xvfb on a display number it picks and names on
+// its standard output (-displayfd), so that tests running at once never share one;
+// stopped and reaped at the end. (xvfb-run, used before, could fail its own clean-up and
+// replace the status of the program it ran with 5.)
+class virtual_display {
+public:
+    virtual_display() : log_(glr_test::scratch_path("xvfb_" + std::to_string(serial_++) + ".log"))
+    {
+        pid_ = glr_test::spawn("Xvfb", {"-displayfd", "1", "-screen", "0", "320x240x24", "-nolisten", "tcp"}, log_);
+        glr_test::wait_until([&] { return !number().empty(); }, "Xvfb naming its display",
+                             [&] { return glr_test::running(pid_); });
+        name_ = ":" + number();
+    }
+    ~virtual_display()
+    {
+        kill(pid_, SIGTERM);
+        glr_test::wait_exit(pid_);
+        std::remove(log_.c_str());
+    }
+    virtual_display(const virtual_display &) = delete;
+    virtual_display &operator=(const virtual_display &) = delete;
+
+    std::vector<std::string> environment() const { return {"DISPLAY=" + name_}; }
+
+private:
+    // The display number Xvfb wrote, a whole line of digits ("" until it did).
+    std::string number() const
+    {
+        std::string log = glr_test::slurp(log_), line;
+        for (size_t at = 0, end; (end = log.find('\n', at)) != std::string::npos; at = end + 1)
+            if ((line = log.substr(at, end - at)).find_first_not_of("0123456789") == std::string::npos && !line.empty())
+                return line;
+        return "";
+    }
+
+    static inline int serial_ = 0;
+    std::string log_, name_;
+    pid_t pid_ = -1;
+};
+
 // The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
 // Only these need GLFW (a build without it, as the GPU bundle's, lists every other test).
@@ -728,10 +768,10 @@ TEST(viewer_test, records_exactly_what_the_window_shows)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("viewer.mkv"), log = glr_test::scratch_path("viewer.txt");
     const int w = 40, h = 24, frames = 20;
-    pid_t pid = glr_test::spawn("xvfb-run", {"-a", "-s", "-screen 0 320x240x24", GLREADER_VIEWER_PATH, "-s", "40x24",
-                                   "-r", "25", "-n", std::to_string(frames), "-c", "ffv1", "--shader", shader,
-                                   "-o", out},
-                      log);
+    virtual_display display;
+    pid_t pid = glr_test::spawn(GLREADER_VIEWER_PATH, {"-s", "40x24", "-r", "25", "-n", std::to_string(frames), "-c",
+                                                      "ffv1", "--shader", shader, "-o", out},
+                                log, display.environment());
     ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
     EXPECT_NE(glr_test::slurp(log).find("recorded 20 frames"), std::string::npos) << glr_test::slurp(log);
     glr_test::expect_counter_video(out, w, h, frames);
@@ -742,26 +782,18 @@ TEST(viewer_test, records_exactly_what_the_window_shows)
 // moov atom written), as the exporter does, and exits 143; SIGINT gives 130.
 TEST(viewer_test, a_stop_signal_finalizes_a_playable_file)
 {
+    virtual_display display;
     for (int signal : {SIGTERM, SIGINT}) {
-        std::string out = glr_test::scratch_path("viewer_signal.mp4"), log = glr_test::scratch_path("viewer_signal.txt"),
-                    pid_file = glr_test::scratch_path("viewer.pid");
+        std::string out = glr_test::scratch_path("viewer_signal.mp4"), log = glr_test::scratch_path("viewer_signal.txt");
         std::remove(out.c_str());
-        std::remove(pid_file.c_str());
-        // The viewer's own pid, not xvfb-run's: the shell under xvfb-run writes it, then
-        // passes on the viewer's exit status.
-        pid_t runner = glr_test::spawn(
-            "xvfb-run", {"-a", "-s", "-screen 0 320x240x24", "sh", "-c",
-                         std::string(GLREADER_VIEWER_PATH) + " -s 64x48 -c libx264 -o " + out + " & echo $! > " +
-                             pid_file + "; wait $!"},
-            log);
-        ASSERT_TRUE(glr_test::wait_for_log(runner, log, "recording to"));
+        pid_t viewer = glr_test::spawn(GLREADER_VIEWER_PATH, {"-s", "64x48", "-c", "libx264", "-o", out}, log,
+                                       display.environment());
+        ASSERT_TRUE(glr_test::wait_for_log(viewer, log, "recording to"));
         // Until encoded frames reach the file (libx264 holds its first ones back).
         ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(out).size() > 2000; }, "frames in " + out,
-                                         [&] { return glr_test::running(runner); }));
-        pid_t viewer = static_cast<pid_t>(std::atoi(glr_test::slurp(pid_file).c_str()));
-        ASSERT_GT(viewer, 0) << glr_test::slurp(log);
+                                         [&] { return glr_test::running(viewer); }));
         kill(viewer, signal);
-        EXPECT_EQ(glr_test::wait_exit(runner), 128 + signal) << glr_test::slurp(log);
+        EXPECT_EQ(glr_test::wait_exit(viewer), 128 + signal) << glr_test::slurp(log);
         EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u) << "signal " << signal << ": " << glr_test::slurp(log);
         std::remove(out.c_str());
     }
