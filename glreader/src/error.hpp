@@ -1,6 +1,6 @@
 // Errors inside glreader: C++ code throws glr::failure; the C entry points (capi.cpp,
 // av/capi_av.cpp) turn it into a return code, log it and keep it as the thread's last
-// error (see internal_abi.h). Shared by both libraries.
+// error (glr_report_error, glreader/common.h). Shared by both libraries.
 #pragma once
 
 #include "glreader/common.h"

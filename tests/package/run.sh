@@ -2,7 +2,9 @@
 # Installs the built glreader into a scratch prefix with `cmake --install --prefix`, runs
 # the installed glreader-export from there (no LD_LIBRARY_PATH: it finds its libraries
 # itself), then builds and runs a consumer against the installed files, as they are, twice:
-# with CMake's find_package and with pkg-config, as FFmpeg's configure will.
+# with CMake's find_package and with pkg-config, as FFmpeg's configure will; and checks
+# that a host project building glreader with add_subdirectory installs none of it unless
+# it sets GLREADER_INSTALL.
 # Usage: run.sh BUILD_DIR SCRATCH_DIR
 set -euo pipefail
 build=$1
@@ -36,4 +38,14 @@ case "$av_flags" in *"$prefix"*) ;; *) echo "package: glreader-av.pc does not po
 # shellcheck disable=SC2086
 cc -std=c99 -Wall -Wextra -Werror "$here/consumer/consumer.c" $flags -o "$scratch/consumer_pc"
 LD_LIBRARY_PATH=$libdir "$scratch/consumer_pc"
-echo "package: 2 passed, 0 failed"
+echo "== add_subdirectory(glreader) in a host project: nothing installed unless asked"
+# Configured only: the install rules are written at configure time.
+for install in default ON; do
+  option=()
+  [ $install = ON ] && option=(-DGLREADER_INSTALL=ON)
+  cmake -S "$here/subproject" -B "$scratch/sub-$install" -G Ninja -DGLREADER_SOURCE="$here/../.." "${option[@]}" >/dev/null
+  rules=$(grep -rl "file(INSTALL" "$scratch/sub-$install" --include=cmake_install.cmake || true)
+  if [ $install = default ] && [ -n "$rules" ]; then echo "package: a host's install would install glreader: $rules"; exit 1; fi
+  if [ $install = ON ] && [ -z "$rules" ]; then echo "package: GLREADER_INSTALL=ON installs nothing"; exit 1; fi
+done
+echo "package: 3 passed, 0 failed"

@@ -9,7 +9,7 @@
  *
  *   glr_ffmpeg_child *child = glr_ffmpeg_child_spawn(log, &params);
  *   int fd = glr_ffmpeg_child_stdin(child);
- *   ... glr_pipe_write_frame(pipe, fd, ring, &frame) ...   // -EPIPE: ffmpeg stopped reading
+ *   ... glr_pipe_write_frame(pipe, fd, &frame) ...         // -EPIPE: ffmpeg stopped reading
  *   glr_pipe_close(pipe, fd);                               // every byte written
  *   rc = glr_ffmpeg_child_finish(child);                     // EOF, wait, why it failed
  *   glr_ffmpeg_child_destroy(&child);

@@ -17,7 +17,7 @@
  *   while (glr_ring_capture(ring, &src, pts) == -EBUSY)   // full of unacquired frames
  *       if (glr_ring_acquire(ring, &f, UINT64_MAX) == 0) hand_off(&f);
  *   while (glr_ring_acquire(ring, &f, 0) == 0)             // whatever is ready now
- *       hand_off(&f);                                      // consumer calls glr_ring_release
+ *       hand_off(&f);                                      // consumer calls glr_frame_release
  *   ...
  *   while (glr_ring_acquire(ring, &f, UINT64_MAX) == 0) hand_off(&f);   // at the end
  */
