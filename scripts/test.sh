@@ -21,8 +21,6 @@ flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPE
 sanitizers=1
 [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
 
-"$root/scripts/setup.sh"
-
 configure_and_build() { # DIR [cmake args...]
   local dir=$1; shift
   cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
@@ -40,55 +38,63 @@ run_tests() { # DIR [ctest args...]
   return "$status"
 }
 
-echo "== patched ffmpeg of each release line (ffmpeg-patches/build.sh)" >&2
-patched=()
-for release in "$root"/ffmpeg-patches/*/RELEASE; do
-  line=$(basename "$(dirname "$release")")
-  patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
-done
+# The stages. They run without the lock's descriptor (see the call below): a process a
+# test leaves behind must never hold the cache from the next run, as a display server
+# whose xvfb-run died in its clean-up once did.
+stages() {
+  "$root/scripts/setup.sh"
 
-newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
-echo "== the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)" >&2
-"$root/scripts/test-full-ffmpeg.sh" "$newest"
+  echo "== patched ffmpeg of each release line (ffmpeg-patches/build.sh)" >&2
+  patched=()
+  for release in "$root"/ffmpeg-patches/*/RELEASE; do
+    line=$(basename "$(dirname "$release")")
+    patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
+  done
 
-echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
-echo "== build and run all tests" >&2
-configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
-run_tests build -j "$(nproc)"
+  newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
+  echo "== the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)" >&2
+  "$root/scripts/test-full-ffmpeg.sh" "$newest"
 
-echo "== the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)" >&2
-bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
-"$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
+  echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
+  echo "== build and run all tests" >&2
+  configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
+  run_tests build -j "$(nproc)"
 
-if [ "$sanitizers" = 1 ]; then
-  echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-  # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
-  # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
-  asan_ffmpeg=$("$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
-  configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  if ! ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" --output-junit "$root/build-asan/asan.xml"; then
-    # LeakSanitizer's stop-the-world scan can itself fail while Mesa's threads come and go
-    # ("LeakSanitizer has encountered a fatal error", after every assertion passed and with
-    # no report of a leak or an error). Such tests, and only those, run once more, and the
-    # log says so; any other failure fails the stage at once.
-    scan_failures=$(python3 "$root/tests/lsan_scan_failures.py" "$root/build-asan/asan.xml")
-    if [ -z "$scan_failures" ]; then
-      echo "== the failing tests in build-asan once more, one at a time" >&2
-      ctest --test-dir "$root/build-asan" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
-      exit 1
+  echo "== the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)" >&2
+  bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
+  "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
+
+  if [ "$sanitizers" = 1 ]; then
+    echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
+    # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
+    # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
+    asan_ffmpeg=$("$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
+    configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    if ! ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" --output-junit "$root/build-asan/asan.xml"; then
+      # LeakSanitizer's stop-the-world scan can itself fail while Mesa's threads come and go
+      # ("LeakSanitizer has encountered a fatal error", after every assertion passed and with
+      # no report of a leak or an error). Such tests, and only those, run once more, and the
+      # log says so; any other failure fails the stage at once.
+      scan_failures=$(python3 "$root/tests/lsan_scan_failures.py" "$root/build-asan/asan.xml")
+      if [ -z "$scan_failures" ]; then
+        echo "== the failing tests in build-asan once more, one at a time" >&2
+        ctest --test-dir "$root/build-asan" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
+        exit 1
+      fi
+      echo "== LeakSanitizer's own scan failed (not a leak) in: $scan_failures; those run once more" >&2
+      ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
     fi
-    echo "== LeakSanitizer's own scan failed (not a leak) in: $scan_failures; those run once more" >&2
-    ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
-  fi
-  unset ASAN_OPTIONS UBSAN_OPTIONS
+    unset ASAN_OPTIONS UBSAN_OPTIONS
 
-  echo "== ring, encoder and pipe tests under ThreadSanitizer" >&2
-  configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
-  # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
-  # ignore_noninstrumented_modules=1: FFmpeg's and Mesa's own memory accesses through
-  # intercepted calls are not checked (they are not instrumented); see tests/tsan.supp.
-  TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
-    GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
-fi
-echo "== all tests passed" >&2
+    echo "== ring, encoder and pipe tests under ThreadSanitizer" >&2
+    configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
+    # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
+    # ignore_noninstrumented_modules=1: FFmpeg's and Mesa's own memory accesses through
+    # intercepted calls are not checked (they are not instrumented); see tests/tsan.supp.
+    TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
+      GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
+  fi
+  echo "== all tests passed" >&2
+}
+stages 9>&-
