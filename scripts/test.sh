@@ -21,6 +21,9 @@ flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPE
 sanitizers=1
 [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
 
+# A stage's heading in the log, with the minutes the run has taken so far.
+stage() { echo "== $1 (at $((SECONDS / 60)) min)" >&2; }
+
 configure_and_build() { # DIR [cmake args...]
   local dir=$1; shift
   cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
@@ -41,10 +44,10 @@ run_tests() { # DIR [ctest args...]
 # The stages. They run without the lock's descriptor (see the call below): a process a
 # test leaves behind must never hold the cache from the next run, as a display server
 # whose xvfb-run died in its clean-up once did.
-stages() {
+run_stages() {
   "$root/scripts/setup.sh"
 
-  echo "== patched ffmpeg of each release line (ffmpeg-patches/build.sh)" >&2
+  stage "patched ffmpeg of each release line (ffmpeg-patches/build.sh)"
   patched=()
   for release in "$root"/ffmpeg-patches/*/RELEASE; do
     line=$(basename "$(dirname "$release")")
@@ -52,20 +55,20 @@ stages() {
   done
 
   newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
-  echo "== the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)" >&2
+  stage "the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)"
   "$root/scripts/test-full-ffmpeg.sh" "$newest"
 
   echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
-  echo "== build and run all tests" >&2
+  stage "build and run all tests"
   configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
   run_tests build -j "$(nproc)"
 
-  echo "== the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)" >&2
+  stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
   bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
   "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
 
   if [ "$sanitizers" = 1 ]; then
-    echo "== all tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
+    stage "all tests under AddressSanitizer + UndefinedBehaviorSanitizer"
     # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
     # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
     asan_ffmpeg=$("$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
@@ -87,7 +90,7 @@ stages() {
     fi
     unset ASAN_OPTIONS UBSAN_OPTIONS
 
-    echo "== ring, encoder and pipe tests under ThreadSanitizer" >&2
+    stage "ring, encoder and pipe tests under ThreadSanitizer"
     configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
     # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
     # ignore_noninstrumented_modules=1: FFmpeg's and Mesa's own memory accesses through
@@ -95,6 +98,6 @@ stages() {
     TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
       GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
   fi
-  echo "== all tests passed" >&2
+  stage "all tests passed"
 }
-stages 9>&-
+run_stages 9>&-
