@@ -34,6 +34,8 @@
 #include "glreader/encoder.hpp"
 #include "glreader/glreader.hpp"
 
+#include <nlohmann/json.hpp>
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
@@ -310,15 +312,10 @@ void print_stage(const char *name, const glr_latency &l)
                 l.mean_ms, static_cast<unsigned long long>(l.count));
 }
 
-std::string json_stage(const char *name, const glr_latency &l)
+nlohmann::ordered_json json_stage(const glr_latency &l)
 {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "\"%s\": {\"count\": %llu, \"mean_ms\": %.4f, \"p50_ms\": %.4f, \"p95_ms\": %.4f, "
-                  "\"p99_ms\": %.4f, \"max_ms\": %.4f}",
-                  name, static_cast<unsigned long long>(l.count), l.mean_ms, l.p50_ms, l.p95_ms,
-                  l.p99_ms, l.max_ms);
-    return text;
+    return {{"count", l.count}, {"mean_ms", l.mean_ms}, {"p50_ms", l.p50_ms}, {"p95_ms", l.p95_ms},
+            {"p99_ms", l.p99_ms}, {"max_ms", l.max_ms}};
 }
 
 } // namespace
@@ -504,27 +501,22 @@ int main(int argc, char **argv)
                     static_cast<unsigned long long>(es.copied_frames));
 
         if (!o.stats_json.empty()) {
+            // A JSON library writes it: names and paths are escaped whatever they hold.
+            nlohmann::ordered_json stats = {
+                {"output", o.output}, {"codec", o.codec}, {"width", o.width}, {"height", o.height},
+                {"start_frame", o.start_frame}, {"preroll_frames", ps.preroll_frames}, {"ring_depth", rp.depth},
+                {"encoder_queue", o.queue}, {"audio_bit_rate", o.audio.bit_rate}, {"audio_offset", o.audio.offset},
+                {"frames_written", es.frames_encoded}, {"interrupted", !whole}, {"seconds", elapsed},
+                {"bytes", es.bytes_written}, {"readback_path", rs.path}, {"ring_format", glr_format_name(rp.format)},
+                {"conversion", conversion}, {"readback_bytes_per_frame", rs.frame_bytes},
+                {"zero_copy_frames", es.zero_copy_frames}, {"converted_frames", es.converted_frames},
+                {"copied_frames", es.copied_frames}, {"channels", json_stage(ps.channels)},
+                {"render", json_stage(ps.render)}, {"readback", json_stage(rs.readback)},
+                {"stall", json_stage(rs.stall)}, {"submit_wait", json_stage(es.submit_wait)},
+                {"convert", json_stage(es.convert)}, {"encode", json_stage(es.encode)},
+                {"write", json_stage(es.write)}};
             std::ofstream out(o.stats_json);
-            out << "{\n  \"output\": \"" << o.output << "\",\n  \"codec\": \"" << o.codec
-                << "\",\n  \"width\": " << o.width << ",\n  \"height\": " << o.height
-                << ",\n  \"start_frame\": " << o.start_frame << ",\n  \"preroll_frames\": " << ps.preroll_frames
-                << ",\n  \"ring_depth\": " << rp.depth
-                << ",\n  \"encoder_queue\": " << o.queue << ",\n  \"audio_bit_rate\": " << o.audio.bit_rate
-                << ",\n  \"audio_offset\": " << o.audio.offset
-                << ",\n  \"frames_written\": " << es.frames_encoded << ",\n  \"interrupted\": "
-                << (sample::stop_signal() ? "true" : "false") << ",\n  \"seconds\": " << elapsed
-                << ",\n  \"bytes\": " << es.bytes_written << ",\n  \"readback_path\": \"" << rs.path
-                << "\",\n  \"ring_format\": \"" << glr_format_name(rp.format) << "\",\n  \"conversion\": \""
-                << conversion << "\",\n  \"readback_bytes_per_frame\": " << rs.frame_bytes
-                << ",\n  \"zero_copy_frames\": " << es.zero_copy_frames
-                << ",\n  \"converted_frames\": " << es.converted_frames
-                << ",\n  \"copied_frames\": " << es.copied_frames << ",\n  "
-                << json_stage("channels", ps.channels) << ",\n  " << json_stage("render", ps.render) << ",\n  "
-                << json_stage("readback", rs.readback)
-                << ",\n  " << json_stage("stall", rs.stall) << ",\n  "
-                << json_stage("submit_wait", es.submit_wait) << ",\n  "
-                << json_stage("convert", es.convert) << ",\n  " << json_stage("encode", es.encode)
-                << ",\n  " << json_stage("write", es.write) << "\n}\n";
+            out << stats.dump(2) << "\n";
             if (!out)
                 throw std::runtime_error("cannot write " + o.stats_json);
         }

@@ -10,6 +10,7 @@ packages=(
   libegl1 libegl-mesa0 libgl1-mesa-dri libglvnd0  # EGL + Mesa (llvmpipe) for headless GL
   mesa-utils                        # eglinfo, to diagnose which EGL platforms work
   libgtest-dev                      # GoogleTest
+  nlohmann-json3-dev                # JSON (the exporter's statistics)
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev  # glreader-av (FFmpeg 5.1)
   libglfw3-dev                      # the recording viewer sample
   xvfb xauth                        # a display for the viewer (Xvfb in its tests, xvfb-run for users)

@@ -6,6 +6,7 @@
 #include "support/process.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <signal.h>
 #include <unistd.h>
@@ -212,6 +213,26 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
               0)
         << glr_test::slurp(log);
     std::remove(out.c_str());
+}
+
+// The stats JSON is JSON whatever the output's name holds (quotes, backslashes, a
+// newline): a JSON reader takes it and gives the name back.
+TEST(export_outputs, the_stats_json_holds_any_output_name)
+{
+    std::string out = glr_test::scratch_path("we\"ird\\na\nme.mkv"), stats = glr_test::scratch_path("named.json"),
+                log = glr_test::scratch_path("named.txt");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-s", "32x16", "-n", "2", "-c", "ffv1", "--stats-json", stats,
+                                                "-o", out},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    nlohmann::json parsed = nlohmann::json::parse(glr_test::slurp(stats), nullptr, false);
+    ASSERT_FALSE(parsed.is_discarded()) << glr_test::slurp(stats);
+    EXPECT_EQ(parsed.value("output", ""), out);
+    EXPECT_EQ(parsed.value("frames_written", 0), 2);
+    EXPECT_EQ(parsed["encode"].value("count", 0), 2) << glr_test::slurp(stats);
+    for (const std::string &path : {out, stats})
+        std::remove(path.c_str());
 }
 
 // Two exports started at once on one file, without -y: the file is created exclusively,
