@@ -43,6 +43,17 @@ struct glr_audio_params {
     int keep_longer;
 };
 
+/* A caller's "give up now", in the style of FFmpeg's AVIOInterruptCB: callback(opaque)
+ * returns non-zero to abandon output that blocks. It is polled, on the encoder's thread,
+ * while a write to a pipe, a FIFO or a socket waits for its reader, and handed to
+ * libavformat for URL outputs; a write it interrupts fails with -EINTR, and the output keeps
+ * what was written before. A write to a regular file is not interrupted. Quick and
+ * thread-safe. */
+struct glr_interrupt {
+    int (*callback)(void *opaque);
+    void *opaque;
+};
+
 struct glr_encoder_params {
     int width, height;       /* of the submitted frames; required */
     enum glr_format format;  /* of the submitted frames; 0: GLR_FORMAT_RGBA8 */
@@ -87,7 +98,8 @@ struct glr_encoder_params {
      * replaced, once the header could be written. */
     unsigned output_flags;
     unsigned reserved_flags_; /* zero */
-    uint64_t reserved_[3];   /* zero: room for later fields without an ABI break */
+    struct glr_interrupt interrupt; /* NULL callback: writes wait as long as the output stalls */
+    uint64_t reserved_[1];   /* zero: room for later fields without an ABI break */
 };
 
 /* glr_encoder_params.output_flags. Both concern outputs that are files; pipes, URLs and

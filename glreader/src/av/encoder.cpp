@@ -37,7 +37,8 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
     output_ = std::make_unique<glr::output>(log, p.output, p.container, p.format_options,
-                                            p.chunk_size ? p.chunk_size : default_chunk_size, p.output_flags);
+                                            p.chunk_size ? p.chunk_size : default_chunk_size, p.output_flags,
+                                            p.interrupt);
     try {
         video_ = std::make_unique<glr::video_track>(p, *output_);
         if (p.audio.input || p.audio.sample_rate)

@@ -37,7 +37,7 @@ bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(mux
 } // namespace
 
 output::output(const glr_log *log, const char *name, const char *container, const char *format_options,
-               size_t chunk_size, unsigned flags)
+               size_t chunk_size, unsigned flags, const glr_interrupt &interrupt)
     : log_(log)
 {
     const AVOutputFormat *muxer = av_guess_format(container, container ? nullptr : name, nullptr);
@@ -54,7 +54,8 @@ output::output(const glr_log *log, const char *name, const char *container, cons
     if (rc < 0)
         fail(code_of_av_error(rc), "glr_encoder_create: %s", av_error_text(rc).c_str());
     try {
-        io_ = std::make_unique<output_io>(name, muxer, chunk_size, flags);
+        context_->interrupt_callback = {interrupt.callback, interrupt.opaque};
+        io_ = std::make_unique<output_io>(log, name, muxer, chunk_size, flags, interrupt);
         what_ = io_->what();
     } catch (...) {
         avformat_free_context(context_);

@@ -20,10 +20,11 @@ namespace glr {
 class output {
 public:
     // The muxer for name (container: its name; NULL: guessed from name) and the I/O,
-    // created as `flags` (GLR_OUTPUT_*) say. Throws with words: unknown muxer, a name that
-    // says no container, unreadable options, an output that cannot be opened or is kept.
+    // created as `flags` (GLR_OUTPUT_*) say; `interrupt` abandons writes that block. Throws
+    // with words: unknown muxer, a name that says no container, unreadable options, an
+    // output that cannot be opened or is kept.
     output(const glr_log *log, const char *name, const char *container, const char *format_options,
-           size_t chunk_size, unsigned flags);
+           size_t chunk_size, unsigned flags, const glr_interrupt &interrupt);
     ~output();
     output(const output &) = delete;
     output &operator=(const output &) = delete;

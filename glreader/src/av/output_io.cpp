@@ -9,6 +9,8 @@ extern "C" {
 }
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/uio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,8 +50,10 @@ bool is_regular_seekable(int fd)
 
 } // namespace
 
-output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size, unsigned flags)
-    : what_(name), no_overwrite_(flags & GLR_OUTPUT_NO_OVERWRITE), part_(flags & GLR_OUTPUT_PART)
+output_io::output_io(const glr_log *log, const std::string &name, const AVOutputFormat *muxer, size_t chunk_size,
+                     unsigned flags, const glr_interrupt &interrupt)
+    : log_(log), what_(name), no_overwrite_(flags & GLR_OUTPUT_NO_OVERWRITE), part_(flags & GLR_OUTPUT_PART),
+      interrupt_(interrupt)
 {
     if (flags & ~unsigned(GLR_OUTPUT_NO_OVERWRITE | GLR_OUTPUT_PART))
         fail(-EINVAL, "glr_encoder_create: unknown output_flags 0x%x", flags);
@@ -72,6 +76,7 @@ output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_
         what_ = fd == STDOUT_FILENO ? "standard output" : name;
         fd_ = fd;
         seekable_ = is_regular_seekable(fd);
+        waits_for_reader_ = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
     } else if (!protocol || std::strcmp(protocol, "file") == 0) {
         path_ = name.rfind("file:", 0) == 0 ? name.substr(5) : name;
         what_ = part_ ? path_ + ".part" : path_;
@@ -86,7 +91,8 @@ output_io::output_io(const std::string &name, const AVOutputFormat *muxer, size_
         seekable_ = part_ || !exists || S_ISREG(st.st_mode);
     } else {
         refuse_part("a URL");
-        int rc = avio_open2(&avio_, name.c_str(), AVIO_FLAG_WRITE, nullptr, nullptr);
+        AVIOInterruptCB interrupt_cb{interrupt.callback, interrupt.opaque};
+        int rc = avio_open2(&avio_, name.c_str(), AVIO_FLAG_WRITE, &interrupt_cb, nullptr);
         if (rc < 0)
             fail(code_of_av_error(rc), "cannot open %s for writing: %s", name.c_str(), av_error_text(rc).c_str());
         protocol_ = true;
@@ -130,18 +136,42 @@ void output_io::commit()
 
 void output_io::open_file()
 {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (no_overwrite_ ? O_EXCL : O_TRUNC), 0644);
-    if (fd_ < 0 && errno == EEXIST) {
-        struct stat st;
-        if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-            fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC); // a FIFO or a device, written as it is
-        else
+    struct stat st;
+    if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        open_special(); // a FIFO or a device, written as it is
+    } else {
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (no_overwrite_ ? O_EXCL : O_TRUNC), 0644);
+        if (fd_ < 0 && errno == EEXIST)
             fail(-EEXIST, "glr_encoder_create: %s was created by another writer while this encoder was being set "
                           "up, and is kept as it is (GLR_OUTPUT_NO_OVERWRITE)",
                  path_.c_str());
     }
     if (fd_ < 0)
         fail(-errno, "cannot open %s for writing: %s", path_.c_str(), std::strerror(errno));
+    waits_for_reader_ = fstat(fd_, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+// Opening a FIFO for writing waits for its reader, which is said. With an interrupt, the
+// wait is a non-blocking open retried in short steps, so that the interrupt can end it,
+// and the descriptor stays non-blocking for write_some.
+void output_io::open_special()
+{
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0 && errno == ENXIO) {
+        glr_log_write(log_, GLR_LOG_WARN,
+                      format("waiting for a reader of %s: nothing has opened that FIFO yet", path_.c_str()).c_str());
+        if (!interrupt_.callback)
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        while (interrupt_.callback && (fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK)) < 0 &&
+               errno == ENXIO) {
+            if (interrupted())
+                fail(-EINTR, "gave up waiting for a reader of %s: interrupted", path_.c_str());
+            poll(nullptr, 0, 100);
+        }
+    }
+    if (fd_ >= 0 && !interrupt_.callback)
+        fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+    nonblocking_ = fd_ >= 0 && interrupt_.callback; // write_some waits for room
 }
 
 void output_io::open_part()
@@ -208,10 +238,38 @@ void output_io::publish()
     what_ = path_;
 }
 
+// With an interrupt, a write to a reader that pauses must not block out of its reach: it
+// writes what fits now (a FIFO we opened is non-blocking; another descriptor is written
+// with RWF_NOWAIT, which Linux has for pipes and sockets), and poll() waits for room in
+// steps short enough to look at the interrupt. Plain blocking writes otherwise.
+ssize_t output_io::write_some(const uint8_t *data, size_t size)
+{
+    if (!interrupt_.callback || !waits_for_reader_)
+        return ::write(fd_, data, size);
+    for (;;) {
+        if (interrupted()) {
+            errno = EINTR;
+            return -1;
+        }
+        iovec piece{const_cast<uint8_t *>(data), size};
+        ssize_t n = nonblocking_ ? ::write(fd_, data, size) : pwritev2(fd_, &piece, 1, -1, RWF_NOWAIT);
+        if (n >= 0 || (errno != EAGAIN && (nonblocking_ || (errno != EOPNOTSUPP && errno != EINVAL))))
+            return n;
+        if (errno != EAGAIN) { // a kernel without RWF_NOWAIT for this kind of file
+            waits_for_reader_ = false;
+            return ::write(fd_, data, size);
+        }
+        pollfd wait{fd_, POLLOUT, 0};
+        poll(&wait, 1, 100);
+    }
+}
+
 int output_io::write_all(const uint8_t *data, size_t size)
 {
     while (size > 0) {
-        ssize_t n = ::write(fd_, data, size);
+        ssize_t n = write_some(data, size);
+        if (n < 0 && errno == EINTR && interrupted())
+            return write_error_ = -EINTR;
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

@@ -26,7 +26,9 @@ class output_io {
 public:
     // Throws glr::failure naming the output when it cannot be opened, or when `flags`
     // (GLR_OUTPUT_*) refuse it: an existing file (-EEXIST), a .part for no file (-EINVAL).
-    output_io(const std::string &name, const AVOutputFormat *muxer, size_t chunk_size, unsigned flags);
+    // `interrupt` (glreader/encoder.h) abandons a write to a pipe or socket that waits.
+    output_io(const glr_log *log, const std::string &name, const AVOutputFormat *muxer, size_t chunk_size,
+              unsigned flags, const glr_interrupt &interrupt);
     ~output_io();
     output_io(const output_io &) = delete;
     output_io &operator=(const output_io &) = delete;
@@ -63,10 +65,14 @@ private:
 #endif
     static int64_t seek(void *opaque, int64_t offset, int whence);
     int write_all(const uint8_t *data, size_t size);
+    ssize_t write_some(const uint8_t *data, size_t size);
+    bool interrupted() const { return interrupt_.callback && interrupt_.callback(interrupt_.opaque); }
     void make_avio(size_t chunk_size);
     void open_file();
+    void open_special();
     void open_part();
 
+    const glr_log *log_;
     std::string what_;
     std::string path_;        // a file created at commit (with part_: its final name)
     bool no_overwrite_ = false;
@@ -75,6 +81,9 @@ private:
     int fd_ = -1;             // our writer's descriptor, once open
     bool own_fd_ = false;
     bool seekable_ = false;
+    bool waits_for_reader_ = false; // a pipe, FIFO or socket: writes may wait for the reader
+    bool nonblocking_ = false;      // our own descriptor, opened O_NONBLOCK
+    glr_interrupt interrupt_;
     AVIOContext *avio_ = nullptr;
     bool protocol_ = false;   // avio_ is libavformat's (avio_open2)
     uint64_t position_ = 0; // where the next write lands
