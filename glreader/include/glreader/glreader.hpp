@@ -42,6 +42,27 @@ inline int check(int code, const char *call)
     int code = glr_last_error_code();
     throw last_error(code != 0 ? code : GLR_ERROR_INTERNAL, call);
 }
+// A C object owned by a C++ one: moved, never copied, freed by its glr_*_destroy.
+template <typename T, void (*Destroy)(T **)>
+class handle {
+public:
+    handle() = default;
+    explicit handle(T *p) noexcept : p_(p) {}
+    ~handle() { Destroy(&p_); }
+    handle(handle &&other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+    handle &operator=(handle &&other) noexcept
+    {
+        std::swap(p_, other.p_);
+        return *this;
+    }
+    handle(const handle &) = delete;
+    handle &operator=(const handle &) = delete;
+    T *get() const noexcept { return p_; }
+
+private:
+    T *p_ = nullptr;
+};
+
 } // namespace detail
 
 // Headless EGL context (see glreader/context.h).

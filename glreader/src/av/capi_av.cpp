@@ -1,7 +1,9 @@
 // Every extern "C" entry point of glreader-av: validate, call, catch, return a code.
 #include "glreader/encoder.h"
+#include "glreader/export.h"
 
 #include "av/encoder.hpp"
+#include "av/export_job.hpp"
 #include "av/fault_injection.h"
 #include "guarded.hpp"
 
@@ -94,6 +96,47 @@ void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)
 {
     if (enc && stats)
         *stats = enc->stats();
+}
+
+glr_export *glr_export_create(glr_log *log, const struct glr_export_params *params)
+{
+    glr_export *job = nullptr;
+    glr::guarded(log, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_export_create: params is NULL");
+        job = new glr_export(log, *params);
+        return 0;
+    });
+    return job;
+}
+
+int glr_export_run(glr_export *job)
+{
+    if (!job) {
+        glr_report_error(nullptr, -EINVAL, "glr_export_run: job is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(job->log(), [&] { return job->run(); });
+}
+
+void glr_export_cancel(glr_export *job)
+{
+    if (job)
+        job->cancel();
+}
+
+void glr_export_get_stats(const glr_export *job, struct glr_export_stats *stats)
+{
+    if (job && stats)
+        *stats = job->stats();
+}
+
+void glr_export_destroy(glr_export **job)
+{
+    if (!job || !*job)
+        return;
+    delete *job;
+    *job = nullptr;
 }
 
 } // extern "C"

@@ -1,0 +1,149 @@
+/*
+ * glreader-av: an export job. It plays a Shadertoy project (glreader/player.h) over a range
+ * of frames in a headless GL context of its own, reads every frame back through a ring
+ * (converted to the encoder's YUV on the GPU, or on the CPU) and encodes it in-process
+ * (glreader/encoder.h) into any output: what glreader-export does, as a library call, for
+ * programs, the Python bindings and render-farm workers alike.
+ *
+ *   glr_export *job = glr_export_create(log, &params);   // checks the params
+ *   glr_export_run(job);        // blocks; progress comes through params.progress
+ *   glr_export_cancel(job);     // from any thread, or a signal handler
+ *   glr_export_destroy(&job);
+ *
+ * The frame range [first_frame, first_frame + frame_count) is exact: its frames are those
+ * of a render from frame 0 (a project with state is pre-rolled), stamped from 0 in the
+ * output, and a sound track starts where the range does.
+ *
+ * Stopping. glr_export_cancel stops rendering and still finalizes the output with every
+ * frame rendered so far: at once between frames; and when the render thread is held in
+ * the driver (a compile, a frame that renders for minutes) for half a second after the
+ * cancel, the job encodes what reached the encoder and finalizes the output without it,
+ * leaving that thread to end on its own (glr_export_stats.render_running). An output that
+ * stalls is waited for: the trailer is written when it takes data again, unless the
+ * interrupt callback gives up on it. Nothing is created before the first frame has
+ * rendered, so a job stopped before that leaves no file.
+ */
+#ifndef GLREADER_EXPORT_H
+#define GLREADER_EXPORT_H
+
+#include "glreader/context.h"
+#include "glreader/encoder.h"
+#include "glreader/player.h"
+#include "glreader/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the job is doing. */
+enum glr_export_state {
+    GLR_EXPORT_READY = 0,      /* created, not run yet */
+    GLR_EXPORT_STARTING,       /* GL context, media, compiling, the first frame, the output */
+    GLR_EXPORT_PREROLLING,     /* rendering the frames before the range (not encoded) */
+    GLR_EXPORT_RENDERING,      /* rendering, reading back and encoding the range */
+    GLR_EXPORT_FLUSHING,       /* the encoder's last frames and the trailer */
+    GLR_EXPORT_ENDED           /* stopped: glr_export_stats.stop says why */
+};
+
+/* Why the job stopped. */
+enum glr_export_stop {
+    GLR_EXPORT_NOT_STOPPED = 0,
+    GLR_EXPORT_COMPLETE,       /* every frame encoded and the output finished */
+    GLR_EXPORT_CANCELLED,      /* glr_export_cancel: what was rendered is encoded and the
+                                * output finalized (a GLR_OUTPUT_PART output keeps NAME.part) */
+    GLR_EXPORT_INTERRUPTED,    /* the interrupt callback: the output keeps what was written */
+    GLR_EXPORT_COMPILE_TIMEOUT,/* compile_timeout ran out */
+    GLR_EXPORT_FAILED          /* an error: glr_export_run returned it */
+};
+
+/* How frames become the encoder's pixel format. */
+enum glr_export_conversion {
+    GLR_EXPORT_CONVERT_GPU = 0, /* read back the encoder's YUV, converted on the GPU, where a
+                                 * ring makes it (nv12, yuv420p, p010le, yuv444p); else RGB */
+    GLR_EXPORT_CONVERT_CPU      /* read back BGRA; libswscale converts it */
+};
+
+struct glr_export_stats;
+
+struct glr_export_params {
+    /* What to play, as glr_player_create takes it: size, rate, the project (it must
+     * outlive glr_export_run), first_frame (the range's first), mouse, date, source.
+     * feeder NULL: the project's image, video, sound and cube map channels are decoded
+     * with FFmpeg (glreader/shadertoy_media.h); a sound channel without a file plays
+     * encoder.audio.input. get_proc_address is ignored: the job's context is its own. */
+    struct glr_player_params player;
+    int frame_count;           /* frames to encode, > 0 */
+    /* How to encode and where to: everything but width, height, fps_num, fps_den and
+     * format, which the job sets from the player and the conversion. audio.offset counts
+     * from frame 0 of the timeline: the job moves it to the range's start. Strings are
+     * copied at create. */
+    struct glr_encoder_params encoder;
+    enum glr_export_conversion conversion;
+    enum glr_format ring_format; /* read back this format whatever the encoder takes; 0: chosen */
+    int ring_depth;              /* ring slots; 0: 3 */
+    struct glr_context_params context; /* the job's headless GL context */
+    /* Seconds the shaders may take to compile, and the first frame to render when there is
+     * no pre-roll (drivers compile at the first draw); past it the job stops with
+     * GLR_EXPORT_COMPILE_TIMEOUT. 0: no limit. */
+    double compile_timeout;
+    /* Polled on glr_export_run's thread and by the output's writes (see glr_interrupt):
+     * non-zero stops the job at once, abandoning an output that stalls. NULL: none. */
+    struct glr_interrupt interrupt;
+    /* Called on glr_export_run's thread every progress_interval_ms (0: 100) while the job
+     * runs, and once when it ends (state GLR_EXPORT_ENDED). NULL: none. */
+    void (*progress)(void *opaque, const struct glr_export_stats *stats);
+    void *progress_opaque;
+    int progress_interval_ms;
+    uint64_t reserved_[4];       /* zero: room for later fields without an ABI break */
+};
+
+struct glr_export_stats {
+    enum glr_export_state state;
+    enum glr_export_stop stop;
+    int first_frame, frame_count;
+    int frames_rendered;        /* of the range, pre-roll excluded */
+    int preroll_frames;         /* rendered before the range (known once compiled) */
+    double elapsed_seconds;     /* since glr_export_run began */
+    double output_wait_seconds; /* how long the output has not taken the write under way; 0: none */
+    int cancel_requested;
+    /* 1 while the job's render thread lives; after glr_export_run, 1 means it was left in
+     * the driver and frees its GL objects when the driver returns (the log must outlive it). */
+    int render_running;
+    enum glr_format ring_format;
+    char renderer[128];         /* the GL_RENDERER string, once the context exists */
+    char platform[16];          /* the EGL platform that gave it */
+    struct glr_player_stats player;
+    struct glr_ring_stats ring;
+    struct glr_encoder_stats encoder;
+    uint64_t reserved_[4];
+};
+
+/* Thread-safety: run from one thread; cancel and get_stats from any thread (cancel also
+ * from a signal handler). Lifetime: destroy after run returned. */
+typedef struct glr_export glr_export;
+
+/* Checks the params (the codec, pixel format, conversion and range; what only the GL
+ * context, the shaders or the output can tell is checked by run) and copies them. Nothing
+ * is opened or rendered. Returns NULL with the reason logged and in glr_last_error(). */
+GLR_API glr_export *glr_export_create(glr_log *log, const struct glr_export_params *params);
+
+/* Runs the job to its end (see above); call once. Returns 0 when the output was finalized
+ * (complete or cancelled: the stats' stop says which), or a negative code with the reason
+ * logged and in glr_last_error(): -EINTR (interrupted), -ETIMEDOUT (compile_timeout), or
+ * the error of the context, the project, a channel's media, the ring or the encoder. */
+GLR_API int glr_export_run(glr_export *job);
+
+/* Asks the job to stop (see above); returns at once. Async-signal-safe. */
+GLR_API void glr_export_cancel(glr_export *job);
+
+/* The job's state and statistics, also while it runs. Any thread. */
+GLR_API void glr_export_get_stats(const glr_export *job, struct glr_export_stats *stats);
+
+/* Frees the job and sets *job to NULL. NULL and a pointer to NULL are accepted. */
+GLR_API void glr_export_destroy(glr_export **job);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLREADER_EXPORT_H */

@@ -1,0 +1,608 @@
+#include "av/export_job.hpp"
+
+#include "av/encoder.hpp"
+
+#include "glreader/shadertoy_media.h"
+#include "error.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace glr {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// How long a render thread may take to look at a cancel itself, between frames, before
+// the supervisor finalizes without it.
+constexpr auto cancel_grace = std::chrono::milliseconds(500);
+// How often the supervisor looks at the cancel, the interrupt and the limits.
+constexpr auto tick = std::chrono::milliseconds(20);
+constexpr int default_ring_depth = 3, default_progress_ms = 100;
+
+// A failure a glreader C call already logged (and kept as the render thread's last error):
+// the supervisor only hands it on.
+class logged_failure : public failure {
+public:
+    explicit logged_failure(int code) : failure(code, glr_last_error()) {}
+};
+
+int check(int code)
+{
+    if (code < 0)
+        throw logged_failure(code);
+    return code;
+}
+
+template <typename T>
+T *check(T *created)
+{
+    if (!created)
+        throw logged_failure(glr_last_error_code() ? glr_last_error_code() : GLR_ERROR_INTERNAL);
+    return created;
+}
+
+std::string copy_of(const char *s) { return s ? s : ""; }
+const char *pointer_to(const std::string &s, const char *original) { return original ? s.c_str() : nullptr; }
+
+void copy_text(char *to, size_t size, const char *from)
+{
+    std::strncpy(to, from, size - 1);
+    to[size - 1] = '\0';
+}
+
+} // namespace
+
+// The params with every string they point to copied, and what both threads see.
+struct export_shared {
+    glr_log *log = nullptr;
+    glr_export_params params{};
+    std::string date, source, source_name, codec, pix_fmt, codec_options, output, container, format_options,
+        audio_input, audio_codec;
+    glr_channel_feeder feeder{};
+    glr_format ring_format{};
+
+    // Written by cancel() (a signal handler may call it) and by the supervisor; read by
+    // the render thread between frames and by the encoder's interrupt.
+    std::atomic<bool> cancel{false}, interrupted{false}, opening_output{false};
+    // Set under submit_mutex: the encoder is the supervisor's; frames are dropped.
+    std::atomic<bool> abandoned{false};
+    // Held by the render thread while it hands a frame to the encoder.
+    std::mutex submit_mutex;
+
+    mutable std::mutex mutex; // guards what follows
+    std::condition_variable changed;
+    glr_export_state state = GLR_EXPORT_READY;
+    glr_export_stop stop = GLR_EXPORT_NOT_STOPPED;
+    int frames_rendered = 0, preroll = 0;
+    bool render_running = false, render_done = false, finisher_done = false, complete = false;
+    bool busy = false;      // in GL work the render thread may be left in
+    bool compiling = false; // ...under the compile limit
+    clock::time_point busy_since, started, ended;
+    glr_ring *ring = nullptr;       // live objects, for statistics
+    glr_encoder *encoder = nullptr;
+    glr_player_stats player_stats{};
+    glr_ring_stats ring_stats{};
+    glr_encoder_stats encoder_stats{};
+    char renderer[128] = "", platform[16] = "";
+    int error = 0; // the first, with its message
+    std::string error_message;
+
+    bool stopping() const { return cancel || abandoned; }
+
+    void set_state(glr_export_state s)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        state = s;
+    }
+
+    // Marks GL work that the supervisor may give up waiting for.
+    void enter_busy(bool under_compile_limit)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        busy = true;
+        compiling = under_compile_limit;
+        busy_since = clock::now();
+    }
+    void leave_busy()
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        busy = compiling = false;
+    }
+
+    void record_error(int code, const std::string &message) // under mutex
+    {
+        if (!error) {
+            error = code;
+            error_message = message;
+        }
+    }
+
+    glr_export_stats snapshot() const // under mutex
+    {
+        glr_export_stats s{};
+        s.state = state;
+        s.stop = stop;
+        s.first_frame = params.player.first_frame;
+        s.frame_count = params.frame_count;
+        s.frames_rendered = frames_rendered;
+        s.preroll_frames = preroll;
+        if (state != GLR_EXPORT_READY)
+            s.elapsed_seconds =
+                std::chrono::duration<double>((state == GLR_EXPORT_ENDED ? ended : clock::now()) - started).count();
+        s.cancel_requested = cancel;
+        s.render_running = render_running;
+        s.ring_format = ring_format;
+        copy_text(s.renderer, sizeof s.renderer, renderer);
+        copy_text(s.platform, sizeof s.platform, platform);
+        s.player = player_stats;
+        s.ring = ring_stats;
+        if (ring)
+            glr_ring_get_stats(ring, &s.ring);
+        s.encoder = encoder_stats;
+        if (encoder)
+            glr_encoder_get_stats(encoder, &s.encoder);
+        s.output_wait_seconds = s.encoder.write_in_progress_ms / 1000;
+        return s;
+    }
+};
+
+namespace {
+
+// The encoder's interrupt: the caller's, and a cancel while the output is being opened
+// (a FIFO waiting for its reader), which nothing has been written to yet.
+int output_interrupt(void *opaque)
+{
+    auto *s = static_cast<export_shared *>(opaque);
+    return s->interrupted || (s->cancel && s->opening_output);
+}
+
+// The render thread: plays, captures and encodes the range, and frees what it made, even
+// when the supervisor left it behind.
+class render_work {
+public:
+    explicit render_work(std::shared_ptr<export_shared> s) : s_(std::move(s)) {}
+    render_work(const render_work &) = delete;
+    render_work &operator=(const render_work &) = delete;
+
+    void operator()()
+    {
+        try {
+            play();
+        } catch (const logged_failure &e) {
+            fail(e.code(), e.what(), false);
+        } catch (const failure &e) {
+            fail(e.code(), e.what(), true);
+        } catch (const std::bad_alloc &) {
+            fail(-ENOMEM, "glr_export_run: out of memory", true);
+        } catch (const std::exception &e) {
+            fail(GLR_ERROR_INTERNAL, e.what(), true);
+        }
+        clean_up();
+    }
+
+private:
+    void fail(int code, std::string message, bool log_it)
+    {
+        // A failed encode is finalized all the same, and its finish tells the whole story:
+        // what the output keeps and whether it plays.
+        std::unique_lock<std::mutex> submitting(s_->submit_mutex);
+        if (encoder_ && !finished_ && !s_->abandoned) {
+            finished_ = true;
+            if (glr_encoder_finish_incomplete(encoder_) < 0) {
+                code = glr_last_error_code();
+                message = glr_last_error();
+                log_it = false;
+            }
+        }
+        submitting.unlock();
+        if (log_it)
+            glr_report_error(s_->log, code, message.c_str(), 1);
+        std::lock_guard<std::mutex> lock(s_->mutex);
+        s_->record_error(code, message);
+    }
+
+    void play()
+    {
+        const glr_export_params &p = s_->params;
+        context_ = check(glr_context_create(s_->log, &p.context));
+        {
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            copy_text(s_->renderer, sizeof s_->renderer, glr_context_renderer(context_));
+            copy_text(s_->platform, sizeof s_->platform, glr_context_platform_name(context_));
+        }
+        glr_player_params pp = p.player;
+        pp.get_proc_address = nullptr;
+        glr_channel_feeder feeder{};
+        if (!pp.feeder) {
+            char err[1024] = "";
+            if (glr_media_channels_open(&media_, pp.project, p.encoder.audio.input, err, sizeof err) < 0)
+                glr::fail(-EINVAL, "%s", err);
+            media_open_ = true;
+            feeder = glr_media_channels_feeder(&media_);
+            pp.feeder = &feeder;
+        }
+
+        // The compile limit covers the shaders' compile and, where no pre-roll comes with it,
+        // the first frame (drivers compile at the first draw).
+        s_->enter_busy(true);
+        player_ = check(glr_player_create(s_->log, &pp));
+        int preroll = glr_player_preroll(player_);
+        {
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            s_->preroll = preroll;
+            if (preroll > 0) {
+                s_->state = GLR_EXPORT_PREROLLING;
+                s_->compiling = false;
+            }
+        }
+        if (s_->stopping())
+            return;
+        render_next();
+        s_->leave_busy();
+
+        glr_ring_params rp{};
+        rp.width = pp.width;
+        rp.height = pp.height;
+        rp.format = s_->ring_format;
+        rp.color = p.encoder.color;
+        rp.depth = p.ring_depth ? p.ring_depth : default_ring_depth;
+        rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
+        ring_ = check(glr_ring_create(s_->log, &rp));
+        if (!open_encoder())
+            return;
+        {
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            s_->state = GLR_EXPORT_RENDERING;
+            s_->ring = ring_;
+            s_->encoder = encoder_;
+        }
+        glr_source source = glr_player_source(player_);
+        for (int i = 0; i < p.frame_count; i++) {
+            if (i > 0) {
+                if (s_->stopping())
+                    break;
+                s_->enter_busy(false);
+                render_next();
+            }
+            s_->enter_busy(false);
+            capture(source, i);
+            s_->leave_busy();
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            s_->frames_rendered = i + 1;
+        }
+        s_->enter_busy(false);
+        drain();
+        s_->leave_busy();
+        finish();
+    }
+
+    void render_next()
+    {
+        check(glr_player_render_next(player_));
+        glr_player_stats ps{};
+        glr_player_get_stats(player_, &ps);
+        std::lock_guard<std::mutex> lock(s_->mutex);
+        s_->player_stats = ps;
+    }
+
+    // Opens the output once the first frame has rendered: a job stopped before leaves no
+    // file. false: cancelled while the output was being opened.
+    bool open_encoder()
+    {
+        const glr_export_params &p = s_->params;
+        glr_encoder_params ep = p.encoder;
+        ep.width = p.player.width;
+        ep.height = p.player.height;
+        ep.fps_num = p.player.fps_num;
+        ep.fps_den = p.player.fps_den;
+        ep.format = s_->ring_format;
+        // The sound starts where the picture does.
+        ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
+        ep.interrupt = {output_interrupt, s_.get()};
+        s_->opening_output = true;
+        encoder_ = glr_encoder_create(s_->log, &ep);
+        s_->opening_output = false;
+        if (!encoder_ && s_->cancel && !s_->interrupted)
+            return false;
+        check(encoder_);
+        return !s_->stopping();
+    }
+
+    // Starts the readback of frame `pts`, handing the encoder every frame that is ready
+    // (and first the oldest, while the ring is full).
+    void capture(const glr_source &source, int64_t pts)
+    {
+        int rc;
+        while ((rc = glr_ring_capture(ring_, &source, pts)) == -EBUSY)
+            hand_over_next(UINT64_MAX);
+        check(rc);
+        while (hand_over_next(0)) {
+        }
+    }
+
+    void drain()
+    {
+        while (!s_->abandoned && hand_over_next(UINT64_MAX)) {
+        }
+    }
+
+    // The oldest frame, once read back within timeout_ns, to the encoder; false when
+    // there was none.
+    bool hand_over_next(uint64_t timeout_ns)
+    {
+        glr_frame f{};
+        int rc = glr_ring_acquire(ring_, &f, timeout_ns);
+        if (rc == -EAGAIN || rc == -ENODATA)
+            return false;
+        check(rc);
+        std::lock_guard<std::mutex> lock(s_->submit_mutex);
+        if (s_->abandoned) {
+            glr_frame_release(&f); // the encoder was finalized without this frame
+            return true;
+        }
+        // A full queue waits for the output: the supervisor lets that wait finish.
+        bool was_busy = set_busy(false);
+        check(glr_encoder_submit(encoder_, &f));
+        set_busy(was_busy);
+        return true;
+    }
+
+    bool set_busy(bool busy)
+    {
+        std::lock_guard<std::mutex> lock(s_->mutex);
+        return std::exchange(s_->busy, busy);
+    }
+
+    void finish()
+    {
+        std::unique_lock<std::mutex> lock(s_->submit_mutex);
+        if (s_->abandoned)
+            return;
+        bool whole = !s_->cancel;
+        s_->set_state(GLR_EXPORT_FLUSHING);
+        finished_ = true;
+        int rc = whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
+        std::lock_guard<std::mutex> state(s_->mutex);
+        s_->complete = whole && rc == 0;
+        check(rc);
+    }
+
+    // Frees, in order, what play() made; the encoder only when it is still ours.
+    void clean_up()
+    {
+        {
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            if (ring_)
+                glr_ring_get_stats(ring_, &s_->ring_stats);
+            if (encoder_ && !s_->abandoned)
+                glr_encoder_get_stats(encoder_, &s_->encoder_stats);
+            s_->ring = nullptr;
+            if (!s_->abandoned)
+                s_->encoder = nullptr;
+        }
+        if (!s_->abandoned)
+            glr_encoder_destroy(&encoder_);
+        glr_ring_destroy(&ring_);
+        glr_player_destroy(&player_);
+        if (media_open_)
+            glr_media_channels_close(&media_);
+        glr_context_destroy(&context_);
+        std::lock_guard<std::mutex> lock(s_->mutex);
+        s_->render_running = false;
+        s_->render_done = true;
+        s_->changed.notify_all();
+    }
+
+    std::shared_ptr<export_shared> s_;
+    glr_context *context_ = nullptr;
+    glr_media_channels media_{};
+    bool media_open_ = false;
+    glr_player *player_ = nullptr;
+    glr_ring *ring_ = nullptr;
+    glr_encoder *encoder_ = nullptr;
+    bool finished_ = false; // the encoder's finish was called
+};
+
+// Finalizes an encoder the render thread was left behind by, on a thread of its own so
+// that the supervisor goes on reporting while the output takes the trailer.
+void finish_without_render(std::shared_ptr<export_shared> s)
+{
+    glr_encoder *enc = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(s->mutex);
+        enc = s->encoder;
+    }
+    int rc = enc ? glr_encoder_finish_incomplete(enc) : 0;
+    std::string message = rc < 0 ? glr_last_error() : "";
+    glr_encoder_stats es{};
+    if (enc)
+        glr_encoder_get_stats(enc, &es);
+    std::lock_guard<std::mutex> lock(s->mutex);
+    if (rc < 0)
+        s->record_error(rc, message);
+    s->encoder_stats = es;
+    s->encoder = nullptr;
+    glr_encoder_destroy(&enc);
+    s->finisher_done = true;
+    s->changed.notify_all();
+}
+
+} // namespace
+
+} // namespace glr
+
+using glr::export_shared;
+
+glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(std::make_shared<export_shared>())
+{
+    export_shared &s = *shared_;
+    s.log = log;
+    s.params = params;
+    glr_export_params &p = s.params;
+    const glr_player_params &pl = params.player;
+    if (pl.width <= 0 || pl.height <= 0)
+        glr::fail(-EINVAL, "glr_export_create: the size %dx%d is not a frame size", pl.width, pl.height);
+    if (!pl.project)
+        glr::fail(-EINVAL, "glr_export_create: player.project is NULL (glr_project_load gives one)");
+    if (params.frame_count <= 0 || pl.first_frame < 0 || pl.first_frame > INT_MAX - params.frame_count)
+        glr::fail(-EINVAL, "glr_export_create: frames %d + %d are no range of frame numbers", pl.first_frame,
+                  params.frame_count);
+    if (!params.encoder.output)
+        glr::fail(-EINVAL, "glr_export_create: encoder.output is NULL");
+    if (!(params.compile_timeout >= 0) || params.progress_interval_ms < 0 || params.ring_depth < 0)
+        glr::fail(-EINVAL, "glr_export_create: compile_timeout, progress_interval_ms and ring_depth are >= 0");
+    if (params.conversion != GLR_EXPORT_CONVERT_GPU && params.conversion != GLR_EXPORT_CONVERT_CPU)
+        glr::fail(-EINVAL, "glr_export_create: unknown conversion %d", params.conversion);
+    if (!p.player.fps_num || !p.player.fps_den)
+        p.player.fps_num = 30, p.player.fps_den = 1;
+
+    s.date = glr::copy_of(pl.date);
+    s.source = glr::copy_of(pl.source);
+    s.source_name = glr::copy_of(pl.source_name);
+    p.player.date = glr::pointer_to(s.date, pl.date);
+    p.player.source = glr::pointer_to(s.source, pl.source);
+    p.player.source_name = glr::pointer_to(s.source_name, pl.source_name);
+    const glr_encoder_params &e = params.encoder;
+    s.codec = glr::copy_of(e.codec);
+    s.pix_fmt = glr::copy_of(e.pix_fmt);
+    s.codec_options = glr::copy_of(e.codec_options);
+    s.output = glr::copy_of(e.output);
+    s.container = glr::copy_of(e.container);
+    s.format_options = glr::copy_of(e.format_options);
+    s.audio_input = glr::copy_of(e.audio.input);
+    s.audio_codec = glr::copy_of(e.audio.codec);
+    p.encoder.codec = glr::pointer_to(s.codec, e.codec);
+    p.encoder.pix_fmt = glr::pointer_to(s.pix_fmt, e.pix_fmt);
+    p.encoder.codec_options = glr::pointer_to(s.codec_options, e.codec_options);
+    p.encoder.output = glr::pointer_to(s.output, e.output);
+    p.encoder.container = glr::pointer_to(s.container, e.container);
+    p.encoder.format_options = glr::pointer_to(s.format_options, e.format_options);
+    p.encoder.audio.input = glr::pointer_to(s.audio_input, e.audio.input);
+    p.encoder.audio.codec = glr::pointer_to(s.audio_codec, e.audio.codec);
+    if (pl.feeder) { // the caller's struct may go; its opaque stays
+        s.feeder = *pl.feeder;
+        p.player.feeder = &s.feeder;
+    }
+
+    // The ring format: named, or the encoder's own YUV made on the GPU, or BGRA for
+    // libswscale (also what ffv1 and rawvideo take as it is). An unknown codec or pixel
+    // format is refused here, before any GL.
+    glr_encoder_params ep = p.encoder;
+    ep.format = GLR_FORMAT_BGRA8;
+    s.ring_format = params.ring_format                                  ? params.ring_format
+                    : params.conversion == GLR_EXPORT_CONVERT_GPU ? glr_encoder::preferred_format(ep)
+                                                                  : GLR_FORMAT_BGRA8;
+}
+
+glr_export::~glr_export() = default;
+
+glr_log *glr_export::log() const { return shared_->log; }
+
+void glr_export::cancel() noexcept { shared_->cancel = true; }
+
+glr_export_stats glr_export::stats() const
+{
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return shared_->snapshot();
+}
+
+int glr_export::run()
+{
+    export_shared &s = *shared_;
+    const glr_export_params &p = s.params;
+    std::unique_lock<std::mutex> lock(s.mutex);
+    if (s.state != GLR_EXPORT_READY)
+        glr::fail(-EINVAL, "glr_export_run: a job runs once");
+    s.state = GLR_EXPORT_STARTING;
+    s.started = glr::clock::now();
+    s.render_running = true;
+    // Detached: when it is held in the driver, the job ends without it, and it frees what
+    // it made (it holds the shared state) whenever the driver lets it go.
+    std::thread([shared = shared_] {
+        glr::render_work work(shared);
+        work();
+    }).detach();
+    std::thread finisher;
+    glr::clock::time_point cancel_seen{};
+    const auto interval = std::chrono::milliseconds(p.progress_interval_ms ? p.progress_interval_ms
+                                                                           : glr::default_progress_ms);
+    auto next_report = s.started;
+    auto report = [&] {
+        glr_export_stats stats = s.snapshot();
+        lock.unlock();
+        p.progress(p.progress_opaque, &stats);
+        lock.lock();
+    };
+    while (!s.render_done && !(s.abandoned && s.finisher_done)) {
+        s.changed.wait_for(lock, glr::tick);
+        auto now = glr::clock::now();
+        if (p.interrupt.callback && !s.interrupted) {
+            lock.unlock();
+            bool stop_now = p.interrupt.callback(p.interrupt.opaque) != 0;
+            lock.lock();
+            if (stop_now) {
+                s.interrupted = true;
+                s.cancel = true;
+            }
+        }
+        if (s.cancel && cancel_seen == glr::clock::time_point{})
+            cancel_seen = now;
+        bool over_limit = s.compiling && p.compile_timeout > 0 &&
+                          std::chrono::duration<double>(now - s.busy_since).count() > p.compile_timeout;
+        bool cancel_unanswered = s.cancel && now - std::max(cancel_seen, s.busy_since) >= glr::cancel_grace;
+        if (s.busy && !s.abandoned && (over_limit || s.interrupted || cancel_unanswered) &&
+            s.submit_mutex.try_lock()) {
+            // The render thread is held in the driver: finalize without it.
+            s.abandoned = true;
+            s.submit_mutex.unlock();
+            if (over_limit) {
+                s.stop = GLR_EXPORT_COMPILE_TIMEOUT;
+                s.record_error(-ETIMEDOUT, glr::format("the shader has compiled (or rendered its first frame) for "
+                                                       "over %g s: giving up",
+                                                       p.compile_timeout));
+                glr_log_write(s.log, GLR_LOG_ERROR, s.error_message.c_str());
+            }
+            finisher = std::thread(glr::finish_without_render, shared_);
+        }
+        if (p.progress && now >= next_report) {
+            next_report = now + interval;
+            report();
+        }
+    }
+    lock.unlock();
+    if (finisher.joinable())
+        finisher.join();
+    lock.lock();
+    s.ended = glr::clock::now();
+    s.state = GLR_EXPORT_ENDED;
+    int rc = 0;
+    if (s.stop == GLR_EXPORT_COMPILE_TIMEOUT) {
+        rc = -ETIMEDOUT;
+    } else if (s.interrupted) {
+        s.stop = GLR_EXPORT_INTERRUPTED;
+        rc = -EINTR;
+        s.error = 0;
+        s.record_error(rc, "glr_export_run: interrupted: the output keeps what was written");
+    } else if (s.error) {
+        s.stop = GLR_EXPORT_FAILED;
+        rc = s.error;
+    } else {
+        s.stop = s.complete ? GLR_EXPORT_COMPLETE : GLR_EXPORT_CANCELLED;
+    }
+    if (rc < 0) // logged where it happened: this thread's last error only
+        glr_report_error(s.log, rc, s.error_message.c_str(), rc == -EINTR);
+    if (p.progress)
+        report();
+    return rc;
+}

@@ -1,0 +1,32 @@
+// The export job behind glr_export (see glreader/export.h for the contract). Two threads
+// share its state: the render thread, which owns the GL context and plays, captures and
+// submits frame after frame; and the supervisor, the thread that called run(), which
+// reports progress, polls the interrupt, and, when the render thread is held in the driver
+// past a cancel or the compile limit, finalizes the encoder without it and returns.
+#pragma once
+
+#include "glreader/export.h"
+
+#include <memory>
+
+namespace glr {
+struct export_shared;
+}
+
+struct glr_export {
+public:
+    // Checks and copies the params; throws glr::failure with words.
+    glr_export(glr_log *log, const glr_export_params &params);
+    ~glr_export();
+    glr_export(const glr_export &) = delete;
+    glr_export &operator=(const glr_export &) = delete;
+
+    int run();
+    void cancel() noexcept;
+    glr_export_stats stats() const;
+    glr_log *log() const;
+
+private:
+    // Shared with the render thread, which may outlive the job (left in the driver).
+    std::shared_ptr<glr::export_shared> shared_;
+};

@@ -1,0 +1,482 @@
+/* The export job (glreader/export.h) driven from C, as a library: frame ranges that equal
+ * a full render's frames, and stops while a shader compiles, while a frame renders for
+ * seconds, and while the output stalls, each with the output it must leave and the stop
+ * code it must report. One case per process: `export_job_test CASE`. Prints the failed
+ * checks and exits non-zero on any. */
+#include "glreader/export.h"
+#include "glreader/glreader.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failed;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failed++;                                                                              \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed; last error: %s\n", __FILE__, __LINE__, #cond, \
+                    glr_last_error());                                                             \
+        }                                                                                          \
+    } while (0)
+
+static char scratch[256];
+
+static const char *scratch_file(const char *name)
+{
+    static char paths[8][320];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", scratch, name);
+    return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(2);
+    }
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* --- Decoding: every video frame of a file, as a hash of its pixels. */
+
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Fills hashes (up to max) and returns the number of frames, or -1 when the file does
+ * not open or a packet does not decode. */
+static int decode_hashes(const char *path, uint64_t *hashes, int max)
+{
+    AVFormatContext *fmt = NULL;
+    if (avformat_open_input(&fmt, path, NULL, NULL) < 0)
+        return -1;
+    int count = -1, stream = -1;
+    const AVCodec *codec = NULL;
+    AVCodecContext *dec = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    if (avformat_find_stream_info(fmt, NULL) < 0 ||
+        (stream = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)) < 0 ||
+        !(dec = avcodec_alloc_context3(codec)) ||
+        avcodec_parameters_to_context(dec, fmt->streams[stream]->codecpar) < 0 || avcodec_open2(dec, codec, NULL) < 0)
+        goto done;
+    count = 0;
+    int ended = 0;
+    while (!ended) {
+        int rc = av_read_frame(fmt, pkt);
+        if (rc < 0)
+            ended = 1;
+        else if (pkt->stream_index != stream) {
+            av_packet_unref(pkt);
+            continue;
+        }
+        rc = avcodec_send_packet(dec, ended ? NULL : pkt);
+        av_packet_unref(pkt);
+        if (rc < 0) {
+            count = -1;
+            goto done;
+        }
+        while (avcodec_receive_frame(dec, frame) == 0) {
+            uint64_t h = 1469598103934665603ull;
+            int bytes = av_image_get_linesize(frame->format, frame->width, 0);
+            for (int y = 0; y < frame->height; y++)
+                h = hash_bytes(h, frame->data[0] + (ptrdiff_t)y * frame->linesize[0], (size_t)bytes);
+            if (count < max)
+                hashes[count] = h;
+            count++;
+            av_frame_unref(frame);
+        }
+    }
+done:
+    av_frame_free(&frame);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+    return count;
+}
+
+/* --- Jobs. */
+
+/* The params of an FFV1 export of `project` (BGRA as rendered: nothing converted). */
+static struct glr_export_params ffv1_params(const glr_project *project, int w, int h, int first, int count,
+                                            const char *output)
+{
+    struct glr_export_params p;
+    memset(&p, 0, sizeof p);
+    p.player.width = w;
+    p.player.height = h;
+    p.player.project = project;
+    p.player.first_frame = first;
+    p.player.date = "2026-01-01";
+    p.frame_count = count;
+    p.encoder.codec = "ffv1";
+    p.encoder.pix_fmt = "bgra";
+    p.encoder.output = output;
+    p.encoder.container = "matroska";
+    return p;
+}
+
+struct running_job {
+    glr_export *job;
+    int rc;
+    pthread_t thread;
+};
+
+static void *run_thread(void *opaque)
+{
+    struct running_job *r = opaque;
+    r->rc = glr_export_run(r->job);
+    return NULL;
+}
+
+static void start(struct running_job *r, glr_export *job)
+{
+    r->job = job;
+    r->rc = 1;
+    if (pthread_create(&r->thread, NULL, run_thread, r) != 0)
+        exit(2);
+}
+
+static struct glr_export_stats stats_of(const glr_export *job)
+{
+    struct glr_export_stats s;
+    glr_export_get_stats(job, &s);
+    return s;
+}
+
+typedef int (*condition)(const struct glr_export_stats *s);
+
+/* Waits, polling the job's statistics, until `happened` holds or `seconds` pass. */
+static int wait_for(const glr_export *job, condition happened, double seconds, const char *what)
+{
+    struct timespec step = {0, 5000000};
+    for (double waited = 0; waited < seconds; waited += 0.005) {
+        struct glr_export_stats s = stats_of(job);
+        if (happened(&s))
+            return 1;
+        if (s.state == GLR_EXPORT_ENDED && s.render_running == 0) {
+            fprintf(stderr, "the job ended before %s\n", what);
+            return 0;
+        }
+        nanosleep(&step, NULL); /* pace: a poll's interval */
+    }
+    fprintf(stderr, "%s did not happen within %g s\n", what, seconds);
+    return 0;
+}
+
+static int render_stopped(const struct glr_export_stats *s) { return !s->render_running; }
+
+static glr_project *load(const char *path)
+{
+    glr_project *project = glr_project_load(NULL, path);
+    if (!project) {
+        fprintf(stderr, "cannot load %s: %s\n", path, glr_last_error());
+        exit(2);
+    }
+    return project;
+}
+
+/* Runs a job to its end; returns glr_export_run's code and its stats in *out. */
+static int run_to_end(const struct glr_export_params *p, struct glr_export_stats *out)
+{
+    glr_export *job = glr_export_create(NULL, p);
+    CHECK(job != NULL);
+    if (!job)
+        return -1;
+    int rc = glr_export_run(job);
+    *out = stats_of(job);
+    glr_export_destroy(&job);
+    return rc;
+}
+
+/* --- Cases. */
+
+/* Frames [5, 8) rendered as a range are those of a render of [0, 8): for a stateless
+ * shader (no pre-roll) and for a project whose Buffer A reads its own previous frame
+ * (pre-rolled over the 5 frames before). */
+static void range_equals_full_render(void)
+{
+    enum { first = 5, count = 3, total = first + count };
+    const char *stateless = scratch_file("stateless.frag");
+    write_text(stateless, "void mainImage(out vec4 c, in vec2 p) {\n"
+                          "    c = vec4(fract(p / 16.0 + iTime), fract(float(iFrame) * 0.13), 1.0);\n}\n");
+    char feedback[320];
+    snprintf(feedback, sizeof feedback, "%s", scratch_file("feedback"));
+    mkdir(feedback, 0755);
+    char path[400];
+    snprintf(path, sizeof path, "%s/bufferA.glsl", feedback);
+    write_text(path, "void mainImage(out vec4 c, in vec2 p) {\n"
+                     "    vec4 last = texelFetch(iChannel0, ivec2(p), 0);\n"
+                     "    c = fract(last + vec4(p.x / 97.0, p.y / 89.0, float(iFrame) / 7.0, 0.25));\n}\n");
+    snprintf(path, sizeof path, "%s/image.glsl", feedback);
+    write_text(path, "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0); }\n");
+    snprintf(path, sizeof path, "%s/channels", feedback);
+    write_text(path, "bufferA.channel0 buffer:A\nimage.channel0 buffer:A\n");
+
+    const char *sources[2] = {stateless, feedback};
+    for (int k = 0; k < 2; k++) {
+        glr_project *project = load(sources[k]);
+        const char *full = scratch_file("full.mkv"), *range = scratch_file("range.mkv");
+        struct glr_export_params p = ffv1_params(project, 48, 32, 0, total, full);
+        struct glr_export_stats s;
+        CHECK(run_to_end(&p, &s) == 0);
+        CHECK(s.stop == GLR_EXPORT_COMPLETE && s.frames_rendered == total && s.preroll_frames == 0);
+        p = ffv1_params(project, 48, 32, first, count, range);
+        CHECK(run_to_end(&p, &s) == 0);
+        CHECK(s.stop == GLR_EXPORT_COMPLETE && s.frames_rendered == count);
+        CHECK(s.preroll_frames == (k == 0 ? 0 : first));
+        CHECK((int)s.encoder.frames_encoded == count);
+        uint64_t a[total], b[count];
+        CHECK(decode_hashes(full, a, total) == total);
+        CHECK(decode_hashes(range, b, count) == count);
+        for (int i = 0; i < count; i++)
+            CHECK(a[first + i] == b[i]);
+        CHECK(a[first] != a[first + 1]); /* the frames move: equal hashes mean something */
+        glr_project_destroy(&project);
+        unlink(full);
+        unlink(range);
+    }
+    const char *files[] = {"bufferA.glsl", "image.glsl", "channels"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", feedback, files[i]);
+        unlink(path);
+    }
+    rmdir(feedback);
+    unlink(stateless);
+}
+
+/* A second into the start: the driver compiles (the shader takes several). */
+static int compiling(const struct glr_export_stats *s)
+{
+    return s->state == GLR_EXPORT_STARTING && s->renderer[0] && s->elapsed_seconds > 1;
+}
+
+/* A cancel while the driver compiles (seconds of LLVM on llvmpipe): the job ends at once,
+ * cancelled; nothing was rendered, so no output is created and an existing file at its
+ * path stays as it was; the compile's thread ends later and frees what it made. */
+static void cancel_during_compile(void)
+{
+    char *text = malloc(200000);
+    size_t n = (size_t)sprintf(text, "void mainImage(out vec4 c, in vec2 f) {\n    float x = f.x * 0.001, s = 0.0;\n");
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)sprintf(text + n, "    { float y = sin(x * 1.%d + %d.0); s += y * cos(s); }\n", i % 997, i % 13);
+    sprintf(text + n, "    c = vec4(s, s, s, 1.0);\n}\n");
+    const char *shader = scratch_file("long_compile.frag"), *out = scratch_file("compile.mkv");
+    write_text(shader, text);
+    free(text);
+    write_text(out, "an older file, kept");
+    glr_project *project = load(shader);
+    struct glr_export_params p = ffv1_params(project, 16, 16, 0, 4, out);
+    glr_export *job = glr_export_create(NULL, &p);
+    CHECK(job != NULL);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, compiling, 60, "the compile"));
+    glr_export_cancel(job);
+    pthread_join(r.thread, NULL);
+    struct glr_export_stats s = stats_of(job);
+    CHECK(r.rc == 0);
+    CHECK(s.stop == GLR_EXPORT_CANCELLED);
+    CHECK(s.frames_rendered == 0 && s.encoder.frames_encoded == 0);
+    CHECK(s.render_running == 1); /* left in the compiler */
+    FILE *f = fopen(out, "r");
+    char kept[64] = "";
+    CHECK(f && fgets(kept, sizeof kept, f) && strcmp(kept, "an older file, kept") == 0);
+    if (f)
+        fclose(f);
+    CHECK(wait_for(job, render_stopped, 300, "the end of the compile's thread"));
+    glr_export_destroy(&job);
+    glr_project_destroy(&project);
+    unlink(out);
+    unlink(shader);
+}
+
+static int at_slow_frame(const struct glr_export_stats *s) { return s->frames_rendered >= 3; }
+
+/* A cancel while a frame renders for seconds: the job finalizes without that frame's end
+ * and returns; the file plays the frames encoded, fewer than asked. */
+static void cancel_during_long_frame(void)
+{
+    char text[4096];
+    size_t n = (size_t)sprintf(text, "void mainImage(out vec4 c, in vec2 f) {\n"
+                                     "    int n = iFrame < 3 ? 0 : 60000;\n"
+                                     "    float x = f.x, y = f.y;\n"
+                                     "    for (int i = 0; i < n; i++)\n"
+                                     "        for (int j = 0; j < n; j++) {\n");
+    for (int k = 0; k < 32; k++)
+        n += (size_t)sprintf(text + n, "            x = sin(x * 1.%d + y); y = cos(y + x);\n", k);
+    sprintf(text + n, "        }\n    c = vec4(fract(x), fract(y), float(iFrame) / 16.0, 1.0);\n}\n");
+    const char *shader = scratch_file("slow.frag"), *out = scratch_file("slow.mkv");
+    write_text(shader, text);
+    glr_project *project = load(shader);
+    struct glr_export_params p = ffv1_params(project, 32, 16, 0, 8, out);
+    glr_export *job = glr_export_create(NULL, &p);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, at_slow_frame, 60, "frame 3"));
+    glr_export_cancel(job);
+    pthread_join(r.thread, NULL);
+    struct glr_export_stats s = stats_of(job);
+    CHECK(r.rc == 0);
+    CHECK(s.stop == GLR_EXPORT_CANCELLED);
+    CHECK(s.render_running == 1); /* left in the slow frame */
+    CHECK(s.encoder.frames_encoded >= 1 && s.encoder.frames_encoded < 8);
+    uint64_t hashes[8];
+    CHECK(decode_hashes(out, hashes, 8) == (int)s.encoder.frames_encoded);
+    CHECK(wait_for(job, render_stopped, 300, "the end of the slow frame's thread"));
+    glr_export_destroy(&job);
+    glr_project_destroy(&project);
+    unlink(out);
+    unlink(shader);
+}
+
+/* A FIFO's reader: takes a little, pauses until told, then reads to the end into a file. */
+struct paused_reader {
+    const char *fifo, *copy;
+    atomic_int resume;
+    size_t bytes;
+    pthread_t thread;
+};
+
+static void *read_fifo(void *opaque)
+{
+    struct paused_reader *r = opaque;
+    int in = open(r->fifo, O_RDONLY);
+    FILE *out = fopen(r->copy, "wb");
+    static char buffer[65536];
+    ssize_t got = in >= 0 ? read(in, buffer, 4096) : -1;
+    struct timespec step = {0, 5000000};
+    while (got > 0 && !atomic_load(&r->resume))
+        nanosleep(&step, NULL); /* pace: the reader's pause under test */
+    for (; got > 0; got = read(in, buffer, sizeof buffer))
+        r->bytes += fwrite(buffer, 1, (size_t)got, out);
+    if (in >= 0)
+        close(in);
+    if (out)
+        fclose(out);
+    return NULL;
+}
+
+static int output_stalled(const struct glr_export_stats *s) { return s->output_wait_seconds >= 0.5; }
+
+static atomic_int give_up;
+static int interrupt_when_told(void *opaque)
+{
+    (void)opaque;
+    return atomic_load(&give_up);
+}
+
+/* A stop while the output's reader pauses. A cancel waits for the output: when the reader
+ * reads again, it gets a finalized file with every frame encoded. The interrupt gives up
+ * on the output: the job returns while the reader still pauses. */
+static void stop_during_stalled_output(int interrupt)
+{
+    const char *fifo = scratch_file("stalled.nut"), *copy = scratch_file("received.nut");
+    CHECK(mkfifo(fifo, 0644) == 0);
+    glr_project *project = load("");
+    struct glr_export_params p = ffv1_params(project, 160, 120, 0, 2000, fifo);
+    p.encoder.container = "nut";
+    p.encoder.chunk_size = 16384; /* the stall comes after a few frames */
+    p.interrupt.callback = interrupt ? interrupt_when_told : NULL;
+    glr_export *job = glr_export_create(NULL, &p);
+    struct paused_reader reader = {fifo, copy, 0, 0, 0};
+    pthread_create(&reader.thread, NULL, read_fifo, &reader);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, output_stalled, 60, "the stall"));
+    if (interrupt)
+        atomic_store(&give_up, 1);
+    else
+        glr_export_cancel(job);
+    if (!interrupt)
+        atomic_store(&reader.resume, 1);
+    pthread_join(r.thread, NULL);
+    struct glr_export_stats s = stats_of(job);
+    atomic_store(&reader.resume, 1);
+    pthread_join(reader.thread, NULL);
+    if (interrupt) {
+        CHECK(r.rc == -EINTR);
+        CHECK(s.stop == GLR_EXPORT_INTERRUPTED);
+        CHECK(reader.bytes > 0);
+    } else {
+        CHECK(r.rc == 0);
+        CHECK(s.stop == GLR_EXPORT_CANCELLED);
+        CHECK(s.frames_rendered < 2000);
+        uint64_t hashes[1];
+        int frames = decode_hashes(copy, hashes, 1);
+        CHECK(frames > 0 && frames == (int)s.encoder.frames_encoded);
+    }
+    glr_export_destroy(&job);
+    glr_project_destroy(&project);
+    unlink(fifo);
+    unlink(copy);
+}
+
+/* Params the job refuses at create, with words. */
+static void bad_params_are_refused(void)
+{
+    glr_project *project = load("");
+    struct glr_export_params p = ffv1_params(project, 64, 48, 0, 0, "x.mkv");
+    CHECK(glr_export_create(NULL, &p) == NULL && strstr(glr_last_error(), "no range of frame numbers"));
+    p = ffv1_params(project, 64, 48, 0, 2, "x.mkv");
+    p.encoder.codec = "no-such-codec";
+    CHECK(glr_export_create(NULL, &p) == NULL && strstr(glr_last_error(), "no-such-codec"));
+    CHECK(!exists("x.mkv"));
+    glr_project_destroy(&project);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: export_job_test range|compile|long_frame|stalled_cancel|stalled_interrupt|params\n");
+        return 2;
+    }
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1); /* a compile is a compile every run */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/export_job_test.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch))
+        return 2;
+    const char *which = argv[1];
+    if (!strcmp(which, "range"))
+        range_equals_full_render();
+    else if (!strcmp(which, "compile"))
+        cancel_during_compile();
+    else if (!strcmp(which, "long_frame"))
+        cancel_during_long_frame();
+    else if (!strcmp(which, "stalled_cancel"))
+        stop_during_stalled_output(0);
+    else if (!strcmp(which, "stalled_interrupt"))
+        stop_during_stalled_output(1);
+    else if (!strcmp(which, "params"))
+        bad_params_are_refused();
+    else
+        return 2;
+    rmdir(scratch);
+    printf("%s: %s\n", which, failed ? "FAILED" : "passed");
+    return failed ? 1 : 0;
+}
