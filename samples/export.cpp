@@ -24,15 +24,16 @@
 // does not (-f null encodes and writes nothing). An output that stalls is waited for, as
 // long as it stalls. A first SIGINT or SIGTERM stops rendering, encodes what was rendered
 // and finalizes the file, then exits with 130 or 143, even while the driver compiles or a
-// frame renders (samples/stop_signals); a second one exits at once. Shader files are read
-// only if regular, below --max-shader-size. Messages go to stderr, only media to stdout.
+// frame renders (the export job finalizes without it: glreader/export.h); a second one
+// exits at once. Shader files are read only if regular, below --max-shader-size. Messages
+// go to stderr, only media to stdout. All the work is the library's export job; this
+// program reads options, turns signals into its cancel, and prints.
 #include "command_line.hpp"
-#include "periodic_report.hpp"
-#include "shadertoy_player.hpp"
 #include "stop_signals.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/export.hpp"
 #include "glreader/glreader.hpp"
+#include "glreader/shadertoy_project.h"
 
 #include <nlohmann/json.hpp>
 
@@ -248,42 +249,39 @@ options parse(int argc, char **argv)
 // terminal, plain lines every two seconds otherwise; the fps and the bar count frames
 // encoded. The words in brackets say what the run is doing: rendering, flushing the
 // encoder, or waiting for an output that takes no data (a paused reader, a busy disk).
-// It runs on a thread of its own, so it goes on while the render thread waits.
+// The job calls it on main's thread, which it holds, also while its render thread waits.
 class progress {
 public:
-    progress(int total, const glr::encoder &enc)
-        : total_(total), enc_(enc), tty_(isatty(STDERR_FILENO)), start_(clock::now()),
-          reports_(std::chrono::milliseconds(tty_ ? 100 : 2000), [this] { report(); })
-    {
-    }
-    progress(const progress &) = delete;
-    progress &operator=(const progress &) = delete;
+    explicit progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+    int interval_ms() const { return tty_ ? 100 : 2000; }
 
-    void rendered(int n) { rendered_ = n; }
-    void flushing() { flushing_ = true; }
-    // Stops the reports after a last one.
-    void done()
+    void report(const glr_export_stats &s)
     {
-        if (reports_.stop() && tty_)
-            std::fprintf(stderr, "\n");
-    }
-    double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
-
-private:
-    using clock = std::chrono::steady_clock;
-
-    void report()
-    {
-        glr_encoder_stats es = enc_.stats();
-        int encoded = static_cast<int>(es.frames_encoded);
-        double elapsed = this->elapsed();
-        double fps = elapsed > 0 ? encoded / elapsed : 0;
+        if (!renderer_told_ && s.renderer[0]) {
+            renderer_told_ = true;
+            std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", s.renderer, s.platform);
+        }
+        if (!preroll_told_ && s.preroll_frames > 0) {
+            preroll_told_ = true;
+            std::fprintf(stderr, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
+                         s.preroll_frames);
+        }
+        if (s.state != GLR_EXPORT_RENDERING && s.state != GLR_EXPORT_FLUSHING && s.state != GLR_EXPORT_ENDED)
+            return;
+        if (s.state == GLR_EXPORT_ENDED) {
+            if (shown_ && tty_)
+                std::fprintf(stderr, "\n");
+            return;
+        }
+        shown_ = true;
+        int encoded = static_cast<int>(s.encoder.frames_encoded);
+        double fps = s.elapsed_seconds > 0 ? encoded / s.elapsed_seconds : 0;
         double eta = fps > 0 ? (total_ - encoded) / fps : 0;
-        std::string state = es.write_in_progress_ms >= 1000
-                                ? "waiting for the output: " + std::to_string(std::lround(es.write_in_progress_ms / 1000)) + " s"
-                            : flushing_ ? "flushing the encoder"
-                                        : "rendered " + std::to_string(rendered_.load());
-        if (sample::stop_signal())
+        std::string state = s.output_wait_seconds >= 1
+                                ? "waiting for the output: " + std::to_string(std::lround(s.output_wait_seconds)) + " s"
+                            : s.state == GLR_EXPORT_FLUSHING ? "flushing the encoder"
+                                                             : "rendered " + std::to_string(s.frames_rendered);
+        if (s.cancel_requested)
             state += "; stopping: a second Ctrl-C exits at once";
         if (tty_) {
             int filled = total_ ? 30 * encoded / total_ : 30;
@@ -297,13 +295,10 @@ private:
         }
     }
 
+private:
     int total_;
-    const glr::encoder &enc_;
     bool tty_;
-    clock::time_point start_;
-    std::atomic<int> rendered_{0};
-    std::atomic<bool> flushing_{false};
-    sample::periodic_report reports_; // last: its thread reports from the start
+    bool renderer_told_ = false, preroll_told_ = false, shown_ = false;
 };
 
 void print_stage(const char *name, const glr_latency &l)
@@ -318,13 +313,93 @@ nlohmann::ordered_json json_stage(const glr_latency &l)
             {"p99_ms", l.p99_ms}, {"max_ms", l.max_ms}};
 }
 
+
+// The summary on stderr, and the statistics as JSON with --stats-json.
+void report(const options &o, const glr_export_stats &st, const glr_export_params &params)
+{
+    const bool whole = st.stop == GLR_EXPORT_COMPLETE;
+    // What holds the frames of an export stopped short: --part keeps the .part name.
+    const std::string stopped_file = o.part ? o.output + ".part" : "the file";
+    const glr_encoder_stats &es = st.encoder;
+    if (st.stop == GLR_EXPORT_CANCELLED && st.render_running)
+        std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; %s was finalized\n",
+                     o.start_frame + st.frames_rendered, static_cast<unsigned long long>(es.frames_encoded),
+                     stopped_file.c_str());
+    else if (!whole)
+        std::fprintf(stderr, "interrupted: stopped after %d of %d frames; %s was finalized\n", st.frames_rendered,
+                     o.frames, stopped_file.c_str());
+    const std::string written = !whole && o.part ? o.output + ".part" : o.output;
+    char *absolute = realpath(written.c_str(), nullptr);
+    double elapsed = st.elapsed_seconds;
+    std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
+                 static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num, o.fps_den,
+                 o.codec.c_str(), absolute ? absolute : written.c_str(), es.bytes_written / 1e6, elapsed,
+                 es.frames_encoded / elapsed);
+    std::free(absolute);
+    const glr_ring_stats &rs = st.ring;
+    const glr_player_stats &ps = st.player; // pre-roll included
+    std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
+    print_stage("channels (decode, upload)", ps.channels);
+    print_stage("render (draw calls)", ps.render);
+    print_stage("readback (in capture)", rs.readback);
+    print_stage("render-thread stall", rs.stall);
+    print_stage("wait for encoder queue", es.submit_wait);
+    print_stage("convert (swscale, CPU)", es.convert);
+    print_stage("encode", es.encode);
+    print_stage("write (mux + file)", es.write);
+    const char *conversion = glr_format_get_info(st.ring_format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
+    std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n",
+                 rs.path ? rs.path : "none", rs.fill ? rs.fill : "none", glr_format_name(st.ring_format),
+                 rs.frame_bytes, conversion);
+    if (!o.audio_input.empty())
+        std::fprintf(stderr, "  audio: %s, %llu samples per channel\n", es.audio_copied ? "copied as it is" : "encoded",
+                     static_cast<unsigned long long>(es.audio_samples_encoded));
+    std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
+                 static_cast<unsigned long long>(es.zero_copy_frames),
+                 static_cast<unsigned long long>(es.converted_frames), static_cast<unsigned long long>(es.copied_frames));
+
+    if (o.stats_json.empty())
+        return;
+    // A JSON library writes it: names and paths are escaped whatever they hold.
+    nlohmann::ordered_json stats = {
+        {"output", o.output}, {"codec", o.codec}, {"width", o.width}, {"height", o.height},
+        {"start_frame", o.start_frame}, {"preroll_frames", ps.preroll_frames},
+        {"ring_depth", params.ring_depth}, {"encoder_queue", o.queue}, {"audio_bit_rate", o.audio.bit_rate},
+        {"audio_offset", o.audio.offset}, {"frames_written", es.frames_encoded}, {"interrupted", !whole},
+        {"seconds", elapsed}, {"bytes", es.bytes_written}, {"readback_path", rs.path ? rs.path : ""},
+        {"ring_format", glr_format_name(st.ring_format)}, {"conversion", conversion},
+        {"readback_bytes_per_frame", rs.frame_bytes}, {"zero_copy_frames", es.zero_copy_frames},
+        {"converted_frames", es.converted_frames}, {"copied_frames", es.copied_frames},
+        {"channels", json_stage(ps.channels)}, {"render", json_stage(ps.render)},
+        {"readback", json_stage(rs.readback)}, {"stall", json_stage(rs.stall)},
+        {"submit_wait", json_stage(es.submit_wait)}, {"convert", json_stage(es.convert)},
+        {"encode", json_stage(es.encode)}, {"write", json_stage(es.write)}};
+    std::ofstream out(o.stats_json);
+    out << stats.dump(2) << "\n";
+    if (!out)
+        throw std::runtime_error("cannot write " + o.stats_json);
+}
+
+// The job a stop signal cancels (async-signal-safe).
+std::atomic<glr_export *> running_job{nullptr};
+
+void cancel_running_job()
+{
+    if (glr_export *job = running_job.load())
+        glr_export_cancel(job);
+}
+
+struct project_deleter {
+    void operator()(glr_project *p) const { glr_project_destroy(&p); }
+};
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     av_log_set_level(AV_LOG_WARNING); // encoders' own chatter (x264's summary) is noise here
-    sample::catch_stop_signals();
+    sample::catch_stop_signals(cancel_running_job);
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
     // Errors reach the user once, as the exception's message; warnings still show.
@@ -334,30 +409,18 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "glreader: %s\n", message);
     };
     glr_log *log = glr_log_create(&log_params);
+    bool render_left_running = false;
     try {
-        glr::context ctx({}, log);
-        std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", ctx.renderer().c_str(), ctx.platform().c_str());
-        sample::shadertoy_options shadertoy;
-        shadertoy.shader = o.shader;
-        shadertoy.channels = o.channels;
-        shadertoy.audio = o.audio_input;
-        shadertoy.fps_num = o.fps_num;
-        shadertoy.fps_den = o.fps_den;
-        std::copy(std::begin(o.mouse), std::end(o.mouse), shadertoy.mouse);
-        shadertoy.date = o.date;
-        shadertoy.first_frame = o.start_frame;
-        shadertoy.max_shader_bytes = o.max_shader_bytes;
-        // The driver compiles in calls nothing can break off, and some (Mesa) only at the
-        // first draw: the watchdog answers a signal meanwhile, and ends a compile (or a
-        // first frame) that runs past --compile-timeout.
-        char limit_message[200];
-        std::snprintf(limit_message, sizeof limit_message,
-                      "glreader-export: the shader has compiled (or rendered its first frame) for over %g s: giving "
-                      "up (--compile-timeout sets the limit)", o.compile_timeout);
-        auto player = [&] {
-            sample::busy_section compiling(o.compile_timeout, limit_message);
-            return std::make_unique<sample::shadertoy_player>(shadertoy, o.width, o.height, log);
-        }();
+        std::unique_ptr<glr_project, project_deleter> project(glr_project_load(log, o.shader.c_str()));
+        if (!project)
+            throw std::runtime_error(glr_last_error());
+        for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
+            const std::string &spec = o.channels[static_cast<size_t>(c)];
+            std::string where = "--channel" + std::to_string(c);
+            if (!spec.empty() &&
+                glr_project_bind(project.get(), GLR_SCENE_IMAGE_PASS, c, spec.c_str(), where.c_str()) < 0)
+                throw std::runtime_error(glr_last_error());
+        }
 
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {
@@ -366,13 +429,19 @@ int main(int argc, char **argv)
         };
         add_option("preset", o.preset);
         add_option("crf", o.crf);
-        glr_encoder_params ep{};
-        ep.width = o.width;
-        ep.height = o.height;
-        // BGRA is taken as is by ffv1 and rawvideo; a YUV encode takes what the GPU made.
-        ep.format = GLR_FORMAT_BGRA8;
-        ep.fps_num = o.fps_num;
-        ep.fps_den = o.fps_den;
+        glr_export_params params{};
+        glr_player_params &pp = params.player;
+        pp.width = o.width;
+        pp.height = o.height;
+        pp.fps_num = o.fps_num;
+        pp.fps_den = o.fps_den;
+        pp.project = project.get();
+        pp.first_frame = o.start_frame;
+        std::copy(std::begin(o.mouse), std::end(o.mouse), pp.mouse);
+        pp.date = o.date.empty() ? nullptr : o.date.c_str();
+        pp.max_source_bytes = o.max_shader_bytes;
+        params.frame_count = o.frames;
+        glr_encoder_params &ep = params.encoder;
         ep.codec = o.codec.c_str();
         ep.pix_fmt = o.pix_fmt.empty() ? nullptr : o.pix_fmt.c_str();
         ep.codec_options = codec_options.empty() ? nullptr : codec_options.c_str();
@@ -382,150 +451,44 @@ int main(int argc, char **argv)
         ep.audio = o.audio;
         ep.audio.input = o.audio_input.empty() ? nullptr : o.audio_input.c_str();
         ep.audio.codec = o.audio_codec.empty() ? nullptr : o.audio_codec.c_str();
-        // The sound starts where the picture does.
-        ep.audio.offset -= o.start_frame * static_cast<double>(o.fps_den) / o.fps_num;
         ep.queue_depth = o.queue;
         ep.color = o.color;
         // Exclusive: of two exports started at once on one file, one writes it.
         ep.output_flags = (o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE) | (o.part ? GLR_OUTPUT_PART : 0);
-        if (o.ring_format)
-            ep.format = o.ring_format;
-        else if (o.gpu_convert && !(ep.format = glr_encoder_preferred_format(&ep)))
-            throw std::runtime_error(glr_last_error());
+        params.conversion = o.gpu_convert ? GLR_EXPORT_CONVERT_GPU : GLR_EXPORT_CONVERT_CPU;
+        params.ring_format = o.ring_format;
+        params.ring_depth = o.depth;
+        params.compile_timeout = o.compile_timeout;
+        progress bar(o.frames);
+        params.progress = [](void *opaque, const glr_export_stats *s) { static_cast<progress *>(opaque)->report(*s); };
+        params.progress_opaque = &bar;
+        params.progress_interval_ms = bar.interval_ms();
 
-        glr_ring_params rp{};
-        rp.width = o.width;
-        rp.height = o.height;
-        rp.format = ep.format;
-        rp.color = o.color;
-        rp.depth = o.depth;
-        // The output waits as long as it stalls: only the user decides to give up.
-        rp.capture_timeout_ns = UINT64_MAX;
-        glr::ring ring(rp);
-        std::unique_ptr<glr::encoder> encoder;
-        {
-            // Opening a FIFO waits for its reader in open(), which signals do not break.
-            sample::busy_section opening;
-            encoder = std::make_unique<glr::encoder>(ep, log);
-        }
-        glr::encoder &enc = *encoder;
-
-        progress bar(o.frames, enc);
-        std::atomic<int> rendered{0}; // the watchdog's thread reads it too
-        // What holds the frames of an export stopped short: --part keeps the .part name.
-        const std::string stopped_file = o.part ? o.output + ".part" : "the file";
-        // A frame that renders for long is answered by the watchdog, which encodes what
-        // reached the encoder and finalizes the file.
-        sample::on_abandon([&] {
-            bar.done();
-            enc.finish_incomplete();
-            std::fprintf(stderr, "stopped while frame %d was rendering: wrote %llu frames; %s was finalized\n",
-                         o.start_frame + rendered.load(), static_cast<unsigned long long>(enc.stats().frames_encoded),
-                         stopped_file.c_str());
-        });
-        auto submit = [&](glr::frame &&f) {
-            sample::outside_section handing_over;
-            enc.submit(std::move(f));
-        };
-        // A project whose passes read their previous frame renders the frames before the
-        // start first: the start frame is then the one a render from 0 shows.
-        if (player->preroll() > 0)
-            std::fprintf(stderr, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
-                         player->preroll());
-        try {
-            for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-                // The compile limit covers the first draw (where Mesa compiles), unless a
-                // pre-roll, whose length is the user's, comes with it.
-                sample::busy_section rendering(rendered == 0 && player->preroll() == 0 ? o.compile_timeout : 0,
-                                               limit_message);
-                player->render_next();
-                ring.capture(player->source(), rendered, submit);
-                bar.rendered(rendered + 1);
-            }
-            {
-                sample::busy_section rendering;
-                ring.drain(submit);
-            }
-        } catch (const glr::error &) {
-            // When the encoder failed (a full disk), its finish says it whole: what the
-            // file keeps and whether it plays. Any other error stands as it is.
-            sample::on_abandon({});
-            bar.done();
-            enc.finish_incomplete();
-            throw;
-        }
-        sample::on_abandon({});
-        // The encoder's flush and the trailer can take long (slow presets, lookahead); the
-        // progress goes on meanwhile, and a second signal exits at once.
-        bar.flushing();
-        bool whole = !sample::stop_signal();
-        if (whole)
-            enc.finish();
-        else
-            enc.finish_incomplete();
-        bar.done();
-        double elapsed = bar.elapsed();
-
-        glr_ring_stats rs = ring.stats();
-        glr_encoder_stats es = enc.stats();
-        if (!whole)
-            std::fprintf(stderr, "interrupted: stopped after %d of %d frames; %s was finalized\n", rendered.load(),
-                         o.frames, stopped_file.c_str());
-        const std::string written = !whole && o.part ? o.output + ".part" : o.output;
-        char *absolute = realpath(written.c_str(), nullptr);
-        std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
-                    static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num,
-                    o.fps_den, o.codec.c_str(), absolute ? absolute : written.c_str(),
-                    es.bytes_written / 1e6, elapsed, es.frames_encoded / elapsed);
-        std::free(absolute);
-        std::fprintf(stderr, "  %-26s %9s %9s %9s %9s %9s\n", "stage (ms per frame)", "p50", "p95", "p99", "mean", "count");
-        glr_player_stats ps = player->stats(); // pre-roll included
-        print_stage("channels (decode, upload)", ps.channels);
-        print_stage("render (draw calls)", ps.render);
-        print_stage("readback (in capture)", rs.readback);
-        print_stage("render-thread stall", rs.stall);
-        print_stage("wait for encoder queue", es.submit_wait);
-        print_stage("convert (swscale, CPU)", es.convert);
-        print_stage("encode", es.encode);
-        print_stage("write (mux + file)", es.write);
-        const char *conversion = glr_format_get_info(rp.format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
-        std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n", rs.path, rs.fill,
-                    glr_format_name(rp.format), rs.frame_bytes, conversion);
-        if (!o.audio_input.empty())
-            std::fprintf(stderr, "  audio: %s, %llu samples per channel\n",
-                         es.audio_copied ? "copied as it is" : "encoded",
-                         static_cast<unsigned long long>(es.audio_samples_encoded));
-        std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
-                    static_cast<unsigned long long>(es.zero_copy_frames),
-                    static_cast<unsigned long long>(es.converted_frames),
-                    static_cast<unsigned long long>(es.copied_frames));
-
-        if (!o.stats_json.empty()) {
-            // A JSON library writes it: names and paths are escaped whatever they hold.
-            nlohmann::ordered_json stats = {
-                {"output", o.output}, {"codec", o.codec}, {"width", o.width}, {"height", o.height},
-                {"start_frame", o.start_frame}, {"preroll_frames", ps.preroll_frames}, {"ring_depth", rp.depth},
-                {"encoder_queue", o.queue}, {"audio_bit_rate", o.audio.bit_rate}, {"audio_offset", o.audio.offset},
-                {"frames_written", es.frames_encoded}, {"interrupted", !whole}, {"seconds", elapsed},
-                {"bytes", es.bytes_written}, {"readback_path", rs.path}, {"ring_format", glr_format_name(rp.format)},
-                {"conversion", conversion}, {"readback_bytes_per_frame", rs.frame_bytes},
-                {"zero_copy_frames", es.zero_copy_frames}, {"converted_frames", es.converted_frames},
-                {"copied_frames", es.copied_frames}, {"channels", json_stage(ps.channels)},
-                {"render", json_stage(ps.render)}, {"readback", json_stage(rs.readback)},
-                {"stall", json_stage(rs.stall)}, {"submit_wait", json_stage(es.submit_wait)},
-                {"convert", json_stage(es.convert)}, {"encode", json_stage(es.encode)},
-                {"write", json_stage(es.write)}};
-            std::ofstream out(o.stats_json);
-            out << stats.dump(2) << "\n";
-            if (!out)
-                throw std::runtime_error("cannot write " + o.stats_json);
-        }
+        glr::export_job job(params, log);
+        running_job = job.get();
+        if (sample::stop_signal()) // a signal before the job existed
+            job.cancel();
+        int rc = job.run();
+        running_job = nullptr;
+        glr_export_stats st = job.stats();
+        render_left_running = st.render_running;
+        if (st.stop == GLR_EXPORT_COMPILE_TIMEOUT)
+            throw std::runtime_error(std::string(glr_last_error()) + " (--compile-timeout sets the limit)");
+        if (rc < 0 && !(st.stop == GLR_EXPORT_INTERRUPTED))
+            throw glr::error(rc, glr_last_error());
+        report(o, st, params);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "\nglreader-export: %s\n", e.what());
+        if (render_left_running)
+            _exit(1); // a thread is still in the driver: no exit handlers under its feet
         glr_log_destroy(&log);
         return 1;
     }
-    glr_log_destroy(&log); // after every object that used it
     // Stopped by a signal, the file finalized: the shell's status for that signal.
+    if (render_left_running) {
+        std::fflush(stderr);
+        _exit(sample::stop_status()); // a thread is still in the driver, and holds the log
+    }
+    glr_log_destroy(&log); // after every object that used it
     return sample::stop_status();
 }

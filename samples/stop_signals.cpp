@@ -22,11 +22,14 @@ constexpr auto grace = std::chrono::milliseconds(500);
 constexpr auto poll_interval = std::chrono::milliseconds(50);
 
 std::atomic<int> first_signal{0};
+void (*stop_action)() = nullptr;
 
 void on_stop_signal(int signal)
 {
     if (first_signal.exchange(signal) != 0)
         _exit(128 + signal);
+    if (stop_action)
+        stop_action();
 }
 
 // The watchdog's view of the program's thread, under `watch`.
@@ -94,8 +97,9 @@ void leave()
 
 } // namespace
 
-void catch_stop_signals()
+void catch_stop_signals(void (*on_stop)())
 {
+    stop_action = on_stop;
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
 }

@@ -17,8 +17,9 @@
 
 namespace sample {
 
-// Installs the handlers; call once, early in main.
-void catch_stop_signals();
+// Installs the handlers; call once, early in main. on_stop, when given, runs in the
+// handler at the first signal: it must be async-signal-safe (glr_export_cancel is).
+void catch_stop_signals(void (*on_stop)() = nullptr);
 
 // The first SIGINT or SIGTERM received; 0 while none came.
 int stop_signal();

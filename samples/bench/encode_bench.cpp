@@ -8,7 +8,8 @@
 // mode with BGRA, and with NV12 converted on the GPU; and libx264 alone on ready yuv420p
 // frames, the ceiling. Each gives fps, CPU milliseconds per frame over every process
 // (this one, its GL driver's threads, the ffmpeg children) and the bytes read back.
-// The in-process GPU path also runs with an AAC track from a sound file, and into real
+// The in-process rows run the export job itself (glr_export: glreader-export's engine),
+// timed whole. The in-process GPU path also runs with an AAC track from a sound file, and into real
 // outputs (MPEG-TS): a file, a pipe and a loopback TCP socket read by threads of this
 // process that throw the bytes away. An audio-reactive Shadertoy scene runs with that
 // track twice: its iChannel0 empty, and fed the same file's sound texture, as
@@ -17,10 +18,10 @@
 #include "modes.hpp"
 
 #include "scene.hpp"
-#include "shadertoy_player.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/export.hpp"
 #include "glreader/pipe.hpp"
+#include "glreader/shadertoy_project.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -206,24 +207,26 @@ const char *const audio_reactive_source = R"(void mainImage(out vec4 c, in vec2 
 }
 )";
 
-// The audio-reactive scene with iChannel0 fed the sound (or left empty), at 30 fps.
-sample::shadertoy_options audio_reactive(const std::string &shader_file, const std::string &sound, bool channel)
+struct project_deleter {
+    void operator()(glr_project *p) const { glr_project_destroy(&p); }
+};
+using project_ptr = std::unique_ptr<glr_project, project_deleter>;
+
+// A project of one Shadertoy shader file, with iChannel0 bound to the sound or not.
+project_ptr load_project(const std::string &shader_file, bool sound_channel)
 {
-    sample::shadertoy_options o;
-    o.shader = shader_file;
-    o.channels[0] = channel ? "sound" : "";
-    o.audio = sound;
-    o.date = "2026-01-01"; // every run the same
-    return o;
+    project_ptr project(glr_project_load(nullptr, shader_file.c_str()));
+    if (!project || (sound_channel && glr_project_bind(project.get(), GLR_SCENE_IMAGE_PASS, 0, "sound", "bench") < 0))
+        throw std::runtime_error(glr_last_error());
+    return project;
 }
 
 class runner {
 public:
     runner(sample::scene &scene, const encode_case &c, int frames, const std::string &sound,
-           const std::string &reactive_shader)
-        : scene_(scene), c_(c), frames_(frames), sound_(sound),
-          silent_(audio_reactive(reactive_shader, sound, false), c.size.width, c.size.height, nullptr),
-          reactive_(audio_reactive(reactive_shader, sound, true), c.size.width, c.size.height, nullptr)
+           const std::string &scene_shader, const std::string &reactive_shader)
+        : scene_(scene), c_(c), frames_(frames), sound_(sound), scene_project_(load_project(scene_shader, false)),
+          silent_(load_project(reactive_shader, false)), reactive_(load_project(reactive_shader, true))
     {
     }
 
@@ -234,8 +237,8 @@ public:
         case method::in_process_rgba: in_process(GLR_FORMAT_BGRA8); break;
         case method::in_process_gpu_yuv: in_process(GLR_FORMAT_I420); break;
         case method::in_process_gpu_yuv_audio: in_process(GLR_FORMAT_I420, nullptr, true); break;
-        case method::shadertoy_silent: in_process(GLR_FORMAT_I420, nullptr, true, &silent_); break;
-        case method::shadertoy_sound: in_process(GLR_FORMAT_I420, nullptr, true, &reactive_); break;
+        case method::shadertoy_silent: in_process(GLR_FORMAT_I420, nullptr, true, silent_.get()); break;
+        case method::shadertoy_sound: in_process(GLR_FORMAT_I420, nullptr, true, reactive_.get()); break;
         case method::to_file: {
             std::string path = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".ts";
             in_process(GLR_FORMAT_I420, path.c_str());
@@ -258,39 +261,37 @@ public:
     }
 
 private:
-    // Frames rendered through a ring into glr_encoder (libx264 -> yuv420p): the null
-    // muxer, or MPEG-TS into output; with a sound file's AAC track beside them; the bench
-    // scene, or a Shadertoy player's frames (channels uploaded, then rendered).
+    // An export job (glr_export, what glreader-export runs) of the bench scene or a
+    // Shadertoy project, its frames read back as `format` (BGRA: libswscale converts them)
+    // into libx264 -> yuv420p: the null muxer, or MPEG-TS into output; with a sound file's
+    // AAC track beside them. Timed whole: its GL context, compile and output included.
     void in_process(glr_format format, const char *output = nullptr, bool audio = false,
-                    sample::shadertoy_player *player = nullptr)
+                    const glr_project *project = nullptr)
     {
-        glr::ring ring = make_ring(c_.size.width, c_.size.height, format);
-        glr_encoder_params ep{};
-        ep.width = c_.size.width;
-        ep.height = c_.size.height;
-        ep.format = format;
+        glr_export_params p{};
+        p.player.width = c_.size.width;
+        p.player.height = c_.size.height;
+        p.player.project = project ? project : scene_project_.get();
+        p.player.date = "2026-01-01"; // every run the same
+        p.frame_count = frames_;
+        p.conversion = format == GLR_FORMAT_BGRA8 ? GLR_EXPORT_CONVERT_CPU : GLR_EXPORT_CONVERT_GPU;
+        glr_encoder_params &ep = p.encoder;
         ep.codec = "libx264";
         ep.pix_fmt = "yuv420p";
         std::string options = "preset=" + c_.preset;
         ep.codec_options = options.c_str();
         ep.container = output ? "mpegts" : "null";
         ep.output = output ? output : "/dev/null";
-        ep.audio.input = audio ? sound_.c_str() : nullptr;
-        glr::encoder enc(ep);
-        auto submit = [&](glr::frame &&f) { enc.submit(std::move(f)); };
-        for (int i = 0; i < frames_; i++) {
-            if (player)
-                player->render_next();
-            else
-                scene_.draw(i, i / 30.0, 1 / 30.0);
-            ring.capture(player ? player->source() : glr::framebuffer_source(scene_.fbo()), i, submit);
-        }
-        if (player == &reactive_)
-            channel_ms_ = player->stats().channels.mean_ms;
-        ring.drain(submit);
-        enc.finish();
-        glr_encoder_stats s = enc.stats();
-        if (format != GLR_FORMAT_BGRA8 && s.zero_copy_frames + s.copied_frames != static_cast<uint64_t>(frames_))
+        ep.audio.input = audio || project == reactive_.get() ? sound_.c_str() : nullptr;
+        glr::export_job job(p);
+        if (job.run() < 0)
+            throw std::runtime_error(glr_last_error());
+        glr_export_stats s = job.stats();
+        if (project == reactive_.get())
+            channel_ms_ = s.player.channels.mean_ms;
+        if (s.encoder.frames_encoded != static_cast<uint64_t>(frames_))
+            throw std::runtime_error("the export job encoded " + std::to_string(s.encoder.frames_encoded) + " frames");
+        if (format != GLR_FORMAT_BGRA8 && s.encoder.zero_copy_frames + s.encoder.copied_frames != s.encoder.frames_encoded)
             throw std::runtime_error("the GPU yuv420p frames were converted on the CPU");
     }
 
@@ -356,9 +357,7 @@ private:
     const encode_case &c_;
     int frames_;
     const std::string &sound_;
-    // Players carry the sound's smoothing from frame to frame: each starts its run at
-    // frame 0, so each case builds them afresh (outside the timing).
-    sample::shadertoy_player silent_, reactive_;
+    project_ptr scene_project_, silent_, reactive_;
 
 public:
     double channel_ms_ = 0; // the sound channel's analysis and upload, ms per frame
@@ -449,14 +448,15 @@ int bench_encode(int argc, char **argv)
 
     std::string sound = write_tone(frames / 30.0 + 1);
     std::string reactive_shader = "/tmp/glreader-bench-" + std::to_string(getpid()) + ".frag";
-    if (!(std::ofstream(reactive_shader) << audio_reactive_source))
-        throw std::runtime_error("cannot write " + reactive_shader);
+    std::string scene_shader = "/tmp/glreader-bench-scene-" + std::to_string(getpid()) + ".frag";
+    if (!(std::ofstream(reactive_shader) << audio_reactive_source) || !(std::ofstream(scene_shader) << cheap_scene_source))
+        throw std::runtime_error("cannot write the bench's shaders in /tmp");
     load_meter load;
     for (int run = 0; run < runs; run++) {
         for (encode_case &c : cases) {
             sample::scene scene(c.size.width, c.size.height, {cheap_scene_source, "", "bench scene"});
             std::vector<AVFrame *> yuv = render_yuv_frames(scene, c.size, frames);
-            runner r(scene, c, frames, sound, reactive_shader);
+            runner r(scene, c, frames, sound, scene_shader, reactive_shader);
             load.other_cpu_seconds();
             for (size_t m = 0; m < method_count; m++) {
                 run_cost cost = measure([&] { return r.run(methods[m], yuv); });
@@ -508,6 +508,7 @@ int bench_encode(int argc, char **argv)
                     median_of(c, method::to_tcp) / median_of(c, method::to_file));
     std::remove(sound.c_str());
     std::remove(reactive_shader.c_str());
+    std::remove(scene_shader.c_str());
 
     std::vector<std::string> items;
     for (const encode_case &c : cases) {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -141,28 +140,6 @@ bool wait_for_log(pid_t pid, const std::string &log, const std::string &text, st
     if (!seen)
         ADD_FAILURE() << "the log so far:\n" << slurp(log);
     return seen;
-}
-
-bool blocked_opening_a_fifo(pid_t pid)
-{
-    std::string tasks = "/proc/" + std::to_string(pid) + "/task";
-    DIR *dir = opendir(tasks.c_str());
-    if (!dir)
-        return false;
-    bool blocked = false;
-    while (dirent *e = readdir(dir)) {
-        if (e->d_name[0] == '.')
-            continue;
-        std::string task = tasks + "/" + e->d_name;
-        // wchan names the innermost kernel function (wait_for_partner, or fifo_open where
-        // that is inlined); the stack, readable by root only, shows fifo_open either way.
-        std::string wchan = slurp(task + "/wchan");
-        if (wchan == "wait_for_partner" || wchan == "fifo_open" ||
-            slurp(task + "/stack").find("fifo_open") != std::string::npos)
-            blocked = true;
-    }
-    closedir(dir);
-    return blocked;
 }
 
 bool loopback_port_bound(const char *protocol, int port)

@@ -56,10 +56,6 @@ bool wait_until(const std::function<bool()> &happened, const std::string &what,
 bool wait_for_log(pid_t pid, const std::string &log, const std::string &text,
                   std::chrono::milliseconds limit = wait_limit());
 
-// Whether a thread of process pid is blocked in open() on a FIFO, waiting for the other
-// end (the kernel's fifo_open, seen in /proc/PID/task/*/stack or wchan).
-bool blocked_opening_a_fifo(pid_t pid);
-
 // Whether a socket of this machine is bound to 127.0.0.1:port: listening, for "tcp", or
 // bound at all, for "udp" (from /proc/net/tcp and /proc/net/udp).
 bool loopback_port_bound(const char *protocol, int port);
