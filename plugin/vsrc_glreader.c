@@ -20,6 +20,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
+/* The channel decoders compiled here, with this FFmpeg: the filter links no glreader-av. */
+#define GLR_MEDIA_STATIC
 #include <glreader/shadertoy_media.h>
 
 #include <errno.h>
@@ -40,7 +42,7 @@
 typedef struct GLReaderShared {
     GLReaderGL gl;
     glr_project *project;
-    struct glr_media_channels *media; /* decoded on the thread that renders */
+    glr_media_channels *media; /* decoded on the thread that renders */
     glr_player *player;      /* plays the project: clock, channels, exact start; its scene is gl.scene */
 
     pthread_mutex_t mutex;
@@ -147,9 +149,7 @@ static void free_shared(void *opaque, uint8_t *data)
     }
     shared->gl.scene = NULL; /* the player's */
     ff_glreader_gl_uninit(&shared->gl);
-    if (shared->media)
-        glr_media_channels_close(shared->media);
-    av_freep(&shared->media);
+    glr_media_channels_destroy(&shared->media);
     glr_project_destroy(&shared->project);
     pthread_cond_destroy(&shared->cond);
     pthread_mutex_destroy(&shared->mutex);
@@ -237,9 +237,9 @@ static int start_frame(AVFilterContext *ctx)
 static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, struct glr_player_params *params)
 {
     GLReaderContext *s = ctx->priv;
-    char err[1024], where[16];
+    char where[16];
     long long date;
-    int i, ret;
+    int i;
 
     if (s->shader && s->shader_src) {
         av_log(ctx, AV_LOG_ERROR, "shader and shader_src both given: pick one\n");
@@ -267,12 +267,8 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
         av_log(ctx, AV_LOG_ERROR, "date: %s\n", glr_last_error());
         return AVERROR(EINVAL);
     }
-    if (!(shared->media = av_mallocz(sizeof(*shared->media))))
-        return AVERROR(ENOMEM);
-    if ((ret = glr_media_channels_open(shared->media, shared->project, s->audio, err, sizeof(err))) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "%s\n", err);
-        return ret;
-    }
+    if (!(shared->media = glr_media_channels_create(shared->gl.log, shared->project, s->audio)))
+        return ff_glreader_averror(glr_last_error_code());
     params->width = s->w;
     params->height = s->h;
     params->fps_num = s->frame_rate.num;

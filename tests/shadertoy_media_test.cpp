@@ -1,11 +1,13 @@
-// glreader/shadertoy_media.h: Shadertoy's channels from real files, decoded with the
-// system's FFmpeg: the sound texture's spectrum and wave, a video in step with the
-// render's time (looping or holding), pictures, and errors that name the file.
+// glreader/shadertoy_media.h's decoders (its implementation header, compiled in place as
+// the filter compiles it): Shadertoy's channels from real files, decoded with the system's
+// FFmpeg: the sound texture's spectrum and wave, a video in step with the render's time
+// (looping or holding), pictures, and errors that name the file.
 #include "support/audio_files.hpp"
 #include "support/counter_video.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
 
+#define GLR_MEDIA_STATIC
 #include "glreader/shadertoy_media.h"
 
 #include <gtest/gtest.h>
@@ -48,8 +50,7 @@ TEST(shadertoy_media, the_spectrum_row_peaks_at_the_tone_s_bin)
                 return stereo;
             }());
             glr_media_sound s;
-            char err[512];
-            ASSERT_EQ(glr_media_sound_open(&s, wav.c_str(), err, sizeof err), 0) << err;
+            ASSERT_EQ(glr_media_sound_open(&s, wav.c_str()), 0) << glr_last_error();
             EXPECT_EQ(s.sample_rate, rate);
             glr_media_sound_analyse(&s, 0.5);
             int expected = static_cast<int>(std::lround(frequency * GLR_SOUND_FFT_SIZE / rate));
@@ -68,8 +69,7 @@ TEST(shadertoy_media, the_wave_row_is_the_512_samples_ending_at_the_frame)
         samples[i] = static_cast<int16_t>(static_cast<int>(i % 4096) * 8 - 16384);
     std::string wav = glr_test::write_wav("ramp.wav", rate, 1, samples);
     glr_media_sound s;
-    char err[512];
-    ASSERT_EQ(glr_media_sound_open(&s, wav.c_str(), err, sizeof err), 0) << err;
+    ASSERT_EQ(glr_media_sound_open(&s, wav.c_str()), 0) << glr_last_error();
     glr_media_sound_analyse(&s, 0.25);
     long end = rate / 4;
     for (int i = 0; i < GLR_SOUND_TEXTURE_WIDTH; i++) {
@@ -85,8 +85,7 @@ TEST(shadertoy_media, the_spectrum_of_a_frame_is_the_sound_just_before_it)
     const int rate = 44100;
     std::string wav = glr_test::write_wav("late.wav", rate, 1, tone(rate, 2.0, 1000, 1.0));
     glr_media_sound s;
-    char err[512];
-    ASSERT_EQ(glr_media_sound_open(&s, wav.c_str(), err, sizeof err), 0) << err;
+    ASSERT_EQ(glr_media_sound_open(&s, wav.c_str()), 0) << glr_last_error();
     int tone_bin = static_cast<int>(std::lround(1000.0 * GLR_SOUND_FFT_SIZE / rate));
     for (int frame = 0; frame < 60; frame++) {
         double t = frame / 30.0;
@@ -104,11 +103,10 @@ TEST(shadertoy_media, a_video_shows_frame_n_at_frame_n_s_time_then_loops_or_hold
     std::string video = glr_test::write_counter_channel_video();
     for (int loop : {1, 0}) {
         glr_media_video v;
-        char err[512];
-        ASSERT_EQ(glr_media_video_open(&v, video.c_str(), loop, err, sizeof err), 0) << err;
+        ASSERT_EQ(glr_media_video_open(&v, video.c_str(), loop), 0) << glr_last_error();
         for (int step = 0; step < 35; step++) { // 0.05 s apart: twice per video frame
             double t = step * 0.05, shown_time = -1;
-            ASSERT_EQ(glr_media_video_show(&v, t, &shown_time, err, sizeof err), 0) << err;
+            ASSERT_EQ(glr_media_video_show(&v, t, &shown_time), 0) << glr_last_error();
             int frame = static_cast<int>(std::floor(t * 10 + 1e-9));
             int expected = loop ? frame % 10 : std::min(frame, 9);
             ASSERT_EQ(v.rgba->width, 8);
@@ -130,8 +128,7 @@ TEST(shadertoy_media, pictures_decode_exactly_and_bad_files_are_named)
             out << static_cast<char>(i * 40) << static_cast<char>(255 - i) << static_cast<char>(i);
     }
     AVFrame *rgba = nullptr;
-    char err[512] = "";
-    ASSERT_EQ(glr_media_load_image(ppm.c_str(), &rgba, err, sizeof err), 0) << err;
+    ASSERT_EQ(glr_media_load_image(ppm.c_str(), &rgba), 0) << glr_last_error();
     ASSERT_EQ(rgba->width, 3);
     ASSERT_EQ(rgba->height, 2);
     for (int i = 0; i < 6; i++) {
@@ -143,15 +140,16 @@ TEST(shadertoy_media, pictures_decode_exactly_and_bad_files_are_named)
     }
     av_frame_free(&rgba);
 
-    EXPECT_LT(glr_media_load_image("/nonexistent/noise.png", &rgba, err, sizeof err), 0);
-    EXPECT_STREQ(err, "cannot open the image /nonexistent/noise.png: No such file or directory");
+    EXPECT_LT(glr_media_load_image("/nonexistent/noise.png", &rgba), 0);
+    EXPECT_STREQ(glr_last_error(), "cannot open the image /nonexistent/noise.png: No such file or directory");
     std::string text = glr_test::scratch_path("not-a-picture.png");
     std::ofstream(text) << "this is no picture\n";
-    EXPECT_LT(glr_media_load_image(text.c_str(), &rgba, err, sizeof err), 0);
-    EXPECT_NE(std::string(err).find(text), std::string::npos) << err;
+    EXPECT_LT(glr_media_load_image(text.c_str(), &rgba), 0);
+    EXPECT_NE(std::string(glr_last_error()).find(text), std::string::npos) << glr_last_error();
     glr_media_sound s;
-    EXPECT_LT(glr_media_sound_open(&s, ppm.c_str(), err, sizeof err), 0);
-    EXPECT_NE(std::string(err).find("the sound " + ppm + " has no audio stream"), std::string::npos) << err;
+    EXPECT_LT(glr_media_sound_open(&s, ppm.c_str()), 0);
+    EXPECT_NE(std::string(glr_last_error()).find("the sound " + ppm + " has no audio stream"), std::string::npos)
+        << glr_last_error();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "support/audio_files.hpp"
 #include "support/gl_test.hpp"
 
+#define GLR_MEDIA_STATIC // reads the decoders' own fields
 #include "glreader/shadertoy_media.h"
 
 #include <gtest/gtest.h>
@@ -204,22 +205,23 @@ TEST(shadertoy_project, media_channels_open_each_file_once_and_name_what_fails)
                                    {"image", "bufferA"});
     project_ptr project{glr_project_load(nullptr, dir.c_str())};
     ASSERT_TRUE(project.p) << glr_last_error();
-    glr_media_channels media{};
-    char err[512] = "";
-    EXPECT_LT(glr_media_channels_open(&media, project.p, nullptr, err, sizeof err), 0);
-    EXPECT_NE(std::string(err).find("the Buffer A pass's iChannel0 is a sound without a file"), std::string::npos)
-        << err;
-    ASSERT_EQ(glr_media_channels_open(&media, project.p, wav.c_str(), err, sizeof err), 0) << err;
-    EXPECT_EQ(media.source_count, 1) << "one file behind three channels is decoded once";
-    EXPECT_EQ(media.binding_count, 3);
-    EXPECT_EQ(glr_media_channels_sample_rate(&media), 44100.0f);
-    glr_media_channels_close(&media);
+    glr_media_channels *media = glr_media_channels_create(nullptr, project.p, nullptr);
+    EXPECT_EQ(media, nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("the Buffer A pass's iChannel0 is a sound without a file"),
+              std::string::npos)
+        << glr_last_error();
+    media = glr_media_channels_create(nullptr, project.p, wav.c_str());
+    ASSERT_NE(media, nullptr) << glr_last_error();
+    EXPECT_EQ(media->source_count, 1) << "one file behind three channels is decoded once";
+    EXPECT_EQ(media->binding_count, 3);
+    EXPECT_EQ(glr_media_channels_sample_rate(media), 44100.0f);
+    glr_media_channels_destroy(&media);
+    EXPECT_EQ(media, nullptr);
 
     ASSERT_EQ(glr_project_bind(project.p, GLR_SCENE_IMAGE_PASS, 2, ("image:" + dir + "/missing.png").c_str(), "c2"),
               0);
-    EXPECT_LT(glr_media_channels_open(&media, project.p, wav.c_str(), err, sizeof err), 0);
-    EXPECT_NE(std::string(err).find(dir + "/missing.png"), std::string::npos) << err;
-    EXPECT_EQ(media.source_count, 0) << "closed on failure";
+    EXPECT_EQ(glr_media_channels_create(nullptr, project.p, wav.c_str()), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find(dir + "/missing.png"), std::string::npos) << glr_last_error();
 }
 
 } // namespace

@@ -225,11 +225,8 @@ private:
         pp.get_proc_address = nullptr;
         glr_channel_feeder feeder{};
         if (!pp.feeder) {
-            char err[1024] = "";
-            if (glr_media_channels_open(&media_, pp.project, p.encoder.audio.input, err, sizeof err) < 0)
-                glr::fail(-EINVAL, "%s", err);
-            media_open_ = true;
-            feeder = glr_media_channels_feeder(&media_);
+            media_ = check(glr_media_channels_create(s_->log, pp.project, p.encoder.audio.input));
+            feeder = glr_media_channels_feeder(media_);
             pp.feeder = &feeder;
         }
 
@@ -395,8 +392,7 @@ private:
             glr_encoder_destroy(&encoder_);
         glr_ring_destroy(&ring_);
         glr_player_destroy(&player_);
-        if (media_open_)
-            glr_media_channels_close(&media_);
+        glr_media_channels_destroy(&media_);
         glr_context_destroy(&context_);
         std::lock_guard<std::mutex> lock(s_->mutex);
         s_->render_running = false;
@@ -406,8 +402,7 @@ private:
 
     std::shared_ptr<export_shared> s_;
     glr_context *context_ = nullptr;
-    glr_media_channels media_{};
-    bool media_open_ = false;
+    glr_media_channels *media_ = nullptr;
     glr_player *player_ = nullptr;
     glr_ring *ring_ = nullptr;
     glr_encoder *encoder_ = nullptr;
