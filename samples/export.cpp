@@ -33,7 +33,6 @@
 
 #include "glreader/export.hpp"
 #include "glreader/glreader.hpp"
-#include "glreader/shadertoy_project.h"
 
 #include <nlohmann/json.hpp>
 
@@ -389,10 +388,6 @@ void cancel_running_job()
         glr_export_cancel(job);
 }
 
-struct project_deleter {
-    void operator()(glr_project *p) const { glr_project_destroy(&p); }
-};
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -411,15 +406,12 @@ int main(int argc, char **argv)
     glr_log *log = glr_log_create(&log_params);
     bool render_left_running = false;
     try {
-        std::unique_ptr<glr_project, project_deleter> project(glr_project_load(log, o.shader.c_str()));
-        if (!project)
-            throw std::runtime_error(glr_last_error());
+        glr::project project(o.shader.c_str(), log);
         for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
             const std::string &spec = o.channels[static_cast<size_t>(c)];
             std::string where = "--channel" + std::to_string(c);
-            if (!spec.empty() &&
-                glr_project_bind(project.get(), GLR_SCENE_IMAGE_PASS, c, spec.c_str(), where.c_str()) < 0)
-                throw std::runtime_error(glr_last_error());
+            if (!spec.empty())
+                project.bind(GLR_SCENE_IMAGE_PASS, c, spec.c_str(), where.c_str());
         }
 
         std::string codec_options = o.codec_options;

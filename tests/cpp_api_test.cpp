@@ -2,6 +2,9 @@
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
 
+#include <cstdio>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -71,6 +74,49 @@ TEST_F(cpp_api_test, row_accessor_follows_the_flip)
         EXPECT_EQ(f->row(0)[2 * 4 + 2], 9);
         EXPECT_EQ(f->row(3)[2 * 4 + 2], 2 * 3 + 3 * 7 + 3);
     }
+}
+
+} // namespace
+
+namespace {
+
+// A project and its player as C++ objects: they render, move, and throw with the
+// library's words (a compile error locates the author's line).
+TEST_F(cpp_api_test, a_project_plays_through_the_player_wrapper_and_errors_throw)
+{
+    std::string shader = glr_test::scratch_path("cpp_player.frag");
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) { c = vec4(float(iFrame) / 255.0, 0, 0, 1); }\n";
+    glr::project project(shader.c_str());
+    glr_player_params pp{};
+    pp.width = 8;
+    pp.height = 8;
+    pp.project = project.get();
+    pp.first_frame = 3;
+    glr::player player(pp);
+    glr::player moved = std::move(player);
+    EXPECT_EQ(player.get(), nullptr);
+    EXPECT_EQ(moved.preroll(), 0);
+    moved.render_next();
+    EXPECT_EQ(moved.frame(), 3);
+    glr::ring ring(ring_params(8, 8, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 2));
+    ASSERT_TRUE(ring.try_capture(moved.source(), 0));
+    auto f = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->data()[0], 3); // iFrame 3's red
+    EXPECT_EQ(moved.stats().frames_rendered, 1u);
+
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) {\n    c = nonsense;\n}\n";
+    glr::project broken(shader.c_str());
+    pp.project = broken.get();
+    try {
+        glr::player fails(pp);
+        ADD_FAILURE() << "a shader that does not compile made a player";
+    } catch (const glr::error &e) {
+        EXPECT_EQ(e.code(), GLR_ERROR_SHADER);
+        EXPECT_NE(std::string(e.what()).find("cpp_player.frag:2:"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(project.bind(GLR_SCENE_IMAGE_PASS, 0, "nosuchkind:x", "channel0"), glr::error);
+    std::remove(shader.c_str());
 }
 
 } // namespace

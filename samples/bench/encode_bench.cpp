@@ -21,7 +21,6 @@
 
 #include "glreader/export.hpp"
 #include "glreader/pipe.hpp"
-#include "glreader/shadertoy_project.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -207,17 +206,12 @@ const char *const audio_reactive_source = R"(void mainImage(out vec4 c, in vec2 
 }
 )";
 
-struct project_deleter {
-    void operator()(glr_project *p) const { glr_project_destroy(&p); }
-};
-using project_ptr = std::unique_ptr<glr_project, project_deleter>;
-
 // A project of one Shadertoy shader file, with iChannel0 bound to the sound or not.
-project_ptr load_project(const std::string &shader_file, bool sound_channel)
+glr::project load_project(const std::string &shader_file, bool sound_channel)
 {
-    project_ptr project(glr_project_load(nullptr, shader_file.c_str()));
-    if (!project || (sound_channel && glr_project_bind(project.get(), GLR_SCENE_IMAGE_PASS, 0, "sound", "bench") < 0))
-        throw std::runtime_error(glr_last_error());
+    glr::project project(shader_file.c_str());
+    if (sound_channel)
+        project.bind(GLR_SCENE_IMAGE_PASS, 0, "sound", "bench");
     return project;
 }
 
@@ -357,7 +351,7 @@ private:
     const encode_case &c_;
     int frames_;
     const std::string &sound_;
-    project_ptr scene_project_, silent_, reactive_;
+    glr::project scene_project_, silent_, reactive_;
 
 public:
     double channel_ms_ = 0; // the sound channel's analysis and upload, ms per frame

@@ -72,27 +72,20 @@ public:
     explicit context(const glr_context_params &params = {}, glr_log *log = nullptr)
         : ctx_(glr_context_create(log, &params))
     {
-        if (!ctx_)
+        if (!ctx_.get())
             detail::throw_create_failure("glr_context_create");
     }
-    ~context() { glr_context_destroy(&ctx_); }
-    context(context &&other) noexcept : ctx_(std::exchange(other.ctx_, nullptr)) {}
-    context &operator=(context &&other) noexcept
-    {
-        std::swap(ctx_, other.ctx_);
-        return *this;
-    }
 
-    void make_current() { detail::check(glr_context_make_current(ctx_), "make_current"); }
-    void release_current() { detail::check(glr_context_release_current(ctx_), "release_current"); }
-    std::string renderer() const { return glr_context_renderer(ctx_); }
-    std::string platform() const { return glr_context_platform_name(ctx_); }
-    bool is_software() const { return glr_context_is_software(ctx_) != 0; }
+    void make_current() { detail::check(glr_context_make_current(ctx_.get()), "make_current"); }
+    void release_current() { detail::check(glr_context_release_current(ctx_.get()), "release_current"); }
+    std::string renderer() const { return glr_context_renderer(ctx_.get()); }
+    std::string platform() const { return glr_context_platform_name(ctx_.get()); }
+    bool is_software() const { return glr_context_is_software(ctx_.get()) != 0; }
     static glr_get_proc_address_fn proc_loader() { return glr_context_get_proc_address; }
-    glr_context *get() const { return ctx_; }
+    glr_context *get() const { return ctx_.get(); }
 
 private:
-    glr_context *ctx_;
+    detail::handle<glr_context, glr_context_destroy> ctx_;
 };
 
 // A leased frame. Destroying (or reset()) gives the slot back to its ring.
@@ -171,23 +164,14 @@ public:
     explicit ring(const glr_ring_params &params, glr_log *log = nullptr)
         : ring_(glr_ring_create(log, &params))
     {
-        if (!ring_)
+        if (!ring_.get())
             detail::throw_create_failure("glr_ring_create");
     }
-    ~ring() { glr_ring_destroy(&ring_); }
-    ring(ring &&other) noexcept : ring_(std::exchange(other.ring_, nullptr)) {}
-    ring &operator=(ring &&other) noexcept
-    {
-        std::swap(ring_, other.ring_);
-        return *this;
-    }
-    ring(const ring &) = delete;
-    ring &operator=(const ring &) = delete;
 
     // Starts a readback. false: the ring is full of frames not acquired yet (-EBUSY).
     bool try_capture(const glr_source &source, int64_t pts)
     {
-        int rc = glr_ring_capture(ring_, &source, pts);
+        int rc = glr_ring_capture(ring_.get(), &source, pts);
         if (rc == -EBUSY)
             return false;
         detail::check(rc, "glr_ring_capture");
@@ -199,7 +183,7 @@ public:
     std::optional<frame> acquire(uint64_t timeout_ns = 0)
     {
         glr_frame f{};
-        int rc = glr_ring_acquire(ring_, &f, timeout_ns);
+        int rc = glr_ring_acquire(ring_.get(), &f, timeout_ns);
         if (rc == -EAGAIN || rc == -ENODATA)
             return std::nullopt;
         detail::check(rc, "glr_ring_acquire");
@@ -229,13 +213,63 @@ public:
     glr_ring_stats stats() const
     {
         glr_ring_stats s{};
-        glr_ring_get_stats(ring_, &s);
+        glr_ring_get_stats(ring_.get(), &s);
         return s;
     }
-    glr_ring *get() const { return ring_; }
+    glr_ring *get() const { return ring_.get(); }
 
 private:
-    glr_ring *ring_;
+    detail::handle<glr_ring, glr_ring_destroy> ring_;
+};
+
+// A Shadertoy shader or project directory (see glreader/shadertoy_project.h).
+class project {
+public:
+    // path: a .frag file or a project directory; "" or NULL: the built-in scene.
+    explicit project(const char *path, glr_log *log = nullptr) : project_(glr_project_load(log, path))
+    {
+        if (!project_.get())
+            detail::throw_create_failure("glr_project_load");
+    }
+    // Binds a pass's channel to a spec ("image:noise.png,wrap=repeat"); `where` names it in
+    // errors. Throws glr::error.
+    void bind(int pass, int channel, const char *spec, const char *where)
+    {
+        detail::check(glr_project_bind(project_.get(), pass, channel, spec, where), "glr_project_bind");
+    }
+    glr_project *get() const { return project_.get(); }
+
+private:
+    detail::handle<glr_project, glr_project_destroy> project_;
+};
+
+// A project played over time (see glreader/player.h).
+// Thread-safety and lifetime: on the thread where its GL context is current; destroy it
+// while that context is.
+class player {
+public:
+    // Compiles the passes. Throws glr::error (a compile error names the author's line).
+    explicit player(const glr_player_params &params, glr_log *log = nullptr)
+        : player_(glr_player_create(log, &params))
+    {
+        if (!player_.get())
+            detail::throw_create_failure("glr_player_create");
+    }
+    // Renders the next frame (the first pre-rolls where the project needs it).
+    void render_next() { detail::check(glr_player_render_next(player_.get()), "glr_player_render_next"); }
+    int frame() const { return glr_player_frame(player_.get()); }
+    int preroll() const { return glr_player_preroll(player_.get()); }
+    glr_source source() const { return glr_player_source(player_.get()); }
+    glr_player_stats stats() const
+    {
+        glr_player_stats s{};
+        glr_player_get_stats(player_.get(), &s);
+        return s;
+    }
+    glr_player *get() const { return player_.get(); }
+
+private:
+    detail::handle<glr_player, glr_player_destroy> player_;
 };
 
 } // namespace glr

@@ -16,46 +16,37 @@ public:
     explicit pipe(const glr_pipe_params &params = {}, glr_log *log = nullptr)
         : pipe_(glr_pipe_create(log, &params))
     {
-        if (!pipe_)
+        if (!pipe_.get())
             detail::throw_create_failure("glr_pipe_create");
     }
-    ~pipe() { glr_pipe_destroy(&pipe_); }
-    pipe(pipe &&other) noexcept : pipe_(std::exchange(other.pipe_, nullptr)) {}
-    pipe &operator=(pipe &&other) noexcept
-    {
-        std::swap(pipe_, other.pipe_);
-        return *this;
-    }
-    pipe(const pipe &) = delete;
-    pipe &operator=(const pipe &) = delete;
 
     // Takes the lease; it goes back to its ring once the bytes are out. Throws glr::error
     // (e.g. -EPIPE once the reader is gone).
     void write(int fd, frame &&f)
     {
         glr_frame c = f.detach();
-        detail::check(glr_pipe_write_frame(pipe_, fd, &c), "glr_pipe_write_frame");
+        detail::check(glr_pipe_write_frame(pipe_.get(), fd, &c), "glr_pipe_write_frame");
     }
     // The memory must stay unchanged until sync(data) returns.
     void write(int fd, const void *data, size_t size)
     {
-        detail::check(glr_pipe_write(pipe_, fd, data, size), "glr_pipe_write");
+        detail::check(glr_pipe_write(pipe_.get(), fd, data, size), "glr_pipe_write");
     }
-    void sync(const void *data) { detail::check(glr_pipe_sync(pipe_, data), "glr_pipe_sync"); }
-    void sync_all() { detail::check(glr_pipe_sync_all(pipe_), "glr_pipe_sync_all"); }
+    void sync(const void *data) { detail::check(glr_pipe_sync(pipe_.get(), data), "glr_pipe_sync"); }
+    void sync_all() { detail::check(glr_pipe_sync_all(pipe_.get()), "glr_pipe_sync_all"); }
     // Flushes fd and stops its writer; fd stays open.
-    void close(int fd) { detail::check(glr_pipe_close(pipe_, fd), "glr_pipe_close"); }
+    void close(int fd) { detail::check(glr_pipe_close(pipe_.get(), fd), "glr_pipe_close"); }
 
     glr_pipe_stats stats() const
     {
         glr_pipe_stats s{};
-        glr_pipe_get_stats(pipe_, &s);
+        glr_pipe_get_stats(pipe_.get(), &s);
         return s;
     }
-    glr_pipe *get() const { return pipe_; }
+    glr_pipe *get() const { return pipe_.get(); }
 
 private:
-    glr_pipe *pipe_;
+    detail::handle<glr_pipe, glr_pipe_destroy> pipe_;
 };
 
 // An `ffmpeg -f rawvideo -i -` child (see glreader/ffmpeg_child.h).
@@ -69,30 +60,21 @@ public:
             c_args.push_back(a.c_str());
         c_args.push_back(nullptr);
         params.args = c_args.data();
-        child_ = glr_ffmpeg_child_spawn(log, &params);
-        if (!child_)
+        child_ = detail::handle<glr_ffmpeg_child, glr_ffmpeg_child_destroy>(glr_ffmpeg_child_spawn(log, &params));
+        if (!child_.get())
             detail::throw_create_failure("glr_ffmpeg_child_spawn");
     }
-    ~ffmpeg_child() { glr_ffmpeg_child_destroy(&child_); }
-    ffmpeg_child(ffmpeg_child &&other) noexcept : child_(std::exchange(other.child_, nullptr)) {}
-    ffmpeg_child &operator=(ffmpeg_child &&other) noexcept
-    {
-        std::swap(child_, other.child_);
-        return *this;
-    }
-    ffmpeg_child(const ffmpeg_child &) = delete;
-    ffmpeg_child &operator=(const ffmpeg_child &) = delete;
 
-    int stdin_fd() const { return glr_ffmpeg_child_stdin(child_); }
-    int pid() const { return glr_ffmpeg_child_pid(child_); }
+    int stdin_fd() const { return glr_ffmpeg_child_stdin(child_.get()); }
+    int pid() const { return glr_ffmpeg_child_pid(child_.get()); }
     // Ends ffmpeg's input and waits; throws glr::error ending with ffmpeg's stderr when it
     // failed. Close the stdin fd in every glr::pipe first.
-    void finish() { detail::check(glr_ffmpeg_child_finish(child_), "glr_ffmpeg_child_finish"); }
-    std::string stderr_tail() const { return glr_ffmpeg_child_stderr(child_); }
-    glr_ffmpeg_child *get() const { return child_; }
+    void finish() { detail::check(glr_ffmpeg_child_finish(child_.get()), "glr_ffmpeg_child_finish"); }
+    std::string stderr_tail() const { return glr_ffmpeg_child_stderr(child_.get()); }
+    glr_ffmpeg_child *get() const { return child_.get(); }
 
 private:
-    glr_ffmpeg_child *child_ = nullptr;
+    detail::handle<glr_ffmpeg_child, glr_ffmpeg_child_destroy> child_;
 };
 
 } // namespace glr
