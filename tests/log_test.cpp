@@ -1,6 +1,7 @@
-// The log every object reports through: its level filter, and glr_report_error's rules
+// The log every object reports through: its level filter, and glr_priv_report_error's rules
 // for what becomes the thread's last error and what reaches the log.
 #include "glreader/glreader.h"
+#include "priv.h"
 
 #include <gtest/gtest.h>
 
@@ -33,10 +34,10 @@ struct recorded_log {
 
 void write_every_level(glr_log *log)
 {
-    glr_log_write(log, GLR_LOG_ERROR, "an error");
-    glr_log_write(log, GLR_LOG_WARN, "a warning");
-    glr_log_write(log, GLR_LOG_INFO, "some news");
-    glr_log_write(log, GLR_LOG_DEBUG, "a detail");
+    glr_priv_log_write(log, GLR_LOG_ERROR, "an error");
+    glr_priv_log_write(log, GLR_LOG_WARN, "a warning");
+    glr_priv_log_write(log, GLR_LOG_INFO, "some news");
+    glr_priv_log_write(log, GLR_LOG_DEBUG, "a detail");
 }
 
 TEST(log_test, a_level_passes_on_itself_and_what_is_more_severe)
@@ -58,7 +59,7 @@ TEST(log_test, a_level_passes_on_itself_and_what_is_more_severe)
 TEST(log_test, report_error_keeps_the_last_error_and_logs_it_when_asked)
 {
     recorded_log r(GLR_LOG_DEBUG);
-    glr_report_error(r.log, -EINVAL, "first: a bad argument", 1);
+    glr_priv_report_error(r.log, -EINVAL, "first: a bad argument", 1);
     EXPECT_EQ(glr_last_error_code(), -EINVAL);
     EXPECT_STREQ(glr_last_error(), "first: a bad argument");
     ASSERT_EQ(r.lines.size(), 1u);
@@ -66,14 +67,14 @@ TEST(log_test, report_error_keeps_the_last_error_and_logs_it_when_asked)
     EXPECT_EQ(r.lines[0].second, "first: a bad argument");
 
     // Recorded, not logged.
-    glr_report_error(r.log, -ENOSPC, "second: the disk is full", 0);
+    glr_priv_report_error(r.log, -ENOSPC, "second: the disk is full", 0);
     EXPECT_EQ(glr_last_error_code(), -ENOSPC);
     EXPECT_STREQ(glr_last_error(), "second: the disk is full");
     EXPECT_EQ(r.lines.size(), 1u);
 
     // Control flow is no error: neither kept nor logged.
     for (int code : {-EAGAIN, -EBUSY, -ENODATA}) {
-        glr_report_error(r.log, code, "not an error", 1);
+        glr_priv_report_error(r.log, code, "not an error", 1);
         EXPECT_EQ(glr_last_error_code(), -ENOSPC) << code;
         EXPECT_STREQ(glr_last_error(), "second: the disk is full") << code;
     }
@@ -82,10 +83,10 @@ TEST(log_test, report_error_keeps_the_last_error_and_logs_it_when_asked)
 
 TEST(log_test, the_last_error_belongs_to_its_thread)
 {
-    glr_report_error(nullptr, -EPIPE, "this thread's error", 0);
+    glr_priv_report_error(nullptr, -EPIPE, "this thread's error", 0);
     std::string seen_elsewhere = "unset";
     std::thread other([&] {
-        glr_report_error(nullptr, -EINVAL, "the other thread's error", 0);
+        glr_priv_report_error(nullptr, -EINVAL, "the other thread's error", 0);
         seen_elsewhere = glr_last_error();
     });
     other.join();

@@ -1,5 +1,6 @@
 // Bad input gets a clear error and no crash.
-#include "gl/fence_seam.h"
+#include "priv.h"
+#include "ring/fence_seam.h"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
 
@@ -269,7 +270,7 @@ TEST_F(ring_errors, acquire_says_eagain_while_a_readback_is_not_done_and_loses_n
     ASSERT_EQ(glr_ring_capture(ring, &source, 0), 0);
     glr_internal_ring_fences_unsignalled(ring, 2);
     log.text.clear(); // the ring's creation line
-    glr_report_error(nullptr, -EPIPE, "an earlier error", 0);
+    glr_priv_report_error(nullptr, -EPIPE, "an earlier error", 0);
     glr_frame f{};
     EXPECT_EQ(glr_ring_acquire(ring, &f, 1'000'000), -EAGAIN);
     EXPECT_EQ(glr_ring_acquire(ring, &f, 0), -EAGAIN);

@@ -5,9 +5,9 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
-#include "gl/headless_context.hpp"
-#include "gl/ring.hpp"
-#include "gl/shader_scene.hpp"
+#include "context/headless_context.hpp"
+#include "ring/ring.hpp"
+#include "scene/shader_scene.hpp"
 #include "log.hpp"
 
 #include <cerrno>
@@ -75,7 +75,7 @@ int glr_last_error_code(void) { return last_error_code; }
 
 unsigned glr_version(void) { return GLR_VERSION; }
 
-void glr_report_error(const glr_log *log, int code, const char *message, int log_it)
+void glr_priv_report_error(const glr_log *log, int code, const char *message, int log_it)
 {
     if (log_it)
         report(log, code, message);
@@ -83,7 +83,7 @@ void glr_report_error(const glr_log *log, int code, const char *message, int log
         set_last_error(code, message);
 }
 
-void glr_log_write(const glr_log *log, enum glr_log_level level, const char *message)
+void glr_priv_log_write(const glr_log *log, enum glr_log_level level, const char *message)
 {
     log_or_default(log)->write(level, message);
 }

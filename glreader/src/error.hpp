@@ -1,9 +1,10 @@
 // Errors inside glreader: C++ code throws glr::failure; the C entry points (capi.cpp,
 // av/capi_av.cpp) turn it into a return code, log it and keep it as the thread's last
-// error (glr_report_error, glreader/common.h). Shared by both libraries.
+// error (glr_priv_report_error, glreader/common.h). Shared by both libraries.
 #pragma once
 
 #include "glreader/common.h"
+#include "priv.h"
 
 #include <exception>
 #include <string>

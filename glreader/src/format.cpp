@@ -156,7 +156,7 @@ int glr_color_resolve(glr_format format, const glr_color *requested, glr_color *
             *out = resolved;
         return 0;
     } catch (const glr::failure &e) {
-        glr_report_error(nullptr, e.code(), e.what(), 0);
+        glr_priv_report_error(nullptr, e.code(), e.what(), 0);
         return e.code();
     }
 }

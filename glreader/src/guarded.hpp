@@ -34,7 +34,7 @@ int guarded_with(Report &&report, Body &&body) noexcept
 template <typename Body>
 int guarded(const glr_log *log, Body &&body) noexcept
 {
-    return guarded_with([&](int code, const char *message) { glr_report_error(log, code, message, 1); }, body);
+    return guarded_with([&](int code, const char *message) { glr_priv_report_error(log, code, message, 1); }, body);
 }
 
 } // namespace glr

@@ -191,16 +191,6 @@ GLR_API glr_log *glr_log_create(const struct glr_log_params *params);
 /* Destroys a log and sets *log to NULL. NULL and a pointer to NULL are accepted. */
 GLR_API void glr_log_destroy(glr_log **log);
 
-/* For libraries built on glreader (glreader-av, FFmpeg filters), so that their messages
- * and errors reach the same log and glr_last_error() as glreader's own. */
-
-/* Writes message at level through log (NULL: the default stderr log). */
-GLR_API void glr_log_write(const glr_log *log, enum glr_log_level level, const char *message);
-
-/* Records message as the calling thread's last error with its code and, when log_it is
- * non-zero, logs it at error level through log (NULL: the default log). Control-flow codes
- * (-EAGAIN, -EBUSY, -ENODATA) are ignored. */
-GLR_API void glr_report_error(const glr_log *log, int code, const char *message, int log_it);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,12 @@ extern "C" {
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 
+#include "glreader/player.h"
+#include "glreader/shadertoy_project.h"
+
+/* libglreader's private export that keeps a message as the thread's last error (see
+ * glreader/src/priv.h): no API. */
+GLR_API void glr_priv_report_error(const glr_log *log, int code, const char *message, int log_it);
 #ifdef __cplusplus
 }
 #endif
@@ -53,7 +59,7 @@ static inline int glr_media_fail(int code, const char *format, ...)
     av_strerror(code, reason, sizeof reason);
     snprintf(message, sizeof message, "%s%s%s", said, reason[0] ? ": " : "", reason);
     /* An AVERROR that is an errno stays one; FFmpeg's own (invalid data...) is a codec error. */
-    glr_report_error(NULL, code > -4096 ? code : GLR_ERROR_CODEC, message, 0);
+    glr_priv_report_error(NULL, code > -4096 ? code : GLR_ERROR_CODEC, message, 0);
     return code;
 }
 
@@ -595,7 +601,7 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_sc
         if (ret < 0) {
             char said[600];
             snprintf(said, sizeof said, "%s (%s)", glr_last_error(), src->path);
-            glr_report_error(NULL, ret, said, 0);
+            glr_priv_report_error(NULL, ret, said, 0);
         }
     }
     m->uploaded = ret >= 0;
@@ -628,16 +634,16 @@ GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const 
     struct glr_media_channels *m;
     char said[700];
     if (!project) {
-        glr_report_error(log, -EINVAL, "glr_media_channels_create: project is NULL", 1);
+        glr_priv_report_error(log, -EINVAL, "glr_media_channels_create: project is NULL", 1);
         return NULL;
     }
     if (!(m = (struct glr_media_channels *)av_mallocz(sizeof *m))) {
-        glr_report_error(log, -ENOMEM, "glr_media_channels_create: out of memory", 1);
+        glr_priv_report_error(log, -ENOMEM, "glr_media_channels_create: out of memory", 1);
         return NULL;
     }
     if (glr_media_channels_open(m, project, audio) < 0) {
         snprintf(said, sizeof said, "%s", glr_last_error());
-        glr_report_error(log, glr_last_error_code(), said, 1);
+        glr_priv_report_error(log, glr_last_error_code(), said, 1);
         av_free(m);
         return NULL;
     }

@@ -14,7 +14,7 @@ namespace {
 int finish(glr_encoder *enc, bool complete, const char *function)
 {
     if (!enc) {
-        glr_report_error(nullptr, -EINVAL, (std::string(function) + ": enc is NULL").c_str(), 1);
+        glr_priv_report_error(nullptr, -EINVAL, (std::string(function) + ": enc is NULL").c_str(), 1);
         return -EINVAL;
     }
     return glr::guarded(enc->log(), [&] { return enc->finish(complete); });
@@ -53,7 +53,7 @@ int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame)
     if (!enc || !frame || !frame->ring_) {
         if (frame && frame->ring_)
             glr_frame_release(frame); // the lease is never lost
-        glr_report_error(enc ? enc->log() : nullptr, -EINVAL,
+        glr_priv_report_error(enc ? enc->log() : nullptr, -EINVAL,
                          "glr_encoder_submit: NULL argument, or a frame that holds no lease", 1);
         return -EINVAL;
     }
@@ -63,7 +63,7 @@ int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame)
 int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames, int64_t pts)
 {
     if (!enc) {
-        glr_report_error(nullptr, -EINVAL, "glr_encoder_submit_audio: enc is NULL", 1);
+        glr_priv_report_error(nullptr, -EINVAL, "glr_encoder_submit_audio: enc is NULL", 1);
         return -EINVAL;
     }
     return glr::guarded(enc->log(), [&] {
@@ -113,7 +113,7 @@ glr_export *glr_export_create(glr_log *log, const struct glr_export_params *para
 int glr_export_run(glr_export *job)
 {
     if (!job) {
-        glr_report_error(nullptr, -EINVAL, "glr_export_run: job is NULL", 1);
+        glr_priv_report_error(nullptr, -EINVAL, "glr_export_run: job is NULL", 1);
         return -EINVAL;
     }
     return glr::guarded(job->log(), [&] { return job->run(); });

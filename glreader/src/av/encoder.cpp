@@ -89,7 +89,7 @@ void glr_encoder::set_error(int code, const std::string &message)
         error_message_ = message;
     }
     changed_.notify_all();
-    glr_log_write(log_, GLR_LOG_ERROR, message.c_str());
+    glr_priv_log_write(log_, GLR_LOG_ERROR, message.c_str());
 }
 
 int glr_encoder::first_error() const
@@ -317,7 +317,7 @@ int glr_encoder::sticky(int code, const std::string &message)
 {
     // Logged on the thread where it happened; the caller's thread gets it as its last error.
     if (code != 0)
-        glr_report_error(nullptr, code, message.c_str(), 0);
+        glr_priv_report_error(nullptr, code, message.c_str(), 0);
     return code;
 }
 

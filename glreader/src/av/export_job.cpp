@@ -207,7 +207,7 @@ private:
         }
         submitting.unlock();
         if (log_it)
-            glr_report_error(s_->log, code, message.c_str(), 1);
+            glr_priv_report_error(s_->log, code, message.c_str(), 1);
         std::lock_guard<std::mutex> lock(s_->mutex);
         s_->record_error(code, message);
     }
@@ -566,7 +566,7 @@ int glr_export::run()
                 s.record_error(-ETIMEDOUT, glr::format("the shader has compiled (or rendered its first frame) for "
                                                        "over %g s: giving up",
                                                        p.compile_timeout));
-                glr_log_write(s.log, GLR_LOG_ERROR, s.error_message.c_str());
+                glr_priv_log_write(s.log, GLR_LOG_ERROR, s.error_message.c_str());
             }
             finisher = std::thread(glr::finish_without_render, shared_);
         }
@@ -596,7 +596,7 @@ int glr_export::run()
         s.stop = s.complete ? GLR_EXPORT_COMPLETE : GLR_EXPORT_CANCELLED;
     }
     if (rc < 0) // logged where it happened: this thread's last error only
-        glr_report_error(s.log, rc, s.error_message.c_str(), rc == -EINTR);
+        glr_priv_report_error(s.log, rc, s.error_message.c_str(), rc == -EINTR);
     if (p.progress)
         report();
     return rc;

@@ -11,7 +11,7 @@ namespace {
 
 int invalid(const glr_log *log, const char *message)
 {
-    glr_report_error(log, -EINVAL, message, 1);
+    glr_priv_report_error(log, -EINVAL, message, 1);
     return -EINVAL;
 }
 

@@ -131,7 +131,7 @@ int glr_ffmpeg_child::finish()
 {
     if (finished_) {
         if (result_ != 0)
-            glr_report_error(nullptr, result_, result_message_.c_str(), 0);
+            glr_priv_report_error(nullptr, result_, result_message_.c_str(), 0);
         return result_;
     }
     finished_ = true;
@@ -150,6 +150,6 @@ int glr_ffmpeg_child::finish()
     result_ = GLR_ERROR_CHILD;
     result_message_ = glr::format("%s %s; its last words:\n%s", program_.c_str(), how.c_str(),
                                   tail_.empty() ? "(nothing on stderr)" : tail_.c_str());
-    glr_report_error(log_, result_, result_message_.c_str(), 1);
+    glr_priv_report_error(log_, result_, result_message_.c_str(), 1);
     return result_;
 }

@@ -13,7 +13,7 @@ namespace {
 int returned(const glr::pipe_io::failure_note &failure)
 {
     if (failure.code != 0)
-        glr_report_error(nullptr, failure.code, failure.message.c_str(), 0);
+        glr_priv_report_error(nullptr, failure.code, failure.message.c_str(), 0);
     return failure.code;
 }
 

@@ -23,7 +23,7 @@ void need(const void *pointer, const char *call, const char *argument)
 template <typename Body>
 int quietly(Body &&body)
 {
-    return glr::guarded_with([](int code, const char *message) { glr_report_error(nullptr, code, message, 0); }, body);
+    return glr::guarded_with([](int code, const char *message) { glr_priv_report_error(nullptr, code, message, 0); }, body);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 #include "shadertoy/player.hpp"
 
 #include "error.hpp"
-#include "gl/shader_scene.hpp"
+#include "scene/shader_scene.hpp"
 #include "log.hpp"
 #include "shadertoy/inputs.hpp"
 

@@ -1,4 +1,4 @@
-#include "gl/shadertoy_source.hpp"
+#include "scene/shadertoy_source.hpp"
 
 #include <algorithm>
 #include <regex>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "glreader/context.h"
-#include "gl/egl_api.hpp"
+#include "context/egl_api.hpp"
 
 #include <string>
 

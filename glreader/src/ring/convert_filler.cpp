@@ -6,10 +6,10 @@
 //
 // Each invocation converts a block of 8x2 pixels: the luma of both rows and, for 4:2:0,
 // the 4 chroma samples under it, so every 32-bit word of the buffer has one writer.
-#include "gl/pack_buffers.hpp"
-#include "gl/readback_state.hpp"
-#include "gl/shader.hpp"
-#include "gl/slot_filler.hpp"
+#include "ring/pack_buffers.hpp"
+#include "ring/readback_state.hpp"
+#include "context/shader.hpp"
+#include "ring/slot_filler.hpp"
 
 #include "error.hpp"
 

@@ -3,8 +3,8 @@
 // texture it can sample. Owns the internal framebuffers this needs, created on first use.
 #pragma once
 
-#include "gl/functions.hpp"
-#include "gl/readback_state.hpp"
+#include "context/functions.hpp"
+#include "ring/readback_state.hpp"
 
 namespace glr::gl {
 

@@ -1,4 +1,4 @@
-#include "gl/headless_context.hpp"
+#include "context/headless_context.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"

@@ -2,7 +2,7 @@
 // library: the installed one always answers no.
 #pragma once
 
-#include "gl/fence_seam.h"
+#include "ring/fence_seam.h"
 
 namespace glr::gl {
 

@@ -1,7 +1,7 @@
-#include "gl/functions.hpp"
+#include "context/functions.hpp"
 
 #include "error.hpp"
-#include "gl/egl_api.hpp"
+#include "context/egl_api.hpp"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "gl/pack_buffers.hpp"
+#include "ring/pack_buffers.hpp"
 
 #include "error.hpp"
 

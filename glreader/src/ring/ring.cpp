@@ -1,8 +1,8 @@
-#include "gl/ring.hpp"
+#include "ring/ring.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"
-#include "gl/fence_seam.hpp"
+#include "ring/fence_seam.hpp"
 #include "log.hpp"
 
 #include <cerrno>

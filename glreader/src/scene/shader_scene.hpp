@@ -5,8 +5,8 @@
 #pragma once
 
 #include "glreader/scene.h"
-#include "gl/functions.hpp"
-#include "gl/scene_channel.hpp"
+#include "context/functions.hpp"
+#include "scene/scene_channel.hpp"
 
 #include <array>
 #include <cstddef>

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "format.hpp"
-#include "gl/functions.hpp"
-#include "gl/source_binding.hpp"
+#include "context/functions.hpp"
+#include "ring/source_binding.hpp"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "gl/source_binding.hpp"
+#include "ring/source_binding.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"

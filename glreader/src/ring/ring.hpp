@@ -5,9 +5,9 @@
 
 #include "glreader/ring.h"
 #include "format.hpp"
-#include "gl/functions.hpp"
-#include "gl/pack_buffers.hpp"
-#include "gl/slot_filler.hpp"
+#include "context/functions.hpp"
+#include "ring/pack_buffers.hpp"
+#include "ring/slot_filler.hpp"
 #include "latency.hpp"
 #include "ring/slot_ledger.hpp"
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "glreader/scene.h"
-#include "gl/functions.hpp"
+#include "context/functions.hpp"
 
 #include <array>
 #include <cstddef>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "glreader/scene.h"
-#include "gl/functions.hpp"
-#include "gl/unpack_ring.hpp"
+#include "context/functions.hpp"
+#include "scene/unpack_ring.hpp"
 
 #include <array>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "gl/scene_channel.hpp"
+#include "scene/scene_channel.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "glreader/common.h"
-#include "gl/functions.hpp"
+#include "context/functions.hpp"
 
 namespace glr::gl {
 

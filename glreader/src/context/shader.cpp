@@ -1,4 +1,4 @@
-#include "gl/shader.hpp"
+#include "context/shader.hpp"
 
 namespace glr::gl {
 

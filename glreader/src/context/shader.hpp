@@ -2,7 +2,7 @@
 // YUV conversion pass): the GL calls and the driver's log, the caller's words around it.
 #pragma once
 
-#include "gl/functions.hpp"
+#include "context/functions.hpp"
 
 #include <initializer_list>
 #include <string>

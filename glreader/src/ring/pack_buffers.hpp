@@ -3,7 +3,7 @@
 // ARB_sync exists, else glFinish. How a buffer gets filled is the slot filler's business.
 #pragma once
 
-#include "gl/functions.hpp"
+#include "context/functions.hpp"
 
 #include <deque>
 #include <vector>

@@ -1,10 +1,10 @@
-#include "gl/shader_scene.hpp"
+#include "scene/shader_scene.hpp"
 
 #include "format.hpp"
 
-#include "gl/readback_state.hpp"
-#include "gl/shader.hpp"
-#include "gl/shadertoy_source.hpp"
+#include "ring/readback_state.hpp"
+#include "context/shader.hpp"
+#include "scene/shadertoy_source.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"

@@ -1,4 +1,4 @@
-#include "gl/fence_seam.hpp"
+#include "ring/fence_seam.hpp"
 
 #ifndef GLREADER_TEST_SEAMS
 

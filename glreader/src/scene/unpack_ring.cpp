@@ -1,4 +1,4 @@
-#include "gl/unpack_ring.hpp"
+#include "scene/unpack_ring.hpp"
 
 #include "error.hpp"
 

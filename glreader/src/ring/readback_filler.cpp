@@ -1,7 +1,7 @@
 // RGB formats: the frame as GL has it, through glReadPixels into the slot's buffer.
-#include "gl/pack_buffers.hpp"
-#include "gl/readback_state.hpp"
-#include "gl/slot_filler.hpp"
+#include "ring/pack_buffers.hpp"
+#include "ring/readback_state.hpp"
+#include "ring/slot_filler.hpp"
 
 namespace glr::gl {
 namespace {
