@@ -123,11 +123,6 @@ static GLReaderShared *shared_of(GLReaderContext *s)
     return (GLReaderShared *)s->shared->data;
 }
 
-static int lent(GLReaderShared *shared)
-{
-    return glr_av_lender_kept(&shared->gl.lender);
-}
-
 /* A lent frame came back (its slot is free again, on any thread): wake the render thread. */
 static void lent_frame_returned(void *opaque)
 {
@@ -176,8 +171,7 @@ static void *render_thread(void *opaque)
     pthread_mutex_lock(&shared->mutex);
     while (ret >= 0 && !shared->stop && (rendered < s->total || shared->in_flight)) {
         struct glr_frame f;
-        if (rendered < s->total &&
-            shared->in_flight + shared->ready_count + lent(shared) < s->out.depth) {
+        if (rendered < s->total && glr_ring_free_slots(shared->gl.ring) > 0) {
             struct glr_source source = glr_scene_source(shared->gl.scene);
             pthread_mutex_unlock(&shared->mutex);
             ret = render_frame(shared);
@@ -195,8 +189,7 @@ static void *render_thread(void *opaque)
         }
         /* Queue what has finished; wait for the oldest only when nothing can be drawn. */
         while (1) {
-            int blocking = rendered >= s->total ||
-                           shared->in_flight + shared->ready_count + lent(shared) >= s->out.depth;
+            int blocking = rendered >= s->total || glr_ring_free_slots(shared->gl.ring) == 0;
             pthread_mutex_unlock(&shared->mutex);
             ret = glr_ring_acquire(shared->gl.ring, &f, blocking ? UINT64_MAX : 0);
             pthread_mutex_lock(&shared->mutex);

@@ -159,8 +159,8 @@ int main(int argc, char **argv)
         bool ppm_failed = false; // the consumer's, read after it finished
         sample::frame_worker consumer([&](const glr::frame &f) {
             for (int p = 0; p < glr_format_get_info(f.format())->planes; p++) {
-                size_t row_bytes = glr_format_plane_row_bytes(f.format(), p, f.width());
-                for (int y = 0; y < glr_format_plane_rows(f.format(), p, f.height()); y++) {
+                size_t row_bytes = f.row_bytes(p);
+                for (int y = 0; y < f.rows(p); y++) {
                     const uint8_t *row = f.row(y, p);
                     for (size_t x = 0; x < row_bytes; x += 8)
                         checksum = checksum * 31 + row[x];

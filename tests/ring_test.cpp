@@ -470,6 +470,44 @@ TEST_F(ring_test, stats_count_each_stage)
     EXPECT_GE(s.stall.total_ms, s.readback.total_ms);
 }
 
+// Every plane of a lease carries its rows and row bytes, as the format table says (and
+// the planes a format lacks carry none), so consumers need not ask the table.
+TEST_F(ring_test, each_plane_says_its_rows_and_row_bytes)
+{
+    pattern_scene scene({48, 30});
+    for (glr_format format : {GLR_FORMAT_RGBA8, GLR_FORMAT_RGB8, GLR_FORMAT_NV12, GLR_FORMAT_I420, GLR_FORMAT_P010,
+                              GLR_FORMAT_YUV444}) {
+        SCOPED_TRACE(glr_format_name(format));
+        glr::ring ring(ring_params(48, 30, format));
+        ASSERT_TRUE(ring.try_capture(scene.source(), 0));
+        auto f = ring.acquire(UINT64_MAX);
+        ASSERT_TRUE(f);
+        int planes = glr_format_get_info(format)->planes;
+        for (int p = 0; p < 4; p++) {
+            EXPECT_EQ(f->rows(p), p < planes ? glr_format_plane_rows(format, p, 30) : 0) << "plane " << p;
+            EXPECT_EQ(f->row_bytes(p), p < planes ? glr_format_plane_row_bytes(format, p, 48) : 0) << "plane " << p;
+        }
+    }
+}
+
+// The free slots are counted by the ring: a capture takes one until its frame is acquired
+// and released, on whatever thread.
+TEST_F(ring_test, free_slots_count_what_a_capture_may_fill_without_waiting)
+{
+    pattern_scene scene({16, 16});
+    glr::ring ring(ring_params(16, 16, GLR_FORMAT_RGBA8, GLR_FLIP_STRIDE, 3));
+    EXPECT_EQ(glr_ring_free_slots(ring.get()), 3);
+    ASSERT_TRUE(ring.try_capture(scene.source(), 0));
+    ASSERT_TRUE(ring.try_capture(scene.source(), 1));
+    EXPECT_EQ(glr_ring_free_slots(ring.get()), 1);
+    auto first = ring.acquire(UINT64_MAX);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(glr_ring_free_slots(ring.get()), 1) << "a leased frame still holds its slot";
+    std::thread([f = std::move(*first)]() mutable { f.reset(); }).join();
+    EXPECT_EQ(glr_ring_free_slots(ring.get()), 2);
+    EXPECT_EQ(glr_ring_free_slots(nullptr), -EINVAL);
+}
+
 // A host's own loader: counts its lookups, or finds nothing at all.
 std::atomic<int> host_lookups{0};
 void (*counting_loader(const char *name))(void)

@@ -234,6 +234,15 @@ int glr_frame_may_keep(const struct glr_frame *frame, int kept)
     return frame && frame->ring_ && frame->ring_->may_keep(kept);
 }
 
+int glr_ring_free_slots(const glr_ring *ring)
+{
+    if (!ring) {
+        glr_priv_report_error(nullptr, -EINVAL, "glr_ring_free_slots: ring is NULL", 1);
+        return -EINVAL;
+    }
+    return ring->free_slots();
+}
+
 void glr_ring_get_stats(glr_ring *ring, struct glr_ring_stats *stats)
 {
     if (!ring || !stats)

@@ -59,6 +59,7 @@ frame_layout layout_of(const glr_format_info &f, int width, int height)
     for (int p = 0; p < f.planes; p++) {
         frame_layout::plane &plane = out.planes[p];
         size_t row_bytes = glr_format_plane_row_bytes(f.format, p, width);
+        plane.row_bytes = row_bytes;
         plane.stride = f.yuv ? align64(row_bytes) : row_bytes;
         plane.rows = plane_height(f, p, height);
         plane.offset = out.bytes;

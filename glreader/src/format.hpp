@@ -16,6 +16,7 @@ struct frame_layout {
     struct plane {
         size_t offset = 0; // from the start of the slot
         size_t stride = 0; // bytes between rows in memory
+        size_t row_bytes = 0; // bytes of pixels in a row
         int rows = 0;
     };
     plane planes[4];

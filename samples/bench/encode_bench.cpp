@@ -397,8 +397,8 @@ std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &
         yuv->format = AV_PIX_FMT_YUV420P;
         av_frame_get_buffer(yuv, 0);
         for (int p = 0; p < 3; p++)
-            for (int y = 0; y < glr_format_plane_rows(f.format(), p, size.height); y++)
-                std::copy_n(f.row(y, p), glr_format_plane_row_bytes(f.format(), p, size.width),
+            for (int y = 0; y < f.rows(p); y++)
+                std::copy_n(f.row(y, p), f.row_bytes(p),
                             yuv->data[p] + static_cast<ptrdiff_t>(y) * yuv->linesize[p]);
         out.push_back(yuv);
     };

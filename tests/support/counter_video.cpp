@@ -127,9 +127,10 @@ std::string compare_raw_yuv(const std::string &path, glr_format format, int widt
         f.format = format;
         const uint8_t *at = bytes.data() + n * frame_bytes;
         for (int p = 0; p < info->planes; p++) {
-            auto row = static_cast<ptrdiff_t>(glr_format_plane_row_bytes(format, p, width));
-            f.planes[p] = {at, row};
-            at += row * glr_format_plane_rows(format, p, height);
+            size_t row_bytes = glr_format_plane_row_bytes(format, p, width);
+            int rows = glr_format_plane_rows(format, p, height);
+            f.planes[p] = {at, static_cast<ptrdiff_t>(row_bytes), row_bytes, rows};
+            at += row_bytes * static_cast<size_t>(rows);
         }
         plane_difference d = max_difference(planes_of(f), want[n]);
         if (d.luma || d.chroma)

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define GLR_VERSION_MAJOR 0
-#define GLR_VERSION_MINOR 2
+#define GLR_VERSION_MINOR 3
 #define GLR_VERSION_PATCH 0
 /* The version as one number, comparable with <: 0x00MMmmpp. */
 #define GLR_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
@@ -157,6 +157,11 @@ struct glr_color {
  * Returns 0, or -EINVAL (logged nowhere, kept as the last error) for an unknown format or
  * a value glreader cannot convert with. */
 GLR_API int glr_color_resolve(enum glr_format format, const struct glr_color *requested, struct glr_color *out);
+
+/* The GL loader of a context glreader works in (rings, scenes, players): returns the
+ * address of a GL function, or NULL (eglGetProcAddress, glfwGetProcAddress,
+ * SDL_GL_GetProcAddress, glr_context_get_proc_address all fit). */
+typedef void (*(*glr_get_proc_address_fn)(const char *name))(void);
 
 enum glr_log_level {
     GLR_LOG_NONE = 0,

@@ -113,6 +113,9 @@ public:
     const uint8_t *data(int p = 0) const { return frame_.planes[p].data; }
     ptrdiff_t stride(int p = 0) const { return frame_.planes[p].stride; }
     const uint8_t *row(int y, int p = 0) const { return frame_.planes[p].data + frame_.planes[p].stride * y; }
+    // Plane p's rows, and the bytes of pixels in each.
+    int rows(int p = 0) const { return frame_.planes[p].rows; }
+    size_t row_bytes(int p = 0) const { return frame_.planes[p].row_bytes; }
     int width() const { return frame_.width; }
     int height() const { return frame_.height; }
     glr_format format() const { return frame_.format; }

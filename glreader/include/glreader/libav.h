@@ -76,8 +76,7 @@ static inline void glr_av_frame_copy(AVFrame *dst, const struct glr_frame *f)
     const struct glr_format_info *info = glr_format_get_info(f->format);
     for (int p = 0; info && p < info->planes; p++)
         av_image_copy_plane(dst->data[p], dst->linesize[p], f->planes[p].data, (int)f->planes[p].stride,
-                            (int)glr_format_plane_row_bytes(f->format, p, f->width),
-                            glr_format_plane_rows(f->format, p, f->height));
+                            (int)f->planes[p].row_bytes, f->planes[p].rows);
     glr_av_set_color(dst, &f->color);
 }
 
@@ -152,10 +151,8 @@ static inline AVFrame *glr_av_frame_from_lease(struct glr_frame *f, struct glr_a
         const uint8_t *low = f->planes[0].data, *high = f->planes[0].data;
         for (int p = 0; info && p < info->planes; p++) {
             /* the lowest and highest addresses of the rows, whatever the strides' signs */
-            int rows = glr_format_plane_rows(f->format, p, f->height);
-            const uint8_t *first = f->planes[p].data, *last = first + f->planes[p].stride * (rows - 1);
-            const uint8_t *lo = first < last ? first : last, *hi = (first < last ? last : first) +
-                                                                 glr_format_plane_row_bytes(f->format, p, f->width);
+            const uint8_t *first = f->planes[p].data, *last = first + f->planes[p].stride * (f->planes[p].rows - 1);
+            const uint8_t *lo = first < last ? first : last, *hi = (first < last ? last : first) + f->planes[p].row_bytes;
             low = lo < low ? lo : low;
             high = hi > high ? hi : high;
         }

@@ -53,10 +53,6 @@ enum glr_ring_flags {
     GLR_RING_NO_FENCES = 1 << 1
 };
 
-/* Returns the address of a GL function, or NULL (eglGetProcAddress, glfwGetProcAddress,
- * SDL_GL_GetProcAddress, glr_context_get_proc_address all fit). */
-typedef void (*(*glr_get_proc_address_fn)(const char *name))(void);
-
 struct glr_ring_params {
     /* Frame size in pixels; required, 1..the GL size limit; even for 4:2:0 formats. */
     int width, height;
@@ -99,9 +95,13 @@ struct glr_source {
 
 /* One plane of a frame: the first byte of its top row and the bytes from one row to the
  * next (negative for GLR_FLIP_STRIDE). */
+/* A plane of a leased frame: its top row and the step to the next (negative for a view
+ * that flips), with its size, so that consumers need not ask the format table. */
 struct glr_plane {
     const uint8_t *data;
     ptrdiff_t stride;
+    size_t row_bytes; /* bytes of pixels in a row (glr_format_plane_row_bytes) */
+    int rows;         /* rows (glr_format_plane_rows) */
 };
 
 /* A leased frame: a read-only view into a slot's mapped PBO, which describes itself
@@ -146,6 +146,12 @@ GLR_API int glr_frame_set_holder(const struct glr_frame *frame, glr_frame_descri
  * Returns 1 to keep (lend) it, 0 when the consumer should copy the pixels and release the
  * lease at once: at depth 1, and whenever kept >= depth - 1. */
 GLR_API int glr_frame_may_keep(const struct glr_frame *frame, int kept);
+
+/* Slots a capture can fill now without waiting: neither holding a frame not yet acquired
+ * nor leased. A consumer that must never block in capture (a filter graph) renders only
+ * while this is positive; the count grows when leases come back, on any thread. Any
+ * thread. Returns the count, or -EINVAL for a NULL ring. */
+GLR_API int glr_ring_free_slots(const struct glr_ring *ring);
 
 /* Statistics of a ring. Times in milliseconds. */
 struct glr_ring_stats {

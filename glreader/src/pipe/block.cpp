@@ -18,8 +18,7 @@ block block::frame(const glr_frame &f)
     block b;
     const glr_format_info *info = glr_format_get_info(f.format);
     for (int p = 0; info && p < info->planes; p++) {
-        run r{f.planes[p].data, f.planes[p].stride, glr_format_plane_row_bytes(f.format, p, f.width),
-              static_cast<size_t>(glr_format_plane_rows(f.format, p, f.height))};
+        run r{f.planes[p].data, f.planes[p].stride, f.planes[p].row_bytes, static_cast<size_t>(f.planes[p].rows)};
         if (r.stride == static_cast<ptrdiff_t>(r.row_bytes)) { // tightly packed: one run
             r.row_bytes *= r.rows;
             r.rows = 1;

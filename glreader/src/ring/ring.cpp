@@ -174,7 +174,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
             first += stride * (plane.rows - 1);
             stride = -stride;
         }
-        frame.planes[p] = {first, stride};
+        frame.planes[p] = {first, stride, plane.row_bytes, plane.rows};
     }
     frame.width = params_.width;
     frame.height = params_.height;

@@ -25,6 +25,7 @@ public:
     // Any thread. After this call `this` may be gone (the last lease of a destroyed ring).
     void release(glr_frame &frame);
     bool may_keep(int kept) const { return ledger_.may_keep(kept); }
+    int free_slots() const { return ledger_.free_slots(); }
     void set_holder(const glr_frame &frame, glr_frame_describe_fn describe, void *opaque)
     {
         ledger_.set_holder(frame.slot_, frame.lease_id_, describe, opaque);

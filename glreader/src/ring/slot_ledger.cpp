@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -194,6 +195,12 @@ glr_latency slot_ledger::hold() const
 {
     std::lock_guard<std::mutex> lock(mutex_);
     return hold_.summary();
+}
+
+int slot_ledger::free_slots() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return static_cast<int>(std::count_if(slots_.begin(), slots_.end(), [](const slot &s) { return s.st == state::free; }));
 }
 
 } // namespace glr

@@ -66,8 +66,10 @@ public:
     // Who holds a lease (glr_frame_set_holder). Throws -EINVAL when (slot, id) is no
     // current lease.
     void set_holder(int slot, uint64_t id, glr_frame_describe_fn describe, void *opaque);
-    // The lending policy (glr_frame_may_keep).
+    // The lending policy (glr_frame_may_keep): a consumer may keep all leases but one slot's.
     bool may_keep(int kept) const { return kept < depth() - 1; }
+    // Slots neither captured into nor leased: what a capture may fill without waiting.
+    int free_slots() const;
 
     struct counts {
         uint64_t captured, acquired, released, leased_now;
