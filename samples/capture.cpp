@@ -1,15 +1,17 @@
-// glreader-capture: renders an animated scene headless and reads every frame back
+// glreader-capture: renders a scene (the animated built-in one, or --shader) headless and reads every frame back
 // through the ring, handing each leased frame to a consumer thread (which checksums it, as
 // an encoder would read it), then prints the ring's statistics.
 //
 //   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p]
+//                    [--shader FILE|DIR] [--channel0..3 SPEC]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
 //                    [--ppm last.ppm] [-y] [--require-hw]
 //
 // --ppm never overwrites an existing file unless -y (it is created exclusively).
 #include "command_line.hpp"
 #include "frame_worker.hpp"
-#include "scene.hpp"
+#include "program_log.hpp"
+#include "project_scene.hpp"
 #include "stop_signals.hpp"
 
 #include "glreader/glreader.hpp"
@@ -37,21 +39,25 @@ struct options {
     unsigned flags = 0;
     bool require_hw = false, overwrite = false;
     std::string ppm;
+    sample::project_options project; // --shader, --channelN
 };
 
-const char *const usage_text =
-    "usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
-    "         [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p] [--flip stride|gpu|none]\n"
-    "         [--map-per-frame] [--no-fences] [--ppm FILE] [-y] [--require-hw]\n"
-    "  (-y overwrites an existing --ppm file, which is refused otherwise)\n";
+const std::string usage_text =
+    std::string("usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
+                "         [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p] [--flip stride|gpu|none]\n"
+                "         [--shader FILE|DIR] [--channel0..3 SPEC]\n"
+                "         [--map-per-frame] [--no-fences] [--ppm FILE] [-y] [--require-hw]\n"
+                "  (-y overwrites an existing --ppm file, which is refused otherwise)\n") +
+    sample::project_usage;
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text);
+    sample::command_line args(argc, argv, usage_text.c_str());
     while (args.next()) {
         if (args.is("-s")) {
             args.size(o.width, o.height);
+        } else if (o.project.read(args)) {
         } else if (args.is("-n")) {
             o.frames = args.count(1, INT_MAX);
         } else if (args.is("-r")) {
@@ -140,11 +146,12 @@ int main(int argc, char **argv)
     try {
         glr_context_params context_params{};
         context_params.require_hw = o.require_hw;
-        glr::context ctx(context_params);
+        sample::program_log log = sample::make_program_log(); // errors reach the user once
+        glr::context ctx(context_params, log.get());
         std::printf("OpenGL renderer: %s (EGL %s)%s\n", ctx.renderer().c_str(),
                     ctx.platform().c_str(), ctx.is_software() ? ", software" : "");
 
-        sample::scene scene(o.width, o.height);
+        sample::project_scene scene(o.project, o.width, o.height, o.fps, nullptr, "", log.get());
         glr_ring_params params{};
         params.width = o.width;
         params.height = o.height;
@@ -152,7 +159,7 @@ int main(int argc, char **argv)
         params.flip = o.flip;
         params.depth = o.depth;
         params.flags = o.flags;
-        glr::ring ring(params);
+        glr::ring ring(params, log.get());
         // The consumer reads every byte of each frame on its own thread, as an encoder
         // would, and releases the lease there.
         uint64_t checksum = 0;
@@ -175,9 +182,8 @@ int main(int argc, char **argv)
         auto last_report = start;
         int rendered = 0;
         for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-            scene.draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
-                       static_cast<double>(o.fps.den) / o.fps.num);
-            ring.capture(glr::framebuffer_source(scene.fbo()), rendered, hand_off);
+            scene.render_next();
+            ring.capture(scene.source(), rendered, hand_off);
             auto now = std::chrono::steady_clock::now();
             if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
                 double elapsed = std::chrono::duration<double>(now - start).count();

@@ -29,6 +29,8 @@
 // go to stderr, only media to stdout. All the work is the library's export job; this
 // program reads options, turns signals into its cancel, and prints.
 #include "command_line.hpp"
+#include "program_log.hpp"
+#include "project_scene.hpp"
 #include "stop_signals.hpp"
 
 #include "glreader/export.hpp"
@@ -65,7 +67,8 @@ struct options {
     int fps_num = 30, fps_den = 1;
     double seconds = 5;
     int frames = 0; // 0: from seconds
-    std::string codec, preset, crf, pix_fmt, codec_options, shader, stats_json, container, output;
+    std::string codec, preset, crf, pix_fmt, codec_options, stats_json, container, output;
+    sample::project_options project; // --shader, --channelN
     int depth = 3, queue = 2;
     bool gpu_convert = true, overwrite = false, part = false, seconds_given = false;
     std::string format_options;
@@ -73,7 +76,6 @@ struct options {
     std::string audio_input, audio_codec;
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
-    std::array<std::string, GLR_SCENE_CHANNELS> channels; // --channelN specs
     float mouse[4] = {0, 0, 0, 0}; // iMouse
     std::string date;              // iDate at frame 0, UTC; empty: now, local time
     int start_frame = 0;
@@ -179,11 +181,7 @@ options parse(int argc, char **argv)
             o.depth = args.count(1, max_ring_depth);
         } else if (args.is("--queue")) {
             o.queue = args.count(1, max_queue);
-        } else if (args.is("--shader")) {
-            o.shader = args.value();
-        } else if (args.option().rfind("--channel", 0) == 0 && args.option().size() == 10 &&
-                   args.option()[9] >= '0' && args.option()[9] <= '3') {
-            o.channels[static_cast<size_t>(args.option()[9] - '0')] = args.value();
+        } else if (o.project.read(args)) {
         } else if (args.is("--mouse")) {
             if (glr_shadertoy_parse_mouse(args.value().c_str(), o.mouse) < 0)
                 args.fail(std::string("--mouse: ") + glr_last_error());
@@ -397,22 +395,12 @@ int main(int argc, char **argv)
     sample::catch_stop_signals(cancel_running_job);
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
-    // Errors reach the user once, as the exception's message; warnings still show.
-    glr_log_params log_params{};
-    log_params.callback = [](void *, glr_log_level level, const char *message) {
-        if (level != GLR_LOG_ERROR)
-            std::fprintf(stderr, "glreader: %s\n", message);
-    };
-    glr_log *log = glr_log_create(&log_params);
+    // Errors reach the user once, as the exception's message; warnings still show. Freed
+    // by hand: a render thread left in the driver keeps using it until the process exits.
+    glr_log *log = sample::make_program_log().release();
     bool render_left_running = false;
     try {
-        glr::project project(o.shader.c_str(), log);
-        for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
-            const std::string &spec = o.channels[static_cast<size_t>(c)];
-            std::string where = "--channel" + std::to_string(c);
-            if (!spec.empty())
-                project.bind(GLR_SCENE_IMAGE_PASS, c, spec.c_str(), where.c_str());
-        }
+        glr::project project = o.project.load(log);
 
         std::string codec_options = o.codec_options;
         auto add_option = [&](const char *key, const std::string &value) {

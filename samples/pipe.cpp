@@ -4,8 +4,8 @@
 // memory). For users who keep an out-of-process ffmpeg; glreader-export does the same
 // work in-process.
 //
-//   glreader-pipe [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [--depth 3] [--shader FILE]
-//                 [--format nv12] [--matrix M] [--range R] [--chroma-loc L]
+//   glreader-pipe [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [--depth 3] [--shader FILE|DIR]
+//                 [--channel0..3 SPEC] [--format nv12] [--matrix M] [--range R] [--chroma-loc L]
 //                 [--transport auto|write] [--ffmpeg PROGRAM] [-- FFMPEG OUTPUT ARGS...]
 //
 // Frames go through the pipe as --format: by default NV12 converted on the GPU (1.5 bytes
@@ -20,7 +20,8 @@
 // child too: it finalizes its file, and this program counts that as a normal stop (130).
 #include "command_line.hpp"
 #include "periodic_report.hpp"
-#include "scene.hpp"
+#include "program_log.hpp"
+#include "project_scene.hpp"
 #include "stop_signals.hpp"
 
 #include "glreader/pipe.hpp"
@@ -49,24 +50,26 @@ struct options {
     glr_pipe_transport transport = GLR_PIPE_AUTO;
     glr_format format = GLR_FORMAT_NV12;
     glr_color color{};
-    std::string shader, ffmpeg;
+    std::string ffmpeg;
+    sample::project_options project; // --shader, --channelN
     bool overwrite = false;
     std::vector<std::string> ffmpeg_args; // empty: the default output
 };
 
 const char *const default_output = "glreader-pipe.mp4";
 
-const char *const usage_text =
-    "usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
-    "         [--shader FILE] [--format F] [--matrix bt709|bt601|bt2020] [--range tv|pc]\n"
-    "         [--chroma-loc left|center] [--transport auto|write] [--ffmpeg PROGRAM] [-y]\n"
-    "         [-- FFMPEG OUTPUT ARGS...]\n"
-    "  (-y overwrites an existing output, which is refused otherwise)\n";
+const std::string usage_text =
+    std::string("usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
+                "         [--shader FILE|DIR] [--channel0..3 SPEC] [--format F] [--matrix bt709|bt601|bt2020]\n"
+                "         [--range tv|pc] [--chroma-loc left|center] [--transport auto|write]\n"
+                "         [--ffmpeg PROGRAM] [-y] [-- FFMPEG OUTPUT ARGS...]\n"
+                "  (-y overwrites an existing output, which is refused otherwise)\n") +
+    sample::project_usage;
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text);
+    sample::command_line args(argc, argv, usage_text.c_str());
     while (args.next()) {
         if (args.is("--")) {
             o.ffmpeg_args = args.rest();
@@ -82,8 +85,7 @@ options parse(int argc, char **argv)
             o.frames = args.count(1, INT_MAX);
         } else if (args.is("--depth")) {
             o.depth = args.count(1, 64);
-        } else if (args.is("--shader")) {
-            o.shader = args.value();
+        } else if (o.project.read(args)) {
         } else if (args.is("--format")) {
             o.format = args.format();
         } else if (args.color_option(o.color)) {
@@ -157,20 +159,14 @@ int main(int argc, char **argv)
     bool tty = isatty(STDERR_FILENO);
     // Errors reach the user once, as the exception's message (and not at all when ffmpeg
     // stopped on the user's own Ctrl-C); warnings still show.
-    glr_log_params log_params{};
-    log_params.callback = [](void *, glr_log_level level, const char *message) {
-        if (level != GLR_LOG_ERROR)
-            std::fprintf(stderr, "glreader: %s\n", message);
-    };
-    std::unique_ptr<glr_log, void (*)(glr_log *)> log(glr_log_create(&log_params),
-                                                     [](glr_log *l) { glr_log_destroy(&l); });
+    sample::program_log log = sample::make_program_log(); // errors reach the user once
     try {
         glr::context ctx({}, log.get());
         std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
         auto scene = [&] {
             sample::busy_section compiling; // a signal ends a long compile at once
-            return std::make_unique<sample::scene>(o.width, o.height, sample::shader_spec{"", o.shader, ""},
-                                                   glr_context_get_proc_address, log.get());
+            return std::make_unique<sample::project_scene>(o.project, o.width, o.height, o.fps, nullptr, "",
+                                                           log.get());
         }();
 
         glr_ring_params rp{};
@@ -217,9 +213,8 @@ int main(int argc, char **argv)
         try {
             for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
                 sample::busy_section rendering;
-                scene->draw(rendered, static_cast<double>(rendered) * o.fps.den / o.fps.num,
-                            static_cast<double>(o.fps.den) / o.fps.num);
-                ring.capture(glr::framebuffer_source(scene->fbo()), rendered, to_ffmpeg);
+                scene->render_next();
+                ring.capture(scene->source(), rendered, to_ffmpeg);
             }
             {
                 sample::busy_section rendering;

@@ -2,7 +2,8 @@
 // it runs. The host owns the GL context (GLFW, GLX or EGL underneath); glreader only gets
 // glfwGetProcAddress and reads the window's back buffer through the ring before each swap.
 //
-//   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE] [-y]
+//   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE|DIR]
+//                   [--channel0..3 SPEC] [-o FILE] [-y]
 //
 // An existing file is never overwritten without -y (the file is created exclusively).
 // Esc or Q (or closing the window), or a first Ctrl-C or SIGTERM stops; the recording is
@@ -10,7 +11,8 @@
 // frames. Frames are timed by their index (1/FPS apart), so the
 // recording is smooth whatever the display's pace.
 #include "command_line.hpp"
-#include "scene.hpp"
+#include "program_log.hpp"
+#include "project_scene.hpp"
 #include "stop_signals.hpp"
 
 #include "glreader/encoder.hpp"
@@ -37,18 +39,21 @@ struct options {
     int width = 1280, height = 720;
     sample::frame_rate fps{60, 1};
     int frames = 0; // 0: until the window closes
-    std::string codec, shader, output;
+    std::string codec, output;
+    sample::project_options project; // --shader, --channelN
     bool overwrite = false;
 };
 
-const char *const usage_text =
-    "usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE] [-o FILE] [-y]\n"
-    "  (-y overwrites an existing file, which is refused otherwise)\n";
+const std::string usage_text =
+    std::string("usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE|DIR]\n"
+                "         [--channel0..3 SPEC] [-o FILE] [-y]\n"
+                "  (-y overwrites an existing file, which is refused otherwise)\n") +
+    sample::project_usage;
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text);
+    sample::command_line args(argc, argv, usage_text.c_str());
     while (args.next()) {
         if (args.is("-s"))
             args.size(o.width, o.height);
@@ -58,8 +63,8 @@ options parse(int argc, char **argv)
             o.frames = args.count(1, INT_MAX);
         else if (args.is("-c"))
             o.codec = args.value();
-        else if (args.is("--shader"))
-            o.shader = args.value();
+        else if (o.project.read(args))
+            continue;
         else if (args.is("-o"))
             o.output = args.value();
         else if (args.is("-y"))
@@ -114,7 +119,8 @@ int main(int argc, char **argv)
         int fb_width = 0, fb_height = 0;
         glfwGetFramebufferSize(w.window, &fb_width, &fb_height); // differs on HiDPI screens
 
-        sample::scene scene(fb_width, fb_height, {"", o.shader, ""}, loader);
+        sample::program_log log = sample::make_program_log(); // errors reach the user once
+        sample::project_scene scene(o.project, fb_width, fb_height, o.fps, loader, "", log.get());
         const GladGLContext &gl = scene.gl();
 
         glr_ring_params rp{};
@@ -122,7 +128,7 @@ int main(int argc, char **argv)
         rp.height = fb_height;
         rp.format = GLR_FORMAT_BGRA8;
         rp.get_proc_address = loader; // the host's loader: glreader keeps its own table
-        glr::ring ring(rp);
+        glr::ring ring(rp, log.get());
         glr_encoder_params ep{};
         ep.width = fb_width;
         ep.height = fb_height;
@@ -132,7 +138,7 @@ int main(int argc, char **argv)
         ep.codec = o.codec.c_str();
         ep.output = o.output.c_str();
         ep.output_flags = o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE;
-        glr::encoder enc(ep);
+        glr::encoder enc(ep, log.get());
         auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
         std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM stop "
                              "and finalize it)\n",
@@ -140,8 +146,7 @@ int main(int argc, char **argv)
 
         int frame = 0;
         while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames) && !sample::stop_signal()) {
-            scene.draw(frame, static_cast<double>(frame) * o.fps.den / o.fps.num,
-                       static_cast<double>(o.fps.den) / o.fps.num);
+            scene.render_next();
             // Show it: copy the scene into the window's back buffer...
             gl.BindFramebuffer(GL_READ_FRAMEBUFFER, scene.fbo());
             gl.BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);

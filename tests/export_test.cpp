@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -741,6 +742,83 @@ TEST(capture_sample, its_last_frame_is_the_scene_s_in_every_format_and_row_order
     std::remove(reference.c_str());
 }
 
+// A project directory whose Image pass shows its iChannel0's first pixel, the picture a
+// --channel0 option binds: (200, 30, 10), as a program must show it.
+struct channel_project {
+    std::string dir = glr_test::scratch_path("channel_project"), picture = dir + "/colour.ppm";
+    channel_project()
+    {
+        mkdir(dir.c_str(), 0755);
+        std::ofstream(dir + "/image.glsl") << "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(0), 0); }\n";
+        std::ofstream ppm(picture, std::ios::binary);
+        ppm << "P6\n2 2\n255\n";
+        for (int i = 0; i < 4; i++)
+            ppm << '\xc8' << '\x1e' << '\x0a';
+    }
+    ~channel_project()
+    {
+        std::remove((dir + "/image.glsl").c_str());
+        std::remove(picture.c_str());
+        rmdir(dir.c_str());
+    }
+    std::vector<std::string> options() const { return {"--shader", dir, "--channel0", "image:" + picture}; }
+    // Every frame of `file` shows the picture's colour (empty), or what differs.
+    static std::string shown_in(const std::string &file)
+    {
+        glr_test::decoded_video v = glr_test::decode_file(file);
+        if (v.frames.empty())
+            return "no frames in " + file + ": " + v.error;
+        for (const glr_test::decoded_frame &f : v.frames)
+            if (f.rgba.size() < 4 || f.rgba[0] != 200 || f.rgba[1] != 30 || f.rgba[2] != 10)
+                return "a frame of " + file + " does not show the channel's picture";
+        return "";
+    }
+};
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string> &b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// Every program that renders a scene plays a project directory with --channelN options.
+TEST(programs, the_pipe_sample_capture_and_exporter_play_a_project_with_channel_options)
+{
+    channel_project project;
+    std::string log = glr_test::scratch_path("channel_project.txt");
+    std::string piped = glr_test::scratch_path("channel_piped.mkv"), ppm = glr_test::scratch_path("channel_last.ppm"),
+                exported = glr_test::scratch_path("channel_exported.mkv");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                  pipe_program, joined({"-s", "16x8", "-n", "3", "--format", "rgba"},
+                                       joined(project.options(), {"--", "-c:v", "ffv1", "-y", piped})),
+                  log)),
+              0)
+        << glr_test::slurp(log);
+    EXPECT_EQ(channel_project::shown_in(piped), "");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                  capture_program, joined({"-s", "16x8", "-n", "3", "-y", "--ppm", ppm}, project.options()), log)),
+              0)
+        << glr_test::slurp(log);
+    EXPECT_EQ(channel_project::shown_in(ppm), "");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export(joined({"-s", "16x8", "-n", "3", "-c", "ffv1", "--pix-fmt", "bgra", "-o",
+                                                        exported},
+                                                       project.options()),
+                                                log)),
+              0)
+        << glr_test::slurp(log);
+    EXPECT_EQ(channel_project::shown_in(exported), "");
+    // A channel whose file is missing is named, once.
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                  capture_program, {"-s", "16x8", "-n", "1", "--channel0", "image:" + project.dir + "/missing.png"}, log)),
+              1);
+    std::string text = glr_test::slurp(log), said = "cannot open the image " + project.dir + "/missing.png";
+    EXPECT_NE(text.find(said), std::string::npos) << text;
+    EXPECT_EQ(text.find(said), text.rfind(said)) << "said twice:\n" << text;
+    std::remove(piped.c_str());
+    std::remove(ppm.c_str());
+    std::remove(exported.c_str());
+}
+
 #ifdef GLREADER_VIEWER_PATH
 // A virtual X display of the test's own: Xvfb on a display number it picks and names on
 // its standard output (-displayfd), so that tests running at once never share one;
@@ -818,6 +896,19 @@ TEST(viewer_test, a_stop_signal_finalizes_a_playable_file)
         EXPECT_GT(glr_test::decode_file(out).frames.size(), 0u) << "signal " << signal << ": " << glr_test::slurp(log);
         std::remove(out.c_str());
     }
+}
+// The viewer plays a project directory with --channelN options too.
+TEST(viewer_test, plays_a_project_with_channel_options)
+{
+    channel_project project;
+    std::string out = glr_test::scratch_path("viewer_channel.mkv"), log = glr_test::scratch_path("viewer_channel.txt");
+    virtual_display display;
+    pid_t pid = glr_test::spawn(GLREADER_VIEWER_PATH,
+                                joined({"-s", "16x8", "-n", "3", "-c", "ffv1", "-o", out}, project.options()), log,
+                                display.environment());
+    ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
+    EXPECT_EQ(channel_project::shown_in(out), "");
+    std::remove(out.c_str());
 }
 #endif
 

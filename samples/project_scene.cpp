@@ -1,0 +1,79 @@
+#include "project_scene.hpp"
+
+#include "gl_program.hpp"
+
+namespace sample {
+
+const char *const project_usage =
+    "  --shader FILE|DIR    Shadertoy shader: a .frag file (mainImage), or a project\n"
+    "                       directory: image.glsl, common.glsl, bufferA..D.glsl and a\n"
+    "                       'channels' file of 'PASS.channelN SPEC' lines (the built-in scene)\n"
+    "  --channel0..3 SPEC   the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE],\n"
+    "                       cubemap:PATTERN ({} = px nx py ny pz nz), buffer:A..D or keyboard,\n"
+    "                       then ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=on|off\n"
+    "                       ,loop=on|off (a video) (none)\n";
+
+bool project_options::read(command_line &args)
+{
+    const std::string &option = args.option();
+    if (args.is("--shader")) {
+        shader = args.value();
+    } else if (option.size() == 10 && option.rfind("--channel", 0) == 0 && option[9] >= '0' && option[9] <= '3') {
+        channels[static_cast<size_t>(option[9] - '0')] = args.value();
+    } else {
+        return false;
+    }
+    return true;
+}
+
+glr::project project_options::load(glr_log *log) const
+{
+    glr::project project(shader.c_str(), log);
+    for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
+        const std::string &spec = channels[static_cast<size_t>(c)];
+        std::string where = "--channel" + std::to_string(c);
+        if (!spec.empty())
+            project.bind(GLR_SCENE_IMAGE_PASS, c, spec.c_str(), where.c_str());
+    }
+    return project;
+}
+
+namespace {
+
+glr_media_channels *open_media(const glr::project &project, const std::string &audio, glr_log *log)
+{
+    glr_media_channels *media = glr_media_channels_create(log, project.get(), audio.empty() ? nullptr : audio.c_str());
+    if (!media)
+        glr::detail::throw_create_failure("glr_media_channels_create");
+    return media;
+}
+
+glr_player_params player_params(const glr::project &project, glr_media_channels *media, int width, int height,
+                                frame_rate fps, glr_get_proc_address_fn loader, glr_channel_feeder &feeder)
+{
+    feeder = glr_media_channels_feeder(media);
+    glr_player_params p{};
+    p.width = width;
+    p.height = height;
+    p.fps_num = fps.num;
+    p.fps_den = fps.den;
+    p.project = project.get();
+    p.feeder = &feeder; // copied by the player
+    p.get_proc_address = loader;
+    return p;
+}
+
+} // namespace
+
+project_scene::project_scene(const project_options &options, int width, int height, frame_rate fps,
+                             glr_get_proc_address_fn loader, const std::string &audio, glr_log *log)
+    : project_(options.load(log)), media_(open_media(project_, audio, log)),
+      player_([&] {
+          glr_channel_feeder feeder{};
+          return glr::player(player_params(project_, media_.get(), width, height, fps, loader, feeder), log);
+      }())
+{
+    load_gl(gl_, loader ? loader : glr_context_get_proc_address);
+}
+
+} // namespace sample
