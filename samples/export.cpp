@@ -263,22 +263,20 @@ public:
             std::fprintf(stderr, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
                          s.preroll_frames);
         }
-        if (s.state != GLR_EXPORT_RENDERING && s.state != GLR_EXPORT_FLUSHING && s.state != GLR_EXPORT_ENDED)
+        // Reports begin with the rendering; the end gives a last one, when there were some.
+        bool ended = s.state == GLR_EXPORT_ENDED;
+        if (ended ? !shown_ : s.state != GLR_EXPORT_RENDERING && s.state != GLR_EXPORT_FLUSHING)
             return;
-        if (s.state == GLR_EXPORT_ENDED) {
-            if (shown_ && tty_)
-                std::fprintf(stderr, "\n");
-            return;
-        }
         shown_ = true;
         int encoded = static_cast<int>(s.encoder.frames_encoded);
         double fps = s.elapsed_seconds > 0 ? encoded / s.elapsed_seconds : 0;
         double eta = fps > 0 ? (total_ - encoded) / fps : 0;
-        std::string state = s.output_wait_seconds >= 1
+        std::string state = ended ? "done"
+                            : s.output_wait_seconds >= 1
                                 ? "waiting for the output: " + std::to_string(std::lround(s.output_wait_seconds)) + " s"
                             : s.state == GLR_EXPORT_FLUSHING ? "flushing the encoder"
                                                              : "rendered " + std::to_string(s.frames_rendered);
-        if (s.cancel_requested)
+        if (s.cancel_requested && !ended)
             state += "; stopping: a second Ctrl-C exits at once";
         if (tty_) {
             int filled = total_ ? 30 * encoded / total_ : 30;
@@ -286,6 +284,8 @@ public:
                          std::string(static_cast<size_t>(filled), '#').c_str(),
                          std::string(static_cast<size_t>(30 - filled), '.').c_str(),
                          total_ ? 100 * encoded / total_ : 100, encoded, total_, state.c_str(), fps, eta);
+            if (ended)
+                std::fprintf(stderr, "\n");
         } else {
             std::fprintf(stderr, "%d/%d frames encoded (%s), %.1f fps, ETA %.1f s\n", encoded, total_, state.c_str(),
                          fps, eta);

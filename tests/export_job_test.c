@@ -191,6 +191,19 @@ static int wait_for(const glr_export *job, condition happened, double seconds, c
 
 static int render_stopped(const struct glr_export_stats *s) { return !s->render_running; }
 
+/* Runs the job on a thread, cancels it once `happened` holds, and waits for run to return:
+ * its code in *rc, the job's stats then. */
+static struct glr_export_stats cancel_when(glr_export *job, condition happened, const char *what, int *rc)
+{
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, happened, 60, what));
+    glr_export_cancel(job);
+    pthread_join(r.thread, NULL);
+    *rc = r.rc;
+    return stats_of(job);
+}
+
 static glr_project *load(const char *path)
 {
     glr_project *project = glr_project_load(NULL, path);
@@ -294,13 +307,9 @@ static void cancel_during_compile(void)
     struct glr_export_params p = ffv1_params(project, 16, 16, 0, 4, out);
     glr_export *job = glr_export_create(NULL, &p);
     CHECK(job != NULL);
-    struct running_job r;
-    start(&r, job);
-    CHECK(wait_for(job, compiling, 60, "the compile"));
-    glr_export_cancel(job);
-    pthread_join(r.thread, NULL);
-    struct glr_export_stats s = stats_of(job);
-    CHECK(r.rc == 0);
+    int rc;
+    struct glr_export_stats s = cancel_when(job, compiling, "the compile", &rc);
+    CHECK(rc == 0);
     CHECK(s.stop == GLR_EXPORT_CANCELLED);
     CHECK(s.frames_rendered == 0 && s.encoder.frames_encoded == 0);
     CHECK(s.render_running == 1); /* left in the compiler */
@@ -336,13 +345,10 @@ static void cancel_during_long_frame(void)
     glr_project *project = load(shader);
     struct glr_export_params p = ffv1_params(project, 32, 16, 0, 8, out);
     glr_export *job = glr_export_create(NULL, &p);
-    struct running_job r;
-    start(&r, job);
-    CHECK(wait_for(job, at_slow_frame, 60, "frame 3"));
-    glr_export_cancel(job);
-    pthread_join(r.thread, NULL);
-    struct glr_export_stats s = stats_of(job);
-    CHECK(r.rc == 0);
+    CHECK(job != NULL);
+    int rc;
+    struct glr_export_stats s = cancel_when(job, at_slow_frame, "frame 3", &rc);
+    CHECK(rc == 0);
     CHECK(s.stop == GLR_EXPORT_CANCELLED);
     CHECK(s.render_running == 1); /* left in the slow frame */
     CHECK(s.encoder.frames_encoded >= 1 && s.encoder.frames_encoded < 8);

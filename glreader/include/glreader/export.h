@@ -90,7 +90,8 @@ struct glr_export_params {
      * non-zero stops the job at once, abandoning an output that stalls. NULL: none. */
     struct glr_interrupt interrupt;
     /* Called on glr_export_run's thread every progress_interval_ms (0: 100) while the job
-     * runs, and once when it ends (state GLR_EXPORT_ENDED). NULL: none. */
+     * runs, at each change of its state, and once when it ends (GLR_EXPORT_ENDED). NULL:
+     * none. */
     void (*progress)(void *opaque, const struct glr_export_stats *stats);
     void *progress_opaque;
     int progress_interval_ms;

@@ -522,18 +522,18 @@ int glr_export::run()
     s.state = GLR_EXPORT_STARTING;
     s.started = glr::clock::now();
     s.render_running = true;
-    // Detached: when it is held in the driver, the job ends without it, and it frees what
-    // it made (it holds the shared state) whenever the driver lets it go.
-    std::thread([shared = shared_] {
+    std::thread render([shared = shared_] {
         glr::render_work work(shared);
         work();
-    }).detach();
+    });
     std::thread finisher;
     glr::clock::time_point cancel_seen{};
     const auto interval = std::chrono::milliseconds(p.progress_interval_ms ? p.progress_interval_ms
                                                                            : glr::default_progress_ms);
     auto next_report = s.started;
+    glr_export_state reported = s.state;
     auto report = [&] {
+        reported = s.state;
         glr_export_stats stats = s.snapshot();
         lock.unlock();
         p.progress(p.progress_opaque, &stats);
@@ -570,12 +570,21 @@ int glr_export::run()
             }
             finisher = std::thread(glr::finish_without_render, shared_);
         }
-        if (p.progress && now >= next_report) {
+        if (p.progress && (now >= next_report || s.state != reported)) {
             next_report = now + interval;
             report();
         }
     }
+    // A render thread that ended is joined: its thread-local clean-up (EGL's, the driver's)
+    // must not overlap what the caller does next, exit() included. One held in the driver
+    // is detached: it frees what it made (it holds the shared state) when the driver lets
+    // it go.
+    bool render_ended = s.render_done;
     lock.unlock();
+    if (render_ended)
+        render.join();
+    else
+        render.detach();
     if (finisher.joinable())
         finisher.join();
     lock.lock();
