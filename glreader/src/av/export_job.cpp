@@ -294,7 +294,8 @@ private:
     }
 
     // Opens the output once the first frame has rendered: a job stopped before leaves no
-    // file. false: cancelled while the output was being opened.
+    // file, and one that opened it encodes at least that frame. false: cancelled while the
+    // output was being opened (a FIFO waiting for its reader), so nothing was written.
     bool open_encoder()
     {
         const glr_export_params &p = s_->params;
@@ -313,7 +314,7 @@ private:
         if (!encoder_ && s_->cancel && !s_->interrupted)
             return false;
         check(encoder_);
-        return !s_->stopping();
+        return true;
     }
 
     // Starts the readback of frame `pts`, handing the encoder every frame that is ready
