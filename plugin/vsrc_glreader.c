@@ -123,8 +123,9 @@ static GLReaderShared *shared_of(GLReaderContext *s)
     return (GLReaderShared *)s->shared->data;
 }
 
-/* A lent frame came back (its slot is free again, on any thread): wake the render thread. */
-static void lent_frame_returned(void *opaque)
+/* A slot came back (a lent frame let go of, on any thread, or a copied one): wake the
+ * render thread, which draws while the ring has a free slot. */
+static void slot_returned(void *opaque)
 {
     GLReaderShared *shared = opaque;
 
@@ -302,7 +303,7 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         free_shared(NULL, (uint8_t *)shared);
         return AVERROR(ENOMEM);
     }
-    if ((ret = ff_glreader_gl_init(&shared->gl, ctx, s->shared, lent_frame_returned, shared)) < 0)
+    if ((ret = ff_glreader_gl_init(&shared->gl, ctx, s->shared, slot_returned, shared)) < 0)
         return ret;
 
     /* Each failure below was logged with its cause. */

@@ -83,8 +83,9 @@ static inline void glr_av_frame_copy(AVFrame *dst, const struct glr_frame *f)
 /* A consumer's account of the leases it lent to FFmpeg. Zero-initialise, then set:
  * keeps_frames: 1 when what receives the frames may keep them past the call that took
  * them (libavcodec with delay or frame threads, a filter graph): the policy applies;
- * 0: every frame is lent. returned/opaque: called (any thread) after a lent lease came
- * back. owner: a buffer each lent frame keeps a reference to (what must outlive it, such
+ * 0: every frame is lent. returned/opaque: called after a lease went back to its ring,
+ * so that a consumer waiting for a free slot (glr_ring_free_slots) looks again: a lent one
+ * when FFmpeg let it go (any thread), one copied right after the copy. owner: a buffer each lent frame keeps a reference to (what must outlive it, such
  * as the GL context the ring maps its memory from). kept is updated atomically. */
 struct glr_av_lender {
     int keeps_frames;
@@ -142,6 +143,8 @@ static inline AVFrame *glr_av_frame_from_lease(struct glr_frame *f, struct glr_a
             out->pts = f->pts;
         }
         glr_frame_release(f);
+        if (lender->returned)
+            lender->returned(lender->opaque);
         return out;
     }
     out = av_frame_alloc();
@@ -172,6 +175,8 @@ static inline AVFrame *glr_av_frame_from_lease(struct glr_frame *f, struct glr_a
     av_free(lease);
     av_frame_free(&out);
     glr_frame_release(f);
+    if (lender->returned)
+        lender->returned(lender->opaque);
     return NULL;
 }
 
