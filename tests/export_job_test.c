@@ -24,6 +24,11 @@
 
 static int failed;
 
+/* Kept to the end of the process, as in capi_test.c: the jobs' contexts come and go, and the
+ * last eglTerminate would unload Mesa's driver before LeakSanitizer looks. External linkage
+ * so the compiler keeps the pointer that makes the context reachable. */
+glr_context *export_job_test_pinned_context;
+
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
@@ -463,6 +468,9 @@ int main(int argc, char **argv)
         return 2;
     }
     setenv("MESA_SHADER_CACHE_DISABLE", "true", 1); /* a compile is a compile every run */
+    export_job_test_pinned_context = glr_context_create(NULL, NULL);
+    if (!export_job_test_pinned_context || glr_context_release_current(export_job_test_pinned_context) < 0)
+        return 2;
     const char *tmp = getenv("TMPDIR");
     snprintf(scratch, sizeof scratch, "%s/export_job_test.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(scratch))

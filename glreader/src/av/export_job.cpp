@@ -11,7 +11,7 @@
 #include <chrono>
 #include <climits>
 #include <condition_variable>
-#include <cstring>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -55,11 +55,8 @@ T *check(T *created)
 std::string copy_of(const char *s) { return s ? s : ""; }
 const char *pointer_to(const std::string &s, const char *original) { return original ? s.c_str() : nullptr; }
 
-void copy_text(char *to, size_t size, const char *from)
-{
-    std::strncpy(to, from, size - 1);
-    to[size - 1] = '\0';
-}
+// Into a fixed-size field, cut to fit.
+void copy_text(char *to, size_t size, const char *from) { std::snprintf(to, size, "%s", from); }
 
 } // namespace
 
