@@ -41,11 +41,12 @@ check_line() { # LINE: says each failure, returns non-zero after any
   [ "$(grep -c '^diff --git' "$patch")" = $(( ${#glreader_files[@]} + ${#hooked_files[@]} )) ] ||
     fail "the written patch holds $(grep -c '^diff --git' "$patch") files, not $(( ${#glreader_files[@]} + ${#hooked_files[@]} ))"
 
-  # plugin/ against the tree.
+  # plugin/ against the tree. (No `printf | grep -q` under pipefail: grep's early exit can
+  # kill printf with SIGPIPE, and the pipeline then fails for a file that is listed.)
+  local added=" ${glreader_files[*]##*/} "
   for file in "$root"/plugin/*; do
     local name; name=$(basename "$file")
-    printf '%s\n' "${glreader_files[@]}" | grep -qx "[a-z]*/$name" ||
-      fail "plugin/$name is not among the files the patch adds (glreader_files in common.sh)"
+    [[ $added == *" $name "* ]] || fail "plugin/$name is not among the files the patch adds (glreader_files in common.sh)"
   done
   for file in "${glreader_files[@]}"; do
     cmp -s "$root/plugin/$(basename "$file")" "$tree/$file" || fail "$file differs from plugin/$(basename "$file")"

@@ -24,7 +24,10 @@ for lib in "${@:1:$#-1}"; do
   echo "$(basename "$lib"): $(echo "$symbols" | wc -w) symbols checked"
 done
 # The check can fail: the test build of the core does carry the syscall seam.
-if ! nm -D --defined-only "$testing" | grep -q glr_internal_pipe_set_syscalls; then
+# (nm's output taken whole first: `nm | grep -q` under pipefail fails when grep's early exit
+# kills nm with SIGPIPE.)
+testing_symbols=$(nm -D --defined-only "$testing")
+if ! grep -q glr_internal_pipe_set_syscalls <<<"$testing_symbols"; then
   echo "FAIL: $testing lacks the test seam the tests need"; failed=1
 fi
 [ $failed = 0 ] && echo "exports: 1 passed, 0 failed" || { echo "exports: 0 passed, 1 failed"; exit 1; }
