@@ -4,6 +4,7 @@
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
+#include "support/virtual_display.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -820,46 +821,6 @@ TEST(programs, the_pipe_sample_capture_and_exporter_play_a_project_with_channel_
 }
 
 #ifdef GLREADER_VIEWER_PATH
-// A virtual X display of the test's own: Xvfb on a display number it picks and names on
-// its standard output (-displayfd), so that tests running at once never share one;
-// stopped and reaped at the end. (xvfb-run, used before, could fail its own clean-up and
-// replace the status of the program it ran with 5.)
-class virtual_display {
-public:
-    virtual_display() : log_(glr_test::scratch_path("xvfb_" + std::to_string(serial_++) + ".log"))
-    {
-        pid_ = glr_test::spawn("Xvfb", {"-displayfd", "1", "-screen", "0", "320x240x24", "-nolisten", "tcp"}, log_);
-        glr_test::wait_until([&] { return !number().empty(); }, "Xvfb naming its display",
-                             [&] { return glr_test::running(pid_); });
-        name_ = ":" + number();
-    }
-    ~virtual_display()
-    {
-        kill(pid_, SIGTERM);
-        glr_test::wait_exit(pid_);
-        std::remove(log_.c_str());
-    }
-    virtual_display(const virtual_display &) = delete;
-    virtual_display &operator=(const virtual_display &) = delete;
-
-    std::vector<std::string> environment() const { return {"DISPLAY=" + name_}; }
-
-private:
-    // The display number Xvfb wrote, a whole line of digits ("" until it did).
-    std::string number() const
-    {
-        std::string log = glr_test::slurp(log_), line;
-        for (size_t at = 0, end; (end = log.find('\n', at)) != std::string::npos; at = end + 1)
-            if ((line = log.substr(at, end - at)).find_first_not_of("0123456789") == std::string::npos && !line.empty())
-                return line;
-        return "";
-    }
-
-    static inline int serial_ = 0;
-    std::string log_, name_;
-    pid_t pid_ = -1;
-};
-
 // The GLFW viewer in a real window on a virtual X display: its GL context is GLX (not
 // glreader's EGL), the ring gets glfwGetProcAddress and reads the window's back buffer.
 // Only these need GLFW (a build without it, as the GPU bundle's, lists every other test).
@@ -867,7 +828,7 @@ TEST(viewer_test, records_exactly_what_the_window_shows)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("viewer.mkv"), log = glr_test::scratch_path("viewer.txt");
     const int w = 40, h = 24, frames = 20;
-    virtual_display display;
+    glr_test::virtual_display display;
     pid_t pid = glr_test::spawn(GLREADER_VIEWER_PATH, {"-s", "40x24", "-r", "25", "-n", std::to_string(frames), "-c",
                                                       "ffv1", "--shader", shader, "-o", out},
                                 log, display.environment());
@@ -881,7 +842,7 @@ TEST(viewer_test, records_exactly_what_the_window_shows)
 // moov atom written), as the exporter does, and exits 143; SIGINT gives 130.
 TEST(viewer_test, a_stop_signal_finalizes_a_playable_file)
 {
-    virtual_display display;
+    glr_test::virtual_display display;
     for (int signal : {SIGTERM, SIGINT}) {
         std::string out = glr_test::scratch_path("viewer_signal.mp4"), log = glr_test::scratch_path("viewer_signal.txt");
         std::remove(out.c_str());
@@ -902,7 +863,7 @@ TEST(viewer_test, plays_a_project_with_channel_options)
 {
     channel_project project;
     std::string out = glr_test::scratch_path("viewer_channel.mkv"), log = glr_test::scratch_path("viewer_channel.txt");
-    virtual_display display;
+    glr_test::virtual_display display;
     pid_t pid = glr_test::spawn(GLREADER_VIEWER_PATH,
                                 joined({"-s", "16x8", "-n", "3", "-c", "ffv1", "-o", out}, project.options()), log,
                                 display.environment());

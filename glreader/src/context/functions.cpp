@@ -94,6 +94,13 @@ void load(functions &out, glr_get_proc_address_fn loader)
              "OpenGL context is current on this thread for the given loader");
     out.major = GLAD_VERSION_MAJOR(version);
     out.minor = GLAD_VERSION_MINOR(version);
+    out.compatibility = true;
+    if (out.version_at_least(3, 2)) {
+        GLint profile = 0;
+        out.gl.GetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
+        out.compatibility = (profile & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
+    }
+    out.gl.GetIntegerv(GL_MAX_CLIP_DISTANCES, &out.max_clip_distances);
 }
 
 void require_current(const functions &fns, const char *call)
@@ -120,19 +127,15 @@ const char *error_name(GLenum error)
     }
 }
 
-void clear_errors(const GladGLContext &gl)
-{
-    // Bounded: a lost context may report errors forever.
-    for (int i = 0; i < 16 && gl.GetError() != GL_NO_ERROR; i++) {
-    }
-}
-
 void check_errors(const GladGLContext &gl, const char *what)
 {
     GLenum error = gl.GetError();
     if (error == GL_NO_ERROR)
         return;
-    clear_errors(gl);
+    // The rest are glreader's too: take them, so the host finds only its own. Bounded: a
+    // lost context may report errors forever.
+    for (int i = 0; i < 16 && gl.GetError() != GL_NO_ERROR; i++) {
+    }
     fail(GLR_ERROR_GL, "%s failed with %s", what, error_name(error));
 }
 

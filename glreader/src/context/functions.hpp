@@ -11,6 +11,10 @@ namespace glr::gl {
 struct functions {
     GladGLContext gl{};
     int major = 0, minor = 0;
+    // A compatibility profile (or a context older than profiles): fixed-function state
+    // such as the alpha test still applies to draws.
+    bool compatibility = false;
+    GLint max_clip_distances = 0;
     // Returns the window-system context current on this thread (EGL or GLX), or NULL
     // when none is; NULL pointer when the API is unknown (user loader, no EGL/GLX).
     void *(*current_context)() = nullptr;
@@ -32,10 +36,8 @@ void require_current(const functions &fns, const char *call);
 // "GL_INVALID_OPERATION" and the like.
 const char *error_name(GLenum error);
 
-// Discards GL errors raised before glreader's own calls, so what follows is ours.
-void clear_errors(const GladGLContext &gl);
-
-// Throws GLR_ERROR_GL naming `what` if the last GL calls raised an error.
+// Throws GLR_ERROR_GL naming `what` if the GL calls since the last check raised an error
+// (inside a state_scope, which kept the host's earlier errors aside).
 void check_errors(const GladGLContext &gl, const char *what);
 
 // GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT and the like.

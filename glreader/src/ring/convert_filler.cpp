@@ -100,47 +100,9 @@ void main()
 }
 )";
 
-// Puts back what the conversion pass changes besides the readback state: the program,
-// texture unit 0's texture and sampler, and the storage buffer bindings.
-class compute_state_guard {
-public:
-    explicit compute_state_guard(const GladGLContext &gl) : gl_(gl)
-    {
-        gl.GetIntegerv(GL_CURRENT_PROGRAM, &program_);
-        gl.GetIntegerv(GL_ACTIVE_TEXTURE, &active_texture_);
-        gl.ActiveTexture(GL_TEXTURE0);
-        gl.GetIntegerv(GL_TEXTURE_BINDING_2D, &texture_);
-        gl.GetIntegerv(GL_SAMPLER_BINDING, &sampler_);
-        gl.GetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &storage_);
-        gl.GetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &storage0_);
-        gl.GetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 0, &storage0_start_);
-        gl.GetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 0, &storage0_size_);
-    }
-    ~compute_state_guard()
-    {
-        if (storage0_ && storage0_size_)
-            gl_.BindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(storage0_), storage0_start_,
-                                storage0_size_);
-        else
-            gl_.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(storage0_));
-        gl_.BindBuffer(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(storage_));
-        gl_.BindSampler(0, static_cast<GLuint>(sampler_));
-        gl_.BindTexture(GL_TEXTURE_2D, static_cast<GLuint>(texture_));
-        gl_.ActiveTexture(static_cast<GLenum>(active_texture_));
-        gl_.UseProgram(static_cast<GLuint>(program_));
-    }
-    compute_state_guard(const compute_state_guard &) = delete;
-    compute_state_guard &operator=(const compute_state_guard &) = delete;
-
-private:
-    const GladGLContext &gl_;
-    GLint program_ = 0, active_texture_ = GL_TEXTURE0, texture_ = 0, sampler_ = 0, storage_ = 0, storage0_ = 0;
-    GLint64 storage0_start_ = 0, storage0_size_ = 0;
-};
-
 class convert_filler final : public slot_filler {
 public:
-    convert_filler(const functions &fns, const fill_params &p) : gl_(fns.gl), params_(p), source_(fns.gl, p.width, p.height)
+    convert_filler(const functions &fns, const fill_params &p) : gl_(fns.gl), params_(p), source_(fns, p.width, p.height)
     {
         const glr_format_info &f = *p.format;
         if (!fns.version_at_least(4, 3) ||
@@ -163,9 +125,7 @@ public:
 
     void fill(const glr_source &source, GLuint buffer) override
     {
-        clear_errors(gl_);
-        readback_state_guard guard(gl_);
-        compute_state_guard compute_guard(gl_);
+        read_buffer_guard guard(gl_);
         source_binding::texture_level texture = source_.texture_for_sampling(source, guard);
         gl_.UseProgram(program_);
         gl_.Uniform1i(level_location_, texture.level);
@@ -194,6 +154,7 @@ public:
     }
 
     const char *name() const override { return "gpu-convert"; }
+    state_set touched_state() const override { return scope::convert; }
 
 private:
     void build_program();

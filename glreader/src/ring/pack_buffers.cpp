@@ -15,11 +15,10 @@ namespace glr::gl {
 pack_buffers::pack_buffers(const functions &fns, int count, size_t bytes, bool persistent, bool fences)
     : gl_(fns.gl), persistent_(persistent), fences_(fences), bytes_(bytes), slots_(static_cast<size_t>(count))
 {
-    clear_errors(gl_);
     auto size = static_cast<GLsizeiptr>(bytes + read_slack);
     for (slot &s : slots_) {
         gl_.GenBuffers(1, &s.buffer);
-        pack_buffer_guard bind(gl_, s.buffer);
+        gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, s.buffer);
         if (persistent_) {
             // CLIENT_STORAGE asks for memory on the CPU side, which is cached: reading
             // write-combined (uncached) memory with the CPU is many times slower.
@@ -50,7 +49,7 @@ void pack_buffers::delete_gl_objects(const std::vector<bool> &keep)
             gl_.DeleteSync(s.fence);
         if (s.buffer) {
             if (!persistent_ && s.mapped) {
-                pack_buffer_guard bind(gl_, s.buffer);
+                gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, s.buffer);
                 gl_.UnmapBuffer(GL_PIXEL_PACK_BUFFER);
             }
             gl_.DeleteBuffers(1, &s.buffer); // also ends a persistent mapping
@@ -100,8 +99,7 @@ const uint8_t *pack_buffers::map(int index)
     slot &s = slots_[static_cast<size_t>(index)];
     if (persistent_)
         return s.mapped;
-    clear_errors(gl_);
-    pack_buffer_guard bind(gl_, s.buffer);
+    gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, s.buffer);
     s.mapped = static_cast<uint8_t *>(
         gl_.MapBufferRange(GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes_ + read_slack), GL_MAP_READ_BIT));
     if (!s.mapped)
@@ -114,7 +112,7 @@ void pack_buffers::unmap(int index)
     slot &s = slots_[static_cast<size_t>(index)];
     if (persistent_ || !s.mapped)
         return;
-    pack_buffer_guard bind(gl_, s.buffer);
+    gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, s.buffer);
     gl_.UnmapBuffer(GL_PIXEL_PACK_BUFFER);
     s.mapped = nullptr;
 }

@@ -1,6 +1,7 @@
 // The ring's pixel-pack buffers, one per slot, and their fences: persistently mapped,
 // CPU-cached memory where ARB_buffer_storage exists, else mapped per frame; fences where
 // ARB_sync exists, else glFinish. How a buffer gets filled is the slot filler's business.
+// Its calls bind GL_PIXEL_PACK_BUFFER: the caller's state_scope puts the host's back.
 #pragma once
 
 #include "context/functions.hpp"
@@ -46,23 +47,6 @@ private:
     bool persistent_, fences_;
     size_t bytes_;
     std::vector<slot> slots_;
-};
-
-// Binds a buffer to GL_PIXEL_PACK_BUFFER for a scope and puts the previous one back.
-class pack_buffer_guard {
-public:
-    pack_buffer_guard(const GladGLContext &gl, GLuint buffer) : gl_(gl)
-    {
-        gl.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &previous_);
-        gl.BindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-    }
-    ~pack_buffer_guard() { gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(previous_)); }
-    pack_buffer_guard(const pack_buffer_guard &) = delete;
-    pack_buffer_guard &operator=(const pack_buffer_guard &) = delete;
-
-private:
-    const GladGLContext &gl_;
-    GLint previous_ = 0;
 };
 
 } // namespace glr::gl

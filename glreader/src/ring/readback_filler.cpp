@@ -9,14 +9,13 @@ namespace {
 class readback_filler final : public slot_filler {
 public:
     readback_filler(const functions &fns, const fill_params &p)
-        : gl_(fns.gl), params_(p), source_(fns.gl, p.width, p.height), pack_format_(pack_format_of(p.format->format))
+        : gl_(fns.gl), params_(p), source_(fns, p.width, p.height), pack_format_(pack_format_of(p.format->format))
     {
     }
 
     void fill(const glr_source &source, GLuint buffer) override
     {
-        clear_errors(gl_);
-        readback_state_guard guard(gl_);
+        read_buffer_guard guard(gl_);
         GLuint fbo = source_.bind_for_read(source, guard);
         const GLint w = params_.width, h = params_.height;
         if (params_.flip == GLR_FLIP_GPU) {
@@ -31,11 +30,9 @@ public:
         }
         gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
         // Rows packed tightly whatever the width: with alignment 1 an RGB row of w*3 bytes
-        // is not padded to 4 (RGBA rows are multiples of 4 anyway).
+        // is not padded to 4 (RGBA rows are multiples of 4 anyway). The scope set the
+        // other pack parameters to GL's defaults.
         gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
-        gl_.PixelStorei(GL_PACK_ROW_LENGTH, 0);
-        gl_.PixelStorei(GL_PACK_SKIP_ROWS, 0);
-        gl_.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
         gl_.ReadPixels(0, 0, w, h, pack_format_, GL_UNSIGNED_BYTE, nullptr);
         check_errors(gl_, "glr_ring_capture: glReadPixels into the ring's pixel buffer");
     }
@@ -51,6 +48,7 @@ public:
     }
 
     const char *name() const override { return "readback"; }
+    state_set touched_state() const override { return scope::readback; }
 
 private:
     const GladGLContext &gl_;

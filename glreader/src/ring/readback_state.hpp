@@ -1,5 +1,6 @@
 // What every glReadPixels in glreader shares: the client format of a glr_format, and a
-// guard that puts back the GL state a readback changes.
+// guard for the one piece of the host's state that is not context state but a
+// framebuffer object's: its read buffer.
 #pragma once
 
 #include "glreader/common.h"
@@ -18,51 +19,32 @@ inline GLenum pack_format_of(int format)
     return 0;
 }
 
-// Puts back the bindings and pack state that a readback changes, so the host renderer's
-// GL state is as it left it, whatever path (error included) leaves the readback.
-class readback_state_guard {
+// glReadBuffer changes the framebuffer object bound for reading, so a state_scope (which
+// restores the context's bindings) cannot put it back: this does, when it ends, for the
+// host's framebuffer whose read buffer was changed (changed_read_buffer). Declare it
+// inside the operation's state_scope, which then restores the read binding.
+class read_buffer_guard {
 public:
-    explicit readback_state_guard(const GladGLContext &gl) : gl_(gl)
-    {
-        gl.GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo_);
-        gl.GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo_);
-        gl.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer_);
-        gl.GetIntegerv(GL_RENDERBUFFER_BINDING, &renderbuffer_);
-        gl.GetIntegerv(GL_PACK_ALIGNMENT, &alignment_);
-        gl.GetIntegerv(GL_PACK_ROW_LENGTH, &row_length_);
-        gl.GetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows_);
-        gl.GetIntegerv(GL_PACK_SKIP_PIXELS, &skip_pixels_);
-    }
-
-    // glReadBuffer is state of the framebuffer object itself: remember the source's.
+    explicit read_buffer_guard(const GladGLContext &gl) : gl_(gl) {}
     void changed_read_buffer(GLuint fbo, GLint previous)
     {
-        source_fbo_ = fbo;
-        source_read_buffer_ = previous;
+        fbo_ = fbo;
+        previous_ = previous;
     }
-
-    ~readback_state_guard()
+    ~read_buffer_guard()
     {
-        if (source_fbo_ != 0) {
-            gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, source_fbo_);
-            gl_.ReadBuffer(static_cast<GLenum>(source_read_buffer_));
-        }
-        gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo_));
-        gl_.BindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo_));
-        gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer_));
-        gl_.BindRenderbuffer(GL_RENDERBUFFER, static_cast<GLuint>(renderbuffer_));
-        gl_.PixelStorei(GL_PACK_ALIGNMENT, alignment_);
-        gl_.PixelStorei(GL_PACK_ROW_LENGTH, row_length_);
-        gl_.PixelStorei(GL_PACK_SKIP_ROWS, skip_rows_);
-        gl_.PixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels_);
+        if (fbo_ == 0)
+            return;
+        gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+        gl_.ReadBuffer(static_cast<GLenum>(previous_));
     }
+    read_buffer_guard(const read_buffer_guard &) = delete;
+    read_buffer_guard &operator=(const read_buffer_guard &) = delete;
 
 private:
     const GladGLContext &gl_;
-    GLint read_fbo_ = 0, draw_fbo_ = 0, pack_buffer_ = 0, renderbuffer_ = 0;
-    GLint alignment_ = 4, row_length_ = 0, skip_rows_ = 0, skip_pixels_ = 0;
-    GLuint source_fbo_ = 0;
-    GLint source_read_buffer_ = 0;
+    GLuint fbo_ = 0;
+    GLint previous_ = 0;
 };
 
 } // namespace glr::gl

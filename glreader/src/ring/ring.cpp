@@ -3,6 +3,7 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "ring/fence_seam.hpp"
+#include "context/state_scope.hpp"
 #include "log.hpp"
 
 #include <cerrno>
@@ -60,6 +61,7 @@ glr_ring::glr_ring(const glr_log *log, const glr_ring_params &params)
       ledger_(params_.depth, params_.capture_timeout_ns)
 {
     glr::gl::load(fns_, params_.get_proc_address);
+    glr::gl::state_scope scope(fns_, glr::gl::scope::objects, log_, "glr_ring_create");
     if (!gl_.BindFramebuffer || !gl_.BlitFramebuffer || !gl_.MapBufferRange || !gl_.GenBuffers ||
         !gl_.RenderbufferStorage)
         fail(GLR_ERROR_UNSUPPORTED,
@@ -100,8 +102,11 @@ void glr_ring::destroy()
     std::vector<bool> leased(static_cast<size_t>(params_.depth));
     for (int i = 0; i < params_.depth; i++)
         leased[static_cast<size_t>(i)] = ledger_.is_leased(i);
-    buffers_->delete_gl_objects(leased);
-    filler_->delete_gl_objects();
+    {
+        glr::gl::state_scope scope(fns_, glr::gl::scope::objects, log_, "glr_ring_destroy");
+        buffers_->delete_gl_objects(leased);
+        filler_->delete_gl_objects();
+    }
     int leased_now = 0;
     if (ledger_.destroy(leased_now)) {
         delete this;
@@ -129,6 +134,8 @@ int glr_ring::capture(const glr_source &source, int64_t pts)
         return index;
     uint64_t fill_start = glr::now_ns();
     try {
+        glr::gl::state_scope scope(fns_, filler_->touched_state() | glr::gl::state_set{glr::gl::state::pack_buffer},
+                                   log_, "glr_ring_capture");
         unmap_released();
         filler_->fill(source, buffers_->buffer(index));
         buffers_->fence(index);
@@ -150,6 +157,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
     int index = ledger_.oldest();
     if (index < 0)
         return -ENODATA;
+    glr::gl::state_scope scope(fns_, {glr::gl::state::pack_buffer}, log_, "glr_ring_acquire");
     unmap_released();
     uint64_t start = glr::now_ns();
     if (!ledger_.is_ready(index)) {

@@ -7,6 +7,7 @@
 
 #include "format.hpp"
 #include "context/functions.hpp"
+#include "context/state_scope.hpp"
 #include "ring/source_binding.hpp"
 
 #include <memory>
@@ -16,9 +17,10 @@ namespace glr::gl {
 class slot_filler {
 public:
     virtual ~slot_filler() = default;
-    // Issues the GL commands that fill buffer with source's frame; the caller fences it.
-    // The caller's GL state is left as it was.
+    // Issues the GL commands that fill buffer with source's frame; the caller fences it,
+    // inside a state_scope of touched_state().
     virtual void fill(const glr_source &source, GLuint buffer) = 0;
+    virtual state_set touched_state() const = 0;
     virtual void delete_gl_objects() = 0;
     virtual const char *name() const = 0;
 };

@@ -35,7 +35,7 @@ void source_binding::delete_gl_objects()
     texture_fbo_ = resolve_fbo_ = resolve_rb_ = copy_fbo_ = copy_texture_ = 0;
 }
 
-GLuint source_binding::bind_unresolved(const glr_source &source, readback_state_guard &guard)
+GLuint source_binding::bind_unresolved(const glr_source &source, read_buffer_guard &guard)
 {
     int kind = enum_value(source.kind);
     if (kind != GLR_SOURCE_FRAMEBUFFER && kind != GLR_SOURCE_TEXTURE)
@@ -129,7 +129,7 @@ bool source_binding::multisampled(const glr_source &source, GLuint fbo)
     return sample_buffers > 0;
 }
 
-GLuint source_binding::bind_for_read(const glr_source &source, readback_state_guard &guard)
+GLuint source_binding::bind_for_read(const glr_source &source, read_buffer_guard &guard)
 {
     GLuint fbo = bind_unresolved(source, guard);
     if (!multisampled(source, fbo))
@@ -143,7 +143,7 @@ GLuint source_binding::bind_for_read(const glr_source &source, readback_state_gu
     return resolved;
 }
 
-source_binding::texture_level source_binding::texture_for_sampling(const glr_source &source, readback_state_guard &guard)
+source_binding::texture_level source_binding::texture_for_sampling(const glr_source &source, read_buffer_guard &guard)
 {
     GLuint fbo = bind_unresolved(source, guard);
     bool resolve = multisampled(source, fbo);
@@ -152,7 +152,10 @@ source_binding::texture_level source_binding::texture_for_sampling(const glr_sou
         GLenum attachment = GL_COLOR_ATTACHMENT0 + (fbo == texture_fbo_ ? 0 : source.attachment);
         GLint type = 0, name = 0, level = 0, layered = 0, target = 0;
         gl_.GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attachment, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type == GL_TEXTURE && gl_.GetTextureParameteriv) {
+        GLint encoding = GL_LINEAR;
+        gl_.GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attachment,
+                                                GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+        if (type == GL_TEXTURE && encoding != GL_SRGB && texture_targets_known_) {
             gl_.GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attachment, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
             gl_.GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attachment, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
             gl_.GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attachment, GL_FRAMEBUFFER_ATTACHMENT_LAYERED, &layered);

@@ -23,33 +23,13 @@ const char *kind_name(glr_channel_kind kind)
     }
 }
 
-// The pixel-unpack state an upload sets, put back as the host had it.
-class unpack_state_guard {
-public:
-    explicit unpack_state_guard(const GladGLContext &gl) : gl_(gl)
-    {
-        for (size_t i = 0; i < names_.size(); i++)
-            gl_.GetIntegerv(names_[i], &values_[i]);
-        gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        gl_.PixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-        gl_.PixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-        gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    }
-    ~unpack_state_guard()
-    {
-        gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(values_[0]));
-        for (size_t i = 1; i < names_.size(); i++)
-            gl_.PixelStorei(names_[i], values_[i]);
-    }
-    unpack_state_guard(const unpack_state_guard &) = delete;
-    unpack_state_guard &operator=(const unpack_state_guard &) = delete;
-
-private:
-    const GladGLContext &gl_;
-    static constexpr std::array<GLenum, 5> names_{GL_PIXEL_UNPACK_BUFFER_BINDING, GL_UNPACK_ROW_LENGTH,
-                                                  GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_ALIGNMENT};
-    std::array<GLint, 5> values_{};
-};
+// Uploads read client memory, rows packed tightly (the caller's state_scope restores the
+// host's unpack state and buffer).
+void unpack_from_memory(const GladGLContext &gl)
+{
+    gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    gl.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+}
 
 // The client-side format of an image's pixels: red only (the sound texture) or RGBA.
 GLenum pixel_format(const glr_image &image) { return image.components == 1 ? GL_RED : GL_RGBA; }
@@ -108,9 +88,7 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     glr_image blank{1, 1, 4, zeros.data(), 4, 0.0};
     if (spec_.kind == GLR_CHANNEL_KEYBOARD)
         blank = {256, 3, 1, zeros.data(), 256, 0.0};
-    if (cube())
-        gl_.Enable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
-    unpack_state_guard guard(gl_);
+    unpack_from_memory(gl_);
     for (int face = 0; face < (cube() ? 6 : 1); face++) {
         GLenum face_target = cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face) : GL_TEXTURE_2D;
         allocate(face_target, blank);
@@ -186,10 +164,9 @@ void scene_channel::fill_next_texture(const glr_image *images, int count, const 
     texture &next = textures_[(current_ + 1) % texture_count];
     const glr_image &first = images[0];
     bool reallocate = first.width != next.width || first.height != next.height || first.components != next.components;
-    clear_errors(gl_);
     gl_.BindTexture(target, next.name);
     {
-        unpack_state_guard guard(gl_); // no unpack buffer bound: allocating reads nothing
+        unpack_from_memory(gl_); // no unpack buffer bound: allocating reads nothing
         for (int i = 0; reallocate && i < count; i++)
             allocate(face_target(i), images[i]);
         if (staged_) {

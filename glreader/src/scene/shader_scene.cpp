@@ -4,6 +4,7 @@
 
 #include "ring/readback_state.hpp"
 #include "context/shader.hpp"
+#include "context/state_scope.hpp"
 #include "scene/shadertoy_source.hpp"
 
 #include "enum_value.hpp"
@@ -80,12 +81,13 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     if (upload == GLR_UPLOAD_STAGED && !staged_uploads_)
         log_->write(GLR_LOG_INFO,
                     "glr_scene_create: no persistently mapped buffers (OpenGL 4.4); channels upload straight from memory");
+    glr::gl::state_scope scope(fns_, glr::gl::scope::draw | glr::gl::scope::upload | glr::gl::scope::objects, log_,
+                               "glr_scene_create");
     GLint max_size = 0;
     gl_.GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (p.width > max_size || p.height > max_size)
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is larger than this driver's limit %d", p.width, p.height,
                   max_size);
-    glr::gl::clear_errors(gl_);
     try {
         for (int i = 0; i < GLR_SCENE_BUFFERS; i++) {
             const glr_scene_pass &b = p.buffers[i];
@@ -225,7 +227,7 @@ void glr_scene::create_buffer_targets(pass &p)
 void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in)
 {
     gl_.BindFramebuffer(GL_FRAMEBUFFER, target_fbo);
-    gl_.Viewport(0, 0, width_, height_);
+    glr::gl::set_viewport(fns_, width_, height_);
     gl_.UseProgram(p.program);
     std::array<float, 3 * GLR_SCENE_CHANNELS> resolutions{};
     std::array<float, GLR_SCENE_CHANNELS> times{};
@@ -260,6 +262,7 @@ void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in
 void glr_scene::render(const glr_scene_inputs &inputs)
 {
     glr::gl::require_current(fns_, "glr_scene_render");
+    glr::gl::state_scope scope(fns_, glr::gl::scope::draw, log_, "glr_scene_render");
     for (int i = 0; i < GLR_SCENE_BUFFERS; i++) {
         pass *p = passes_[static_cast<size_t>(i)].get();
         if (!p)
@@ -268,15 +271,12 @@ void glr_scene::render(const glr_scene_inputs &inputs)
         draw_pass(*p, p->fbos[static_cast<size_t>(write)], inputs);
         p->latest = write;
         if (p->mipmapped) {
+            gl_.ActiveTexture(GL_TEXTURE0);
             gl_.BindTexture(GL_TEXTURE_2D, p->targets[static_cast<size_t>(write)]);
             gl_.GenerateMipmap(GL_TEXTURE_2D);
         }
     }
     draw_pass(*passes_[GLR_SCENE_IMAGE_PASS], fbo_, inputs);
-    // Leave the host's texture units as a program that never heard of samplers expects.
-    for (GLuint unit = 0; unit < GLR_SCENE_CHANNELS; unit++)
-        gl_.BindSampler(unit, 0);
-    gl_.ActiveTexture(GL_TEXTURE0);
 }
 
 glr::gl::scene_channel &glr_scene::channel_of(int pass_index, int channel, const char *call)
@@ -294,12 +294,14 @@ glr::gl::scene_channel &glr_scene::channel_of(int pass_index, int channel, const
 void glr_scene::set_channel_image(int pass_index, int channel, const glr_image &image)
 {
     glr::gl::require_current(fns_, "glr_scene_set_channel_image");
+    glr::gl::state_scope scope(fns_, glr::gl::scope::upload, log_, "glr_scene_set_channel_image");
     channel_of(pass_index, channel, "glr_scene_set_channel_image").upload(image);
 }
 
 void glr_scene::set_channel_cubemap(int pass_index, int channel, const glr_image faces[6])
 {
     glr::gl::require_current(fns_, "glr_scene_set_channel_cubemap");
+    glr::gl::state_scope scope(fns_, glr::gl::scope::upload, log_, "glr_scene_set_channel_cubemap");
     channel_of(pass_index, channel, "glr_scene_set_channel_cubemap").upload_cube(faces);
 }
 
@@ -315,13 +317,11 @@ void glr_scene::read_pixels(int format, uint8_t *data, ptrdiff_t stride)
     if (stride < static_cast<ptrdiff_t>(width_) * bytes || stride % bytes != 0)
         glr::fail(-EINVAL, "glr_scene_read_pixels: stride %td is not a whole number of pixels of at least a row "
                   "(%d bytes)", stride, width_ * bytes);
-    glr::gl::readback_state_guard guard(gl_);
+    glr::gl::state_scope scope(fns_, glr::gl::scope::readback, log_, "glr_scene_read_pixels");
     gl_.BindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
     gl_.BindBuffer(GL_PIXEL_PACK_BUFFER, 0); // into client memory
     gl_.PixelStorei(GL_PACK_ALIGNMENT, 1);
     gl_.PixelStorei(GL_PACK_ROW_LENGTH, static_cast<GLint>(stride / bytes));
-    gl_.PixelStorei(GL_PACK_SKIP_ROWS, 0);
-    gl_.PixelStorei(GL_PACK_SKIP_PIXELS, 0);
     gl_.ReadPixels(0, 0, width_, height_, glr::gl::pack_format_of(format),
                    GL_UNSIGNED_BYTE, data);
     glr::gl::check_errors(gl_, "glr_scene_read_pixels: glReadPixels");
