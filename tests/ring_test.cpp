@@ -462,6 +462,9 @@ TEST_F(ring_test, stats_count_each_stage)
     EXPECT_EQ(s.readback.count, 50u);
     EXPECT_EQ(s.fence_wait.count, 50u);
     EXPECT_EQ(s.hold.count, 50u);
+    EXPECT_EQ(s.host_state.count, 50u);
+    EXPECT_GT(s.host_state.total_ms, 0.0);
+    EXPECT_LE(s.host_state.total_ms, s.readback.total_ms); // a part of it
     EXPECT_EQ(s.map.count, 0u);
     EXPECT_GT(s.stall.p50_ms, 0.0);
     EXPECT_LE(s.stall.p50_ms, s.stall.p95_ms);

@@ -32,7 +32,26 @@ struct ring_results {
     std::vector<double> memcpy_ms, sync_ms, ring_ms;
     stall_percentiles stall_idle, stall_queued;
     std::vector<double> load;
+    // What a capture spends on the host's GL state (glr_ring_stats.host_state), per path.
+    glr_latency state_rgba{}, state_nv12{};
+    glr_latency stall_nv12{};
 };
+
+// A ring of format captures the scene's frame `frames` times; its stats.
+glr_ring_stats ring_stats_of(sample::scene &scene, glr_format format, int width, int height, int frames)
+{
+    glr_ring_params params{};
+    params.width = width;
+    params.height = height;
+    params.format = format;
+    glr::ring ring(params);
+    for (int i = 0; i < frames; i++) {
+        scene.draw(i, i / 30.0, 1 / 30.0);
+        ring.capture(glr::framebuffer_source(scene.fbo()), i, [](glr::frame &&) {});
+    }
+    ring.drain([](glr::frame &&) {});
+    return ring.stats();
+}
 
 // One measurement of each method at one size: per-frame means in milliseconds.
 void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, ring_results &r, int frames,
@@ -128,7 +147,7 @@ int bench_ring(int argc, char **argv)
     glr::context ctx;
     std::vector<ring_results> results;
     for (const size_spec &s : parse_sizes(sizes))
-        results.push_back({s, {}, {}, {}, {}, {}, {}});
+        results.push_back({s, {}, {}, {}, {}, {}, {}, {}, {}, {}});
     std::fprintf(stderr, "glreader-bench ring on %s (EGL %s): %d runs x %d frames per cell, interleaved\n",
                  ctx.renderer().c_str(), ctx.platform().c_str(), runs, frames);
 
@@ -161,6 +180,15 @@ int bench_ring(int argc, char **argv)
         }
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
     }
+    // The state handling's cost, from the rings' own figures: the RGBA path (blits and
+    // glReadPixels) and the NV12 one (a compute pass too, so more state).
+    for (size_t i = 0; i < results.size(); i++) {
+        ring_results &r = results[i];
+        r.state_rgba = state[i].ring->stats().host_state;
+        glr_ring_stats nv12 = ring_stats_of(*state[i].scene, GLR_FORMAT_NV12, r.size.width, r.size.height, frames);
+        r.state_nv12 = nv12.host_state;
+        r.stall_nv12 = nv12.stall;
+    }
 
     const std::string path = state.front().stall_ring->stats().path;
     std::printf("\nglreader-bench ring: %s (EGL %s, ring %s), RGBA8, %d runs x %d frames, interleaved\n",
@@ -181,6 +209,16 @@ int bench_ring(int argc, char **argv)
                     summarize(r.stall_idle.p99).median, summarize(r.stall_queued.p50).median,
                     summarize(r.stall_queued.p99).median, l.max);
     }
+    std::printf("\nThe host's GL state around each capture (saved, set for glreader's commands, restored; "
+                "glr_ring_stats.host_state), microseconds per capture over every capture above (RGBA) or %d "
+                "more (NV12):\n\n", frames);
+    std::printf("| size | RGBA p50 / p99 | share of the RGBA capture's p50 | NV12 p50 / p99 | share of the NV12 "
+                "capture's p50 |\n|---|---|---|---|---|\n");
+    for (const ring_results &r : results)
+        std::printf("| %s | %.1f / %.1f | %.1f %% | %.1f / %.1f | %.1f %% |\n", r.size.name.c_str(),
+                    r.state_rgba.p50_ms * 1000, r.state_rgba.p99_ms * 1000,
+                    100.0 * r.state_rgba.p50_ms / summarize(r.stall_idle.p50).median, r.state_nv12.p50_ms * 1000,
+                    r.state_nv12.p99_ms * 1000, 100.0 * r.state_nv12.p50_ms / r.stall_nv12.p50_ms);
 
     std::vector<std::string> items;
     for (const ring_results &r : results)
@@ -191,7 +229,11 @@ int bench_ring(int argc, char **argv)
                         json_summary(r.stall_idle.p50) + ",\n     \"stall_p99\": " +
                         json_summary(r.stall_idle.p99) + ",\n     \"stall_queued_p50\": " +
                         json_summary(r.stall_queued.p50) + ",\n     \"stall_queued_p99\": " +
-                        json_summary(r.stall_queued.p99) +
+                        json_summary(r.stall_queued.p99) + ",\n     \"host_state_us_rgba\": {\"p50\": " +
+                        std::to_string(r.state_rgba.p50_ms * 1000) + ", \"p99\": " +
+                        std::to_string(r.state_rgba.p99_ms * 1000) + "}, \"host_state_us_nv12\": {\"p50\": " +
+                        std::to_string(r.state_nv12.p50_ms * 1000) + ", \"p99\": " +
+                        std::to_string(r.state_nv12.p99_ms * 1000) + "}" +
                         ",\n     \"other_cpu_seconds\": " + json_summary(r.load) + "}");
     write_json(json, "ring", ctx, runs,
                "\"frames_per_run\": " + std::to_string(frames) + ", \"ring_path\": \"" + path +

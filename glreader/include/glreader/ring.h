@@ -20,6 +20,30 @@
  *       hand_off(&f);                                      // consumer calls glr_frame_release
  *   ...
  *   while (glr_ring_acquire(ring, &f, UINT64_MAX) == 0) hand_off(&f);   // at the end
+ *
+ * In the host's GL context (docs/host-guide.md says more):
+ *  - The rule: every GL state a glreader call touches reads the same after it as before,
+ *    and whatever the host has set does not change what glreader reads. Each call sets
+ *    what its result depends on for its own commands (scissor off, GL_FRAMEBUFFER_SRGB off,
+ *    colour mask on, rasterizer discard off, pack parameters at GL's defaults, and its own
+ *    bindings) and puts back the host's state and bindings afterwards, errors included.
+ *  - sRGB sources give their stored bytes: a capture of an sRGB framebuffer or texture
+ *    returns what glReadPixels of it returns with GL_FRAMEBUFFER_SRGB off, for RGB formats
+ *    and for the YUV conversion alike, whatever the host's GL_FRAMEBUFFER_SRGB is. (Encode
+ *    them with a transfer of sRGB, as the bytes are.)
+ *  - GL errors: glreader takes the errors the host left pending before its own calls, so
+ *    that it checks only its own (ring creation never fails for an earlier host error),
+ *    and raises them again before returning: GL_INVALID_ENUM, _VALUE, _OPERATION,
+ *    _FRAMEBUFFER_OPERATION, and GL_STACK_UNDERFLOW at the base of the debug group stack,
+ *    with GL_DEBUG_OUTPUT off meanwhile so a debug callback hears nothing of it. GL has no
+ *    way to raise GL_OUT_OF_MEMORY or GL_STACK_OVERFLOW again: the log warns when glreader
+ *    took one of those. glreader's own errors never reach the host's glGetError.
+ *  - Preconditions: while a glreader call runs, the host has no conditional rendering
+ *    active, no query active that counts samples or primitives (GL_SAMPLES_PASSED,
+ *    GL_ANY_SAMPLES_PASSED*, GL_PRIMITIVES_GENERATED, GL_TIME_ELAPSED, ...), and transform
+ *    feedback, if active, paused. Such state cannot be saved and restored, and would count
+ *    or drop glreader's own commands. Calls run on the thread where the context is
+ *    current; leases are released from any thread.
  */
 #ifndef GLREADER_RING_H
 #define GLREADER_RING_H
@@ -169,6 +193,9 @@ struct glr_ring_stats {
     struct glr_latency fence_wait;/* time acquire() waited for a fence (or glFinish) */
     struct glr_latency map;       /* map-per-frame path only: glMapBufferRange */
     struct glr_latency hold;      /* acquire to release: how long consumers kept leases */
+    /* Part of stall spent saving, setting and restoring the host's GL state and pending
+     * errors around capture() (see "In the host's GL context" above). */
+    struct glr_latency host_state;
     uint64_t reserved_[4];        /* room for later figures without an ABI break */
 };
 
@@ -194,8 +221,8 @@ GLR_API void glr_ring_destroy(glr_ring **ring);
 
 /* Starts reading back source (width x height from its lower-left corner) into a free slot
  * and returns without waiting for the copy. A multisampled source is resolved first.
- * The caller's GL bindings (read/draw framebuffer, pixel-pack buffer, pack alignment)
- * are restored before return.
+ * The host's GL state is as it was on return, and what it is does not change the frame
+ * (see "In the host's GL context" at the top).
  * Returns 0, or:
  *  -EBUSY      no free slot and some slot holds a frame not acquired yet: acquire it
  *              (glr_ring_acquire with a timeout) and call again. Not logged.

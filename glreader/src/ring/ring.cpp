@@ -132,12 +132,19 @@ int glr_ring::capture(const glr_source &source, int64_t pts)
     int index = ledger_.begin_capture("its consumer");
     if (index < 0)
         return index;
-    uint64_t fill_start = glr::now_ns();
+    uint64_t fill_start = glr::now_ns(), state_ns = 0;
     try {
-        glr::gl::state_scope scope(fns_, filler_->touched_state() | glr::gl::state_set{glr::gl::state::pack_buffer},
-                                   log_, "glr_ring_capture");
-        unmap_released();
-        filler_->fill(source, buffers_->buffer(index));
+        uint64_t filled = 0;
+        {
+            glr::gl::state_scope scope(fns_, filler_->touched_state() | glr::gl::state_set{glr::gl::state::pack_buffer},
+                                       log_, "glr_ring_capture");
+            uint64_t scoped = glr::now_ns();
+            unmap_released();
+            filler_->fill(source, buffers_->buffer(index));
+            filled = glr::now_ns();
+            state_ns = scoped - fill_start;
+        }
+        state_ns += glr::now_ns() - filled;
         buffers_->fence(index);
     } catch (...) {
         ledger_.abandon(index);
@@ -148,6 +155,7 @@ int glr_ring::capture(const glr_source &source, int64_t pts)
     std::lock_guard<std::mutex> lock(stats_mutex_);
     readback_.record_ns(end - fill_start);
     stall_.record_ns(end - start);
+    host_state_.record_ns(state_ns);
     return 0;
 }
 
@@ -231,5 +239,6 @@ glr_ring_stats glr_ring::stats() const
     out.readback = readback_.summary();
     out.fence_wait = fence_wait_.summary();
     out.map = map_.summary();
+    out.host_state = host_state_.summary();
     return out;
 }

@@ -54,5 +54,5 @@ private:
     std::unique_ptr<glr::gl::slot_filler> filler_;
 
     mutable std::mutex stats_mutex_;
-    glr::latency_histogram stall_, readback_, fence_wait_, map_;
+    glr::latency_histogram stall_, readback_, fence_wait_, map_, host_state_;
 };
