@@ -10,6 +10,8 @@ cache=${GLREADER_FFMPEG_CACHE:-$root/build-ffmpeg}
 
 say() { echo "ffmpeg-patches: $*" >&2; }
 die() { say "error: $*"; exit 1; }
+# shellcheck source=../scripts/debian-source.sh
+. "$root/scripts/debian-source.sh"
 
 lines() { (cd "$patches_dir" && for d in */RELEASE; do printf '%s ' "${d%/RELEASE}"; done); }
 
@@ -34,41 +36,11 @@ read_release() { # LINE
   [ -f "$hooks" ] || die "$patches_dir/$line holds no hooks.patch"
 }
 
-# Downloads ffmpeg_$version.orig.tar.xz with apt-get source through a private apt
-# configuration under $cache/apt (the machine's own sources are left alone), and checks
-# its sha256. Prints the tarball's path.
+# Downloads ffmpeg_$version.orig.tar.xz with apt-get source (scripts/debian-source.sh)
+# into $cache and checks its sha256. Prints the tarball's path.
 fetch_release_tarball() {
-  local tarball=$cache/sources/ffmpeg_$version.orig.tar.xz
-  if [ -f "$tarball" ] && echo "$sha256  $tarball" | sha256sum --quiet -c - 2>/dev/null; then
-    echo "$tarball"; return
-  fi
-  local apt=$cache/apt/$line
-  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$cache/sources"
-  local suite
-  : >"$apt/sources.list"
-  for suite in $suites; do
-    local mirror=http://deb.debian.org/debian
-    [[ $suite == *-security ]] && mirror=http://deb.debian.org/debian-security
-    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >>"$apt/sources.list"
-  done
-  local apt_options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-                     -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o APT::Sandbox::User=root)
-  say "fetching the list of Debian source packages ($suites)"
-  apt-get "${apt_options[@]}" update -qq >&2 || die "apt-get update failed for deb-src $suites (network?)"
-  # The Debian revision changes often; the upstream release is what the line names.
-  local debian_version
-  debian_version=$(apt-cache "${apt_options[@]}" showsrc ffmpeg 2>/dev/null |
-    sed -n 's/^Version: //p' | { grep -E "^([0-9]+:)?$(printf %s "$version" | sed 's/\./\\./g')-" || true; } |
-    head -n1)
-  [ -n "$debian_version" ] || die "Debian ($suites) no longer has FFmpeg $version's source; pass it yourself:
+  fetch_debian_source ffmpeg "$version" "$sha256" "$suites" "$cache" "$line" "pass it yourself:
   $0 $line --source ffmpeg-$version.tar.xz   (or a directory holding that release)"
-  say "downloading FFmpeg $version (Debian source $debian_version)"
-  (cd "$cache/sources" && apt-get "${apt_options[@]}" source --download-only --tar-only -q \
-    "ffmpeg=$debian_version" >"$apt/source.log" 2>&1) ||
-    { cat "$apt/source.log" >&2; die "apt-get source ffmpeg=$debian_version failed"; }
-  echo "$sha256  $tarball" | sha256sum --quiet -c - ||
-    die "$tarball does not have the sha256 that ffmpeg-patches/$line/RELEASE names"
-  echo "$tarball"
 }
 
 # Fails unless SOURCE (a tree or a tarball) is FFmpeg $version, by its RELEASE file.
