@@ -158,6 +158,14 @@ struct glr_image {
  * Lifetime: destroy it while that context is current. */
 typedef struct glr_scene glr_scene;
 
+/* In the host's context, a scene follows ring.h's rule: its calls draw the same bytes
+ * whatever state the host has set (blend, colour mask, cull, polygon mode, rasterizer
+ * discard, clip distances, logic op, scissor, GL_FRAMEBUFFER_SRGB and, in compatibility
+ * profiles, the alpha test and colour clamp are set for its draws; unpack parameters for
+ * its uploads), every state they touch reads the same afterwards, and the host's pending
+ * GL errors stay pending. Preconditions as in ring.h: no conditional rendering, no query
+ * counting samples or primitives, transform feedback paused, while a call runs. */
+
 /* Compiles every pass and creates the framebuffer (RGBA8) and the buffers' targets in the
  * current context. Returns NULL with the reason logged and in glr_last_error():
  * GLR_ERROR_NO_CONTEXT, -EINVAL (size; a channel naming an absent buffer or an unknown
