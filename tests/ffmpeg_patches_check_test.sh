@@ -15,8 +15,9 @@ passed=0 failed=0
 
 fresh_copy() {
   rm -rf "$scratch/root"
-  mkdir -p "$scratch/root"
+  mkdir -p "$scratch/root/scripts"
   cp -r "$source_dir/ffmpeg-patches" "$source_dir/plugin" "$scratch/root/"
+  cp "$source_dir/scripts/debian-source.sh" "$scratch/root/scripts/" # common.sh's fetcher
 }
 
 # CASE WORDS: check.sh on the copy as it is now must exit non-zero and say WORDS.

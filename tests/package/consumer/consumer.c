@@ -51,7 +51,7 @@ int main(void)
     struct glr_frame frame;
     int ok = ring && glr_ring_capture(ring, &source, 0) == 0 &&
              glr_ring_acquire(ring, &frame, UINT64_MAX) == 0 && frame.planes[0].data[0] == 255 &&
-             frame.planes[0].data[1] == 0 && glr_frame_release(&frame) == 0 && glr_version() >= GLR_VERSION_INT(0, 3, 0);
+             frame.planes[0].data[1] == 0 && glr_frame_release(&frame) == 0 && glr_version() >= GLR_VERSION_INT(0, 4, 0);
     glr_ring_destroy(&ring);
     glr_context_destroy(&ctx);
     printf("consumer: %s\n", ok ? "read back a red frame" : glr_last_error());
