@@ -102,14 +102,16 @@ constexpr handler texture_unit()
                 f.gl.ActiveTexture(GL_TEXTURE0 + unit);
                 f.gl.GetIntegerv(GL_TEXTURE_BINDING_2D, &s.i[0]);
                 f.gl.GetIntegerv(GL_TEXTURE_BINDING_CUBE_MAP, &s.i[1]);
-                f.gl.GetIntegerv(GL_SAMPLER_BINDING, &s.i[2]);
+                if (f.gl.BindSampler) // sampler objects: OpenGL 3.3
+                    f.gl.GetIntegerv(GL_SAMPLER_BINDING, &s.i[2]);
             },
             nothing,
             [](const functions &f, const saved &s) {
                 f.gl.ActiveTexture(GL_TEXTURE0 + unit);
                 f.gl.BindTexture(GL_TEXTURE_2D, static_cast<GLuint>(s.i[0]));
                 f.gl.BindTexture(GL_TEXTURE_CUBE_MAP, static_cast<GLuint>(s.i[1]));
-                f.gl.BindSampler(unit, static_cast<GLuint>(s.i[2]));
+                if (f.gl.BindSampler)
+                    f.gl.BindSampler(unit, static_cast<GLuint>(s.i[2]));
             }};
 }
 

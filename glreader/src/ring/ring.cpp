@@ -61,13 +61,13 @@ glr_ring::glr_ring(const glr_log *log, const glr_ring_params &params)
       ledger_(params_.depth, params_.capture_timeout_ns)
 {
     glr::gl::load(fns_, params_.get_proc_address);
-    glr::gl::state_scope scope(fns_, glr::gl::scope::objects, log_, "glr_ring_create");
     if (!gl_.BindFramebuffer || !gl_.BlitFramebuffer || !gl_.MapBufferRange || !gl_.GenBuffers ||
-        !gl_.RenderbufferStorage)
+        !gl_.RenderbufferStorage || !gl_.BindVertexArray || !gl_.ColorMaski)
         fail(GLR_ERROR_UNSUPPORTED,
              "glr_ring_create: OpenGL %d.%d is too old: the ring needs OpenGL 3.0 (framebuffer "
              "objects, glBlitFramebuffer, glMapBufferRange)",
              fns_.major, fns_.minor);
+    glr::gl::state_scope scope(fns_, glr::gl::scope::objects, log_, "glr_ring_create");
 
     GLint max_size = 0;
     gl_.GetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
