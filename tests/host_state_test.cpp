@@ -16,6 +16,8 @@
 #include "support/virtual_display.hpp"
 
 #include <GLFW/glfw3.h>
+#include <dlfcn.h>
+#include <link.h>
 #endif
 
 #include <cstdlib>
@@ -798,6 +800,7 @@ public:
         host_->alpha_func = reinterpret_cast<void (*)(GLenum, GLfloat)>(glfwGetProcAddress("glAlphaFunc"));
         host_->has_default_framebuffer = true;
         make_host_objects(*host_);
+        pin_dri_drivers();
         the_host = host_.get();
     }
     void TearDown() override
@@ -811,6 +814,22 @@ public:
     }
 
 private:
+    // GLX unloads its DRI driver when GLFW ends; the driver stays loaded here to the end of
+    // the process instead, as the headless suites keep their display: ThreadSanitizer's
+    // suppressions name the driver (tests/tsan.supp) and it stops the process when a
+    // library they matched is unloaded.
+    static void pin_dri_drivers()
+    {
+        dl_iterate_phdr(
+            [](dl_phdr_info *info, size_t, void *) {
+                std::string name = info->dlpi_name ? info->dlpi_name : "";
+                if (name.size() > 7 && name.compare(name.size() - 7, 7, "_dri.so") == 0)
+                    dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD); // one more reference, never closed
+                return 0;
+            },
+            nullptr);
+    }
+
     std::unique_ptr<glr_test::virtual_display> display_;
     GLFWwindow *window_ = nullptr;
     std::unique_ptr<host> host_;
