@@ -136,16 +136,16 @@ int glr_ring::capture(const glr_source &source, int64_t pts)
     try {
         uint64_t filled = 0;
         {
-            glr::gl::state_scope scope(fns_, filler_->touched_state() | glr::gl::state_set{glr::gl::state::pack_buffer},
-                                       log_, "glr_ring_capture");
+            // The fence too: its error check must not take an error the host left pending.
+            glr::gl::state_scope scope(fns_, filler_->touched_state(), log_, "glr_ring_capture");
             uint64_t scoped = glr::now_ns();
             unmap_released();
             filler_->fill(source, buffers_->buffer(index));
+            buffers_->fence(index);
             filled = glr::now_ns();
             state_ns = scoped - fill_start;
         }
         state_ns += glr::now_ns() - filled;
-        buffers_->fence(index);
     } catch (...) {
         ledger_.abandon(index);
         throw;

@@ -18,7 +18,8 @@ class slot_filler {
 public:
     virtual ~slot_filler() = default;
     // Issues the GL commands that fill buffer with source's frame; the caller fences it,
-    // inside a state_scope of touched_state().
+    // inside a state_scope of touched_state() (which has the pixel-pack buffer binding, for
+    // the map-per-frame path's unmapping too).
     virtual void fill(const glr_source &source, GLuint buffer) = 0;
     virtual state_set touched_state() const = 0;
     virtual void delete_gl_objects() = 0;
