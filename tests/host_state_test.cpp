@@ -295,6 +295,21 @@ struct hostile_state {
     std::function<void(host &)> apply, undo;
 };
 
+// Pack and unpack parameters away from GL's initial values (hostile), or back to them.
+void set_pixel_store(host &h, bool hostile)
+{
+    struct parameter {
+        GLenum name;
+        GLint hostile, initial;
+    };
+    for (const parameter &p : {parameter{GL_PACK_ALIGNMENT, 8, 4}, {GL_PACK_ROW_LENGTH, 100, 0},
+                               {GL_PACK_SKIP_ROWS, 3, 0}, {GL_PACK_SKIP_PIXELS, 2, 0}, {GL_PACK_SWAP_BYTES, 1, 0},
+                               {GL_UNPACK_ALIGNMENT, 8, 4}, {GL_UNPACK_ROW_LENGTH, 100, 0},
+                               {GL_UNPACK_SKIP_ROWS, 3, 0}, {GL_UNPACK_SKIP_PIXELS, 2, 0},
+                               {GL_UNPACK_SWAP_BYTES, 1, 0}})
+        h.gl.PixelStorei(p.name, hostile ? p.hostile : p.initial);
+}
+
 std::vector<hostile_state> hostile_states(const host &h)
 {
     std::vector<hostile_state> out = {
@@ -341,23 +356,7 @@ std::vector<hostile_state> hostile_states(const host &h)
          }},
         {"clip_distance", [](host &h) { h.gl.Enable(GL_CLIP_DISTANCE0); },
          [](host &h) { h.gl.Disable(GL_CLIP_DISTANCE0); }},
-        {"pixel_store",
-         [](host &h) {
-             for (auto [pname, value] : {std::pair<GLenum, GLint>{GL_PACK_ALIGNMENT, 8}, {GL_PACK_ROW_LENGTH, 100},
-                                         {GL_PACK_SKIP_ROWS, 3}, {GL_PACK_SKIP_PIXELS, 2}, {GL_PACK_SWAP_BYTES, 1},
-                                         {GL_UNPACK_ALIGNMENT, 8}, {GL_UNPACK_ROW_LENGTH, 100},
-                                         {GL_UNPACK_SKIP_ROWS, 3}, {GL_UNPACK_SKIP_PIXELS, 2},
-                                         {GL_UNPACK_SWAP_BYTES, 1}})
-                 h.gl.PixelStorei(pname, value);
-         },
-         [](host &h) {
-             for (auto [pname, value] : {std::pair<GLenum, GLint>{GL_PACK_ALIGNMENT, 4}, {GL_PACK_ROW_LENGTH, 0},
-                                         {GL_PACK_SKIP_ROWS, 0}, {GL_PACK_SKIP_PIXELS, 0}, {GL_PACK_SWAP_BYTES, 0},
-                                         {GL_UNPACK_ALIGNMENT, 4}, {GL_UNPACK_ROW_LENGTH, 0},
-                                         {GL_UNPACK_SKIP_ROWS, 0}, {GL_UNPACK_SKIP_PIXELS, 0},
-                                         {GL_UNPACK_SWAP_BYTES, 0}})
-                 h.gl.PixelStorei(pname, value);
-         }},
+        {"pixel_store", [](host &h) { set_pixel_store(h, true); }, [](host &h) { set_pixel_store(h, false); }},
         {"pack_and_unpack_buffers",
          [](host &h) {
              h.gl.BindBuffer(GL_PIXEL_PACK_BUFFER, h.pack_buffer);
