@@ -165,7 +165,10 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
     int index = ledger_.oldest();
     if (index < 0)
         return -ENODATA;
-    glr::gl::state_scope scope(fns_, {glr::gl::state::pack_buffer}, log_, "glr_ring_acquire");
+    // Only the map-per-frame path binds a buffer here; every path checks GL errors.
+    glr::gl::state_set touched =
+        buffers_->persistent() ? glr::gl::state_set{} : glr::gl::state_set{glr::gl::state::pack_buffer};
+    glr::gl::state_scope scope(fns_, touched, log_, "glr_ring_acquire");
     unmap_released();
     uint64_t start = glr::now_ns();
     if (!ledger_.is_ready(index)) {
