@@ -168,14 +168,18 @@ TEST(encoder_errors, bad_parameters_name_the_cause)
     std::string path = scratch_path("errors.mkv");
     glr_encoder_params p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "no_such_encoder", path.c_str());
     std::string m = create_fails(p);
-    EXPECT_TRUE(contains(m, "'no_such_encoder' is not a video encoder")) << m;
-    EXPECT_TRUE(contains(m, "ffv1")) << m; // lists what this FFmpeg has
+    EXPECT_TRUE(contains(m, "'no_such_encoder' is no video encoder or codec this FFmpeg knows")) << m;
+    EXPECT_TRUE(contains(m, "video encoders for the matroska muxer here: libx264")) << m; // what would do
+    EXPECT_TRUE(contains(m, "ffv1")) << m;
+    EXPECT_FALSE(contains(m, "a64multi")) << m; // a few that would do, not all ~130
 
     p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", path.c_str());
     p.container = "no_such_muxer";
     m = create_fails(p);
     EXPECT_TRUE(contains(m, "'no_such_muxer' is not a muxer")) << m;
-    EXPECT_TRUE(contains(m, "matroska")) << m;
+    p.container = "mkv"; // an extension, not the muxer's name
+    m = create_fails(p);
+    EXPECT_TRUE(contains(m, "did you mean matroska")) << m;
 
     std::string bad_extension = scratch_path("out.unknown_ext");
     p = encoder_params(64, 48, GLR_FORMAT_RGBA8, "ffv1", bad_extension.c_str());
@@ -643,7 +647,7 @@ TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
         glr_encoder_params ep = encoder_params(64, 48, GLR_FORMAT_NV12, c.codec, path.c_str());
         glr_encoder *enc = glr_encoder_create(nullptr, &ep);
         if (!avcodec_find_encoder_by_name(c.codec)) { // an FFmpeg built without it
-            EXPECT_NE(std::string(glr_last_error()).find("is not a video encoder"), std::string::npos);
+            EXPECT_NE(std::string(glr_last_error()).find("is not in this FFmpeg build"), std::string::npos);
             continue;
         }
         if (enc) { // a machine with that hardware: frames go through it and decode as rendered

@@ -30,11 +30,12 @@ struct glr_audio_params {
     /* Without input: PCM submitted with glr_encoder_submit_audio, interleaved 32-bit
      * float at this rate and channel count. 0: no audio track (when input is NULL). */
     int sample_rate, channels;
-    /* Encoder name. NULL: what the container takes: AAC for MP4/MOV/MPEG-TS and others,
-     * Opus (libopus) for Matroska and WebM; an input already in that codec is copied as
-     * it is (no offset then). "copy": the input's packets as they are, whatever the
-     * codec, where the container holds it (not at an offset, and a shorter sound is not
-     * padded). */
+    /* An encoder's name ("libopus") or a codec's ("opus": this build's best encoder of it).
+     * NULL: the container's own audio codec, as ffmpeg picks it (AAC for MP4 and MOV,
+     * Vorbis for Matroska, Opus for WebM, MP2 for MPEG-TS...); an input already in that
+     * codec is copied as it is (no offset then). "copy": the input's packets as they are,
+     * whatever the codec, where the container holds it (not at an offset, and a shorter
+     * sound is not padded). */
     const char *codec;
     int64_t bit_rate;   /* bits per second; 0: the encoder's default */
     double offset;      /* seconds the sound starts after the video (< 0: its start is cut) */
@@ -63,12 +64,18 @@ struct glr_encoder_params {
      * left). Streams are tagged with it. */
     struct glr_color color;
     int fps_num, fps_den;    /* constant frame rate; 0: 30/1 */
-    /* libavcodec encoder name ("libx264", "ffv1", "rawvideo", ...). NULL: libx264 when
-     * this FFmpeg has it, else ffv1. */
+    /* The encoder, as ffmpeg's -c takes it: an encoder's name ("libx264", "ffv1") or a
+     * codec's ("h264", "hevc", "av1", "vp9", "prores"), which takes this build's best
+     * encoder of it (libx264, libx265, SVT-AV1...). NULL: the container's own video codec,
+     * as ffmpeg picks it (PNG for .png and image patterns, VP9 for WebM, GIF for .gif,
+     * H.264 for MP4, MOV and Matroska, MPEG-4 Part 2 where H.264 has no encoder here...).
+     * A codec the container cannot hold is refused (libx264 into .webm, libx264 into
+     * frames/%05d.png), naming the encoders here that would do. */
     const char *codec;
     /* Pixel format to encode, by FFmpeg name ("yuv420p", "bgra"). NULL: the frames' own
      * format if the encoder takes it (no conversion), else yuv420p if it takes that, else
-     * its closest format. */
+     * its closest format that libswscale makes (rgb24 for PNG: a shader's alpha is not
+     * transparency). */
     const char *pix_fmt;
     /* Encoder AVOptions as "key=value:key=value", e.g. "preset=ultrafast:crf=20:g=60".
      * An option the encoder does not know is an error. NULL: none. */
@@ -99,7 +106,11 @@ struct glr_encoder_params {
     unsigned output_flags;
     unsigned reserved_flags_; /* zero */
     struct glr_interrupt interrupt; /* NULL callback: writes wait as long as the output stalls */
-    uint64_t reserved_[1];   /* zero: room for later fields without an ABI break */
+    /* The output's metadata, ffmpeg's -metadata: "key=value" strings (title=..., artist=...,
+     * album, comment, date, genre...), NULL-terminated; copied at create. NULL: none. MP4
+     * and MOV keep only the keys they know (a warning names one they drop). */
+    const char *const *metadata;
+    uint64_t reserved_[2];   /* zero: room for later fields without an ABI break */
 };
 
 /* glr_encoder_params.output_flags. Both concern outputs that are files; pipes, URLs and
@@ -146,16 +157,42 @@ struct glr_encoder_stats {
 typedef struct glr_encoder glr_encoder;
 
 /* Opens the encoder, the muxer and the output file and writes the header. Returns NULL
- * on failure with the reason logged and in glr_last_error(): unknown encoder or muxer
- * (the message lists what this FFmpeg has), unknown option, pixel format the encoder
- * refuses, odd size for a 4:2:0 format, output that cannot be opened. */
+ * on failure with the reason logged and in glr_last_error(): what glr_encoder_check
+ * refuses, or an output that cannot be opened. */
 GLR_API glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *params);
+
+/* What glr_encoder_create opens for a set of params (glr_encoder_check's answer). Names are
+ * FFmpeg's. */
+struct glr_encoder_plan {
+    char container[32];     /* the muxer: "mp4", "matroska", "webm", "image2", "null" */
+    char video_codec[32];   /* "h264", "png" */
+    char video_encoder[32]; /* "libx264", "png" */
+    char pix_fmt[32];       /* the pixel format encoded: "yuv420p", "rgb24" */
+    /* The sound's codec and encoder ("aac"; "" without an audio track). For a file whose
+     * sound is already in that codec, the sound is copied instead (known once it is read);
+     * audio_encoder is "copy" for audio.codec "copy". */
+    char audio_codec[32], audio_encoder[32];
+    /* Frames of this format encode without a CPU conversion (glr_encoder_preferred_format). */
+    enum glr_format format;
+};
+
+/* Chooses and checks what glr_encoder_create would open, writing nothing: the muxer (named
+ * or from the output's name), the encoders (named, or the container's own), that the
+ * container holds them, the pixel format, every codec and muxer option (a name the
+ * encoder or muxer has, a value it takes), the metadata, and a trial open of the video
+ * encoder. The audio input is not opened. Returns 0 with *plan filled (plan may be NULL),
+ * or a negative code with the reason logged and in glr_last_error(), in words that name
+ * what this FFmpeg build has instead: an unknown encoder, a codec without one, a codec the
+ * container cannot hold (libx264 into WebM), a pixel format the encoder refuses, an
+ * unknown option or value, an odd size for a 4:2:0 format. */
+GLR_API int glr_encoder_check(glr_log *log, const struct glr_encoder_params *params, struct glr_encoder_plan *plan);
 
 /* The ring format that encodes with these params without a CPU conversion: the YUV
  * format the encoder would encode (params->pix_fmt, or its default for RGB frames) when a
  * ring can convert to it on the GPU (nv12, yuv420p, p010le, yuv444p), else params->format
  * (0: GLR_FORMAT_RGBA8). Set params->format to it to convert on the GPU. Returns 0 with the
- * reason in glr_last_error() for an unknown codec or pixel format. */
+ * reason in glr_last_error() for an unknown codec or pixel format, or an output with no
+ * container or one that cannot hold the codec. */
 GLR_API enum glr_format glr_encoder_preferred_format(const struct glr_encoder_params *params);
 
 /* Hands a leased frame to the encoder, which releases it when done with it (also

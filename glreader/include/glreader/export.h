@@ -113,6 +113,7 @@ struct glr_export_stats {
     enum glr_format ring_format;
     char renderer[128];         /* the GL_RENDERER string, once the context exists */
     char platform[16];          /* the EGL platform that gave it */
+    struct glr_encoder_plan plan; /* the container, encoders and pixel format, from create on */
     struct glr_player_stats player;
     struct glr_ring_stats ring;
     struct glr_encoder_stats encoder;
@@ -123,9 +124,12 @@ struct glr_export_stats {
  * from a signal handler). Lifetime: destroy after run returned. */
 typedef struct glr_export glr_export;
 
-/* Checks the params (the codec, pixel format, conversion and range; what only the GL
- * context, the shaders or the output can tell is checked by run) and copies them. Nothing
- * is opened or rendered. Returns NULL with the reason logged and in glr_last_error(). */
+/* Checks the params and copies them: the range, the conversion and everything
+ * glr_encoder_check checks (the container and codecs, chosen as ffmpeg chooses them,
+ * options, pixel format, a trial open of the video encoder), and that an output naming one
+ * picture (x.png) gets one frame. What only the GL context, the shaders, the sound file or
+ * the output can tell is checked by run. Nothing is written or rendered. Returns NULL with
+ * the reason logged and in glr_last_error(). */
 GLR_API glr_export *glr_export_create(glr_log *log, const struct glr_export_params *params);
 
 /* Runs the job to its end (see above); call once. Returns 0 when the output was finalized

@@ -59,18 +59,10 @@ int pick_sample_rate(const AVCodec *codec, int wanted)
     return above ? above : highest;
 }
 
-// What a container takes: Opus in Matroska and WebM, AAC elsewhere.
-const char *default_audio_codec(const AVOutputFormat *muxer)
-{
-    bool opus = std::strstr(muxer->name, "matroska") || std::strstr(muxer->name, "webm");
-    if (opus && avcodec_find_encoder_by_name("libopus"))
-        return "libopus";
-    return "aac";
-}
-
 } // namespace
 
-audio_track::audio_track(const glr_audio_params &p, AVFormatContext *muxer) : keep_longer_(p.keep_longer != 0)
+audio_track::audio_track(const glr_audio_params &p, const encoder_plan &plan, AVFormatContext *muxer)
+    : keep_longer_(p.keep_longer != 0)
 {
     try {
         if (p.input)
@@ -80,10 +72,10 @@ audio_track::audio_track(const glr_audio_params &p, AVFormatContext *muxer) : ke
                           "channels for submitted PCM (given %d Hz, %d channels)",
                  p.sample_rate, p.channels);
         pcm_channels_ = p.input ? 0 : p.channels;
-        if (p.input && copies(p, muxer->oformat))
+        if (p.input && copies(p, plan, muxer->oformat))
             open_copy(muxer);
         else
-            open_encoder(p, muxer);
+            open_encoder(p, plan.audio, muxer);
         if (p.offset > 0)
             leading_silence_ = std::llround(p.offset * rate_);
         else
@@ -131,7 +123,7 @@ void audio_track::open_input(const char *url)
     input_done_ = false;
 }
 
-bool audio_track::copies(const glr_audio_params &p, const AVOutputFormat *muxer) const
+bool audio_track::copies(const glr_audio_params &p, const encoder_plan &plan, const AVOutputFormat *muxer) const
 {
     AVCodecID source = input_->streams[input_stream_]->codecpar->codec_id;
     bool holds = avformat_query_codec(muxer, source, FF_COMPLIANCE_NORMAL) == 1;
@@ -144,8 +136,7 @@ bool audio_track::copies(const glr_audio_params &p, const AVOutputFormat *muxer)
         return true;
     }
     // Already what the container takes, and nothing to shift: no generation is lost.
-    const AVCodec *wanted = p.codec ? nullptr : avcodec_find_encoder_by_name(default_audio_codec(muxer));
-    return wanted && wanted->id == source && holds && p.offset == 0;
+    return plan.audio_default == source && holds && p.offset == 0;
 }
 
 void audio_track::open_copy(AVFormatContext *muxer)
@@ -193,14 +184,8 @@ void audio_track::copy_until(double seconds, const packet_sink &write)
     }
 }
 
-void audio_track::open_encoder(const glr_audio_params &p, AVFormatContext *muxer)
+void audio_track::open_encoder(const glr_audio_params &p, const AVCodec *codec, AVFormatContext *muxer)
 {
-    const char *name = p.codec ? p.codec : default_audio_codec(muxer->oformat);
-    const AVCodec *codec = avcodec_find_encoder_by_name(name);
-    if (!codec || codec->type != AVMEDIA_TYPE_AUDIO)
-        fail(-EINVAL, "glr_encoder_create: '%s' is not an audio encoder in this FFmpeg build", name);
-    if (avformat_query_codec(muxer->oformat, codec->id, FF_COMPLIANCE_NORMAL) == 0)
-        fail(-EINVAL, "glr_encoder_create: the %s muxer cannot hold %s audio", muxer->oformat->name, codec->name);
     encoder_ = avcodec_alloc_context3(codec);
     if (!encoder_)
         fail(-ENOMEM, "out of memory");

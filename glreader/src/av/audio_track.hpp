@@ -6,6 +6,8 @@
 // keep a longer sound.
 #pragma once
 
+#include "av/encoder_plan.hpp"
+
 #include "glreader/encoder.h"
 
 extern "C" {
@@ -26,10 +28,10 @@ class audio_track {
 public:
     using packet_sink = std::function<void(AVPacket *)>;
 
-    // Opens the source and the encoder and adds the stream to muxer (before its header).
-    // Throws glr::failure with words: missing or unreadable input, no audio stream,
-    // unknown encoder.
-    audio_track(const glr_audio_params &params, AVFormatContext *muxer);
+    // Opens the source and the plan's encoder (or copies a source already in the plan's
+    // default codec, or asked to) and adds the stream to muxer (before its header). Throws
+    // glr::failure with words: missing or unreadable input, no audio stream.
+    audio_track(const glr_audio_params &params, const encoder_plan &plan, AVFormatContext *muxer);
     ~audio_track();
     audio_track(const audio_track &) = delete;
     audio_track &operator=(const audio_track &) = delete;
@@ -47,9 +49,9 @@ public:
 
 private:
     void open_input(const char *url);
-    void open_encoder(const glr_audio_params &params, AVFormatContext *muxer);
+    void open_encoder(const glr_audio_params &params, const AVCodec *codec, AVFormatContext *muxer);
     // Whether the input's packets go to the muxer as they are (see glr_audio_params.codec).
-    bool copies(const glr_audio_params &params, const AVOutputFormat *muxer) const;
+    bool copies(const glr_audio_params &params, const encoder_plan &plan, const AVOutputFormat *muxer) const;
     void open_copy(AVFormatContext *muxer);
     // Copy mode: the input's packets that start before `seconds`.
     void copy_until(double seconds, const packet_sink &write);

@@ -36,6 +36,18 @@ glr_encoder *glr_encoder_create(glr_log *log, const struct glr_encoder_params *p
     return enc;
 }
 
+int glr_encoder_check(glr_log *log, const struct glr_encoder_params *params, struct glr_encoder_plan *plan)
+{
+    return glr::guarded(log, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_encoder_check: params is NULL");
+        glr_encoder_plan out = glr_encoder::check(log, *params);
+        if (plan)
+            *plan = out;
+        return 0;
+    });
+}
+
 glr_format glr_encoder_preferred_format(const struct glr_encoder_params *params)
 {
     glr_format out{};

@@ -17,10 +17,20 @@ constexpr int max_queue_depth = 64;
 
 } // namespace
 
-glr_format glr_encoder::preferred_format(const glr_encoder_params &p) { return glr::video_track::preferred_format(p); }
+glr_format glr_encoder::preferred_format(const glr_encoder_params &p)
+{
+    return glr::preferred_format(p, glr::plan_encoder(p, nullptr));
+}
 
-glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
-    : log_(log), output_name_(p.output ? p.output : "the output"), width_(p.width), height_(p.height)
+glr_encoder_plan glr_encoder::check(const glr_log *log, const glr_encoder_params &p)
+{
+    check_params(p);
+    glr::encoder_plan plan = glr::plan_encoder(p, log);
+    glr::check_plan(p, plan, log);
+    return glr::public_plan(p, plan);
+}
+
+void glr_encoder::check_params(const glr_encoder_params &p)
 {
     if (p.width <= 0 || p.height <= 0)
         fail(-EINVAL, "glr_encoder_create: invalid size %dx%d", p.width, p.height);
@@ -31,18 +41,25 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     if (p.queue_depth < 0 || p.queue_depth > max_queue_depth)
         fail(-EINVAL, "glr_encoder_create: queue depth %d is out of range 1..%d", p.queue_depth,
              max_queue_depth);
+}
+
+glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
+    : log_(log), output_name_(p.output ? p.output : "the output"), width_(p.width), height_(p.height)
+{
+    check_params(p);
     queue_depth_ = static_cast<size_t>(p.queue_depth ? p.queue_depth : default_queue_depth);
     use_frame_pts_ = p.use_frame_pts != 0;
 
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
-    output_ = std::make_unique<glr::output>(log, p.output, p.container, p.format_options,
+    glr::encoder_plan plan = glr::plan_encoder(p, log);
+    output_ = std::make_unique<glr::output>(log, p.output, plan.muxer, p.format_options, p.metadata,
                                             p.chunk_size ? p.chunk_size : default_chunk_size, p.output_flags,
                                             p.interrupt);
     try {
-        video_ = std::make_unique<glr::video_track>(p, *output_);
+        video_ = std::make_unique<glr::video_track>(p, plan, *output_);
         if (p.audio.input || p.audio.sample_rate)
-            audio_ = std::make_unique<glr::audio_track>(p.audio, output_->context());
+            audio_ = std::make_unique<glr::audio_track>(p.audio, plan, output_->context());
         output_->start(video_->codec_name());
     } catch (...) {
         close_output(false);

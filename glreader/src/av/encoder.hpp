@@ -37,6 +37,8 @@ public:
     void fail_after(int64_t frames) { video_->fail_after(frames); }
     // The ring format that these params encode without a CPU conversion.
     static glr_format preferred_format(const glr_encoder_params &params);
+    // What create would open, checked (glr_encoder_check); throws with words.
+    static glr_encoder_plan check(const glr_log *log, const glr_encoder_params &params);
 
 private:
     struct queued_frame {
@@ -44,6 +46,7 @@ private:
         int64_t pts;
     };
 
+    static void check_params(const glr_encoder_params &params);
     void run();
     void encode_video(queued_frame &item);
     // Muxes a packet of either track, counting it and the time it took.

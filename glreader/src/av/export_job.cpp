@@ -2,6 +2,10 @@
 
 #include "av/encoder.hpp"
 
+extern "C" {
+#include <libavformat/avformat.h>
+}
+
 #include "glreader/shadertoy_media.h"
 #include "error.hpp"
 
@@ -12,10 +16,12 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace glr {
 
@@ -66,8 +72,11 @@ struct export_shared {
     glr_export_params params{};
     std::string date, source, source_name, codec, pix_fmt, codec_options, output, container, format_options,
         audio_input, audio_codec;
+    std::vector<std::string> metadata;
+    std::vector<const char *> metadata_entries; // into metadata, NULL-terminated
     glr_channel_feeder feeder{};
     glr_format ring_format{};
+    glr_encoder_plan plan{};
 
     // Written by cancel() (a signal handler may call it) and by the supervisor; read by
     // the render thread between frames and by the encoder's interrupt.
@@ -140,6 +149,7 @@ struct export_shared {
         s.cancel_requested = cancel;
         s.render_running = render_running;
         s.ring_format = ring_format;
+        s.plan = plan;
         copy_text(s.renderer, sizeof s.renderer, renderer);
         copy_text(s.platform, sizeof s.platform, platform);
         s.player = player_stats;
@@ -483,18 +493,37 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     p.encoder.format_options = glr::pointer_to(s.format_options, e.format_options);
     p.encoder.audio.input = glr::pointer_to(s.audio_input, e.audio.input);
     p.encoder.audio.codec = glr::pointer_to(s.audio_codec, e.audio.codec);
+    for (const char *const *entry = e.metadata; entry && *entry; entry++)
+        s.metadata.emplace_back(*entry);
+    for (const std::string &entry : s.metadata)
+        s.metadata_entries.push_back(entry.c_str());
+    s.metadata_entries.push_back(nullptr);
+    p.encoder.metadata = e.metadata ? s.metadata_entries.data() : nullptr;
     if (pl.feeder) { // the caller's struct may go; its opaque stays
         s.feeder = *pl.feeder;
         p.player.feeder = &s.feeder;
     }
 
-    // The ring format: named, or the encoder's own YUV made on the GPU, or BGRA for
-    // libswscale (also what ffv1 and rawvideo take as it is). An unknown codec or pixel
-    // format is refused here, before any GL.
+    // What the encoder will be, checked now, before any GL (an unknown codec or option, a
+    // container that cannot hold the codec): for RGB frames, then the ring format is the
+    // encoder's own YUV made on the GPU, or BGRA for libswscale (also what ffv1 and
+    // rawvideo take as it is).
     glr_encoder_params ep = p.encoder;
+    ep.width = pl.width;
+    ep.height = pl.height;
+    ep.fps_num = p.player.fps_num;
+    ep.fps_den = p.player.fps_den;
     ep.format = GLR_FORMAT_BGRA8;
+    s.plan = glr_encoder::check(log, ep);
+    bool updates_one_file = p.encoder.format_options && std::strstr(p.encoder.format_options, "update=1");
+    if (std::strcmp(s.plan.container, "image2") == 0 && params.frame_count > 1 &&
+        !av_filename_number_test(p.encoder.output) && !updates_one_file)
+        glr::fail(-EINVAL,
+                  "%s names one picture, and %d frames were asked for: name a numbered sequence (frames/%%05d.png), "
+                  "render one frame, or write a video file (.mp4, .mkv)",
+                  p.encoder.output, params.frame_count);
     s.ring_format = params.ring_format                                  ? params.ring_format
-                    : params.conversion == GLR_EXPORT_CONVERT_GPU ? glr_encoder::preferred_format(ep)
+                    : params.conversion == GLR_EXPORT_CONVERT_GPU ? s.plan.format
                                                                   : GLR_FORMAT_BGRA8;
 }
 

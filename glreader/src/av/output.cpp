@@ -11,16 +11,6 @@ namespace glr {
 
 namespace {
 
-std::string video_muxer_names()
-{
-    std::string out;
-    void *it = nullptr;
-    while (const AVOutputFormat *f = av_muxer_iterate(&it))
-        if (f->video_codec != AV_CODEC_ID_NONE)
-            out += (out.empty() ? "" : ", ") + std::string(f->name);
-    return out;
-}
-
 // The MP4 family: to an output that cannot seek, these write fragmented files.
 bool is_mov_family(const AVOutputFormat *muxer)
 {
@@ -36,25 +26,24 @@ bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(mux
 
 } // namespace
 
-output::output(const glr_log *log, const char *name, const char *container, const char *format_options,
-               size_t chunk_size, unsigned flags, const glr_interrupt &interrupt)
+output::output(const glr_log *log, const char *name, const AVOutputFormat *muxer, const char *format_options,
+               const char *const *metadata, size_t chunk_size, unsigned flags, const glr_interrupt &interrupt)
     : log_(log)
 {
-    const AVOutputFormat *muxer = av_guess_format(container, container ? nullptr : name, nullptr);
-    if (!muxer && container)
-        fail(-EINVAL, "glr_encoder_create: '%s' is not a muxer in this FFmpeg build; muxers for video: %s",
-             container, video_muxer_names().c_str());
-    if (!muxer)
-        fail(-EINVAL,
-             "glr_encoder_create: cannot tell the container from the name '%s'; give a known "
-             "extension (.mkv, .mp4, .nut, ...) or a container name",
-             name);
     av_dictionary options("glr_encoder_create: cannot read format options", format_options);
     int rc = avformat_alloc_output_context2(&context_, muxer, nullptr, name);
     if (rc < 0)
         fail(code_of_av_error(rc), "glr_encoder_create: %s", av_error_text(rc).c_str());
     try {
         context_->interrupt_callback = {interrupt.callback, interrupt.opaque};
+        for (const char *const *entry = metadata; entry && *entry; entry++) {
+            // The value as it is, quotes and colons too (no av_dict_parse_string).
+            const char *equals = std::strchr(*entry, '=');
+            if (!equals || equals == *entry)
+                fail(-EINVAL, "glr_encoder_create: metadata '%s' is not key=value", *entry);
+            av_dict_set(&context_->metadata, std::string(*entry, static_cast<size_t>(equals - *entry)).c_str(),
+                        equals + 1, 0);
+        }
         io_ = std::make_unique<output_io>(log, name, muxer, chunk_size, flags, interrupt);
         what_ = io_->what();
     } catch (...) {
@@ -62,6 +51,10 @@ output::output(const glr_log *log, const char *name, const char *container, cons
         throw;
     }
     av_dict_copy(&options_, *options.address(), 0);
+    // One picture file (x.png, no %05d): the image muxer writes it over for each frame.
+    if (std::strcmp(muxer->name, "image2") == 0 && !av_filename_number_test(name) &&
+        !av_dict_get(options_, "update", nullptr, 0))
+        av_dict_set(&options_, "update", "1", 0);
     if (io_->avio() && !io_->seekable()) {
         // A pipe or a socket: nothing can be rewritten later, so the muxer must stream.
         if (is_mov_family(muxer)) {

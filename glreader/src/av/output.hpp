@@ -19,12 +19,12 @@ namespace glr {
 
 class output {
 public:
-    // The muxer for name (container: its name; NULL: guessed from name) and the I/O,
-    // created as `flags` (GLR_OUTPUT_*) say; `interrupt` abandons writes that block. Throws
-    // with words: unknown muxer, a name that says no container, unreadable options, an
+    // The muxer writing name with its options and metadata ("key=value" strings,
+    // NULL-terminated, or NULL), and the I/O, created as `flags` (GLR_OUTPUT_*) say;
+    // `interrupt` abandons writes that block. Throws with words: unreadable options, an
     // output that cannot be opened or is kept.
-    output(const glr_log *log, const char *name, const char *container, const char *format_options,
-           size_t chunk_size, unsigned flags, const glr_interrupt &interrupt);
+    output(const glr_log *log, const char *name, const AVOutputFormat *muxer, const char *format_options,
+           const char *const *metadata, size_t chunk_size, unsigned flags, const glr_interrupt &interrupt);
     ~output();
     output(const output &) = delete;
     output &operator=(const output &) = delete;

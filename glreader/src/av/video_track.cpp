@@ -2,6 +2,7 @@
 
 #include "av/av_dictionary.hpp"
 #include "av/av_error.hpp"
+#include "av/codec_choice.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "latency.hpp"
@@ -18,137 +19,94 @@ namespace glr {
 
 namespace {
 
-// The pixel formats an encoder takes (NULL: any), across the API change of FFmpeg 7.1.
-const AVPixelFormat *supported_pix_fmts(const AVCodec *codec)
+// The colour of the encoded frames and the stream: the ring's conversion when it made YUV,
+// else the colour description asked for, which the CPU conversion then follows.
+glr_color output_color(const glr_encoder_params &p, AVPixelFormat out_fmt)
 {
-#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
-    const void *list = nullptr;
-    int count = 0;
-    if (avcodec_get_supported_config(nullptr, codec, AV_CODEC_CONFIG_PIX_FORMAT, 0, &list, &count) < 0)
-        return nullptr;
-    return static_cast<const AVPixelFormat *>(list);
-#else
-    return codec->pix_fmts;
-#endif
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
+    glr_format out_format = glr_av_format_of(out_fmt);
+    bool out_rgb = desc->flags & AV_PIX_FMT_FLAG_RGB;
+    glr_format tags_format = out_rgb ? GLR_FORMAT_RGBA8 : out_format ? out_format : GLR_FORMAT_I420;
+    glr_color color{};
+    if (glr_color_resolve(tags_format, &p.color, &color) < 0)
+        fail(-EINVAL, "%s", glr_last_error());
+    if (!out_rgb && desc->log2_chroma_w == 0)
+        color.chroma = GLR_CHROMA_AUTO;
+    return color;
 }
 
-std::string pix_fmt_list(const AVPixelFormat *fmts)
+// Allocates and opens the plan's video encoder for the params' frames, tagged `color`.
+// Throws with words; nothing is left allocated then.
+AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_plan &plan, const glr_color &color)
 {
-    std::string out;
-    for (; fmts && *fmts != AV_PIX_FMT_NONE; fmts++)
-        out += (out.empty() ? "" : ", ") + std::string(av_get_pix_fmt_name(*fmts));
-    return out;
-}
+    const AVCodec *codec = plan.video;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(plan.pix_fmt);
+    int step_w = 1 << desc->log2_chroma_w, step_h = 1 << desc->log2_chroma_h;
+    if (p.width % step_w || p.height % step_h)
+        fail(-EINVAL,
+             "glr_encoder_create: %dx%d cannot be encoded as %s, whose chroma planes need a width "
+             "that is a multiple of %d and a height that is a multiple of %d",
+             p.width, p.height, desc->name, step_w, step_h);
 
-bool contains(const AVPixelFormat *fmts, AVPixelFormat f)
-{
-    for (; fmts && *fmts != AV_PIX_FMT_NONE; fmts++)
-        if (*fmts == f)
-            return true;
-    return false;
-}
-
-std::string video_encoder_names()
-{
-    std::string out;
-    void *it = nullptr;
-    while (const AVCodec *c = av_codec_iterate(&it))
-        if (av_codec_is_encoder(c) && c->type == AVMEDIA_TYPE_VIDEO)
-            out += (out.empty() ? "" : ", ") + std::string(c->name);
-    return out;
-}
-
-// Whether an encoder runs on some device rather than the CPU: flagged so, configured
-// for hardware frames, or one of the device wrappers that say neither.
-bool is_hardware_encoder(const AVCodec *c)
-{
-    if ((c->capabilities & (AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_HYBRID)) || avcodec_get_hw_config(c, 0))
-        return true;
-    for (const char *device : {"_omx", "_v4l2m2m", "_mediacodec", "_mf", "_amf", "_videotoolbox"})
-        if (std::strstr(c->name, device))
-            return true;
-    return false;
-}
-
-// Encoders of a codec that run on the CPU, for messages about hardware ones.
-std::string software_encoders_of(AVCodecID id)
-{
-    std::string out;
-    void *it = nullptr;
-    while (const AVCodec *c = av_codec_iterate(&it))
-        if (av_codec_is_encoder(c) && c->id == id && !is_hardware_encoder(c))
-            out += (out.empty() ? "" : ", ") + std::string(c->name);
-    return out.empty() ? "none" : out;
-}
-
-// Encoders such as hevc_vaapi take frames in GPU memory only (hw_frames_ctx).
-bool takes_only_hardware_frames(const AVCodec *codec)
-{
-    const AVPixelFormat *fmts = supported_pix_fmts(codec);
-    if (!fmts || *fmts == AV_PIX_FMT_NONE)
-        return false;
-    for (; *fmts != AV_PIX_FMT_NONE; fmts++)
-        if (!(av_pix_fmt_desc_get(*fmts)->flags & AV_PIX_FMT_FLAG_HWACCEL))
-            return false;
-    return true;
-}
-
-const AVCodec *find_codec(const char *name)
-{
-    if (!name)
-        name = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
-    const AVCodec *codec = avcodec_find_encoder_by_name(name);
-    if (!codec || codec->type != AVMEDIA_TYPE_VIDEO)
-        fail(-EINVAL, "glr_encoder_create: '%s' is not a video encoder in this FFmpeg build; it has: %s", name,
-             video_encoder_names().c_str());
-    return codec;
-}
-
-// What the encoder encodes: the pixel format asked for, else the frames' own where the
-// codec takes it, else yuv420p, else the codec's closest.
-AVPixelFormat output_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input)
-{
-    const AVPixelFormat *fmts = supported_pix_fmts(codec);
-    if (asked) {
-        AVPixelFormat out = av_get_pix_fmt(asked);
-        if (out == AV_PIX_FMT_NONE)
-            fail(-EINVAL, "glr_encoder_create: unknown pixel format '%s'", asked);
-        if (fmts && !contains(fmts, out))
-            fail(-EINVAL, "glr_encoder_create: %s cannot encode %s; it takes: %s", codec->name, asked,
-                 pix_fmt_list(fmts).c_str());
-        return out;
-    }
-    if (!fmts || contains(fmts, input))
-        return input;
-    if (contains(fmts, AV_PIX_FMT_YUV420P))
-        return AV_PIX_FMT_YUV420P;
-    return avcodec_find_best_pix_fmt_of_list(fmts, input, 0, nullptr);
-}
-
-glr_format frame_format(const glr_encoder_params &p)
-{
-    int f = enum_value(p.format);
-    return f == 0 ? GLR_FORMAT_RGBA8 : p.format;
+    AVCodecContext *context = avcodec_alloc_context3(codec);
+    if (!context)
+        fail(-ENOMEM, "out of memory");
+    AVRational fps = p.fps_num ? AVRational{p.fps_num, p.fps_den} : AVRational{30, 1};
+    context->width = p.width;
+    context->height = p.height;
+    context->pix_fmt = plan.pix_fmt;
+    context->time_base = av_inv_q(fps);
+    context->framerate = fps;
+    context->thread_count = 0; // one per core, as the ffmpeg command line does
+    context->colorspace = static_cast<AVColorSpace>(color.matrix);
+    context->color_range = static_cast<AVColorRange>(color.range);
+    context->color_primaries = static_cast<AVColorPrimaries>(color.primaries);
+    context->color_trc = static_cast<AVColorTransferCharacteristic>(color.transfer);
+    context->chroma_sample_location = static_cast<AVChromaLocation>(color.chroma);
+    if (plan.muxer->flags & AVFMT_GLOBALHEADER)
+        context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
+    int rc = avcodec_open2(context, codec, options.address());
+    std::string unknown = options.first_key();
+    if (rc < 0 || !unknown.empty())
+        avcodec_free_context(&context);
+    if (rc < 0 && is_hardware_encoder(codec))
+        fail(code_of_av_error(rc),
+             "glr_encoder_create: %s is a hardware encoder and could not open its device (%s): no GPU or "
+             "driver for it is reachable from this process; software encoders of %s here: %s",
+             codec->name, av_error_text(rc).c_str(), avcodec_get_name(codec->id),
+             software_encoders_of(codec->id).c_str());
+    if (rc < 0)
+        fail(code_of_av_error(rc),
+             "glr_encoder_create: encoder %s refuses these settings (%s); its own words say which (FFmpeg's "
+             "log at error level)",
+             codec->name, av_error_text(rc).c_str());
+    if (!unknown.empty())
+        fail(-EINVAL, "glr_encoder_create: encoder %s has no option '%s' (ffmpeg -h encoder=%s lists them)",
+             codec->name, unknown.c_str(), codec->name);
+    return context;
 }
 
 } // namespace
 
-glr_format video_track::preferred_format(const glr_encoder_params &p)
+void video_track::trial_open(const glr_encoder_params &params, const encoder_plan &plan)
 {
-    glr_format rgb = frame_format(p);
-    AVPixelFormat out = output_pix_fmt(find_codec(p.codec), p.pix_fmt, glr_av_pix_fmt(rgb));
-    glr_format yuv = glr_av_format_of(out);
-    const glr_format_info *info = glr_format_get_info(yuv);
-    return info && info->yuv ? yuv : rgb;
+    AVCodecContext *context = open_video_encoder(params, plan, output_color(params, plan.pix_fmt));
+    avcodec_free_context(&context);
 }
 
-video_track::video_track(const glr_encoder_params &p, output &out)
-    : format_(frame_format(p)), input_pix_fmt_(glr_av_pix_fmt(format_)), width_(p.width), height_(p.height)
+video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, output &out)
+    : format_(frames_format(p)), input_pix_fmt_(glr_av_pix_fmt(format_)), width_(p.width), height_(p.height),
+      codec_(plan.video)
 {
     if (glr_color_resolve(format_, &p.color, &color_) < 0)
         fail(-EINVAL, "%s", glr_last_error());
     try {
-        open_codec(p, out.muxer());
+        out_color_ = output_color(p, plan.pix_fmt);
+        if (plan.pix_fmt != input_pix_fmt_)
+            open_scaler(plan.pix_fmt);
+        pool_ = std::make_unique<frame_pool>(width_, height_, plan.pix_fmt);
+        context_ = open_video_encoder(p, plan, out_color_);
         stream_ = avformat_new_stream(out.context(), nullptr);
         packet_ = av_packet_alloc();
         if (!stream_ || !packet_)
@@ -173,70 +131,6 @@ void video_track::release()
     av_packet_free(&packet_);
     avcodec_free_context(&context_);
     pool_.reset(); // after the codec: its pooled frames are all back
-}
-
-void video_track::open_codec(const glr_encoder_params &p, const AVOutputFormat *muxer)
-{
-    codec_ = find_codec(p.codec);
-    if (takes_only_hardware_frames(codec_))
-        fail(-ENOSYS,
-             "glr_encoder_create: %s takes only hardware frames (%s), which glreader-av does not upload; "
-             "software encoders of %s here: %s",
-             codec_->name, pix_fmt_list(supported_pix_fmts(codec_)).c_str(), avcodec_get_name(codec_->id),
-             software_encoders_of(codec_->id).c_str());
-    AVPixelFormat out_fmt = output_pix_fmt(codec_, p.pix_fmt, input_pix_fmt_);
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
-    int step_w = 1 << desc->log2_chroma_w, step_h = 1 << desc->log2_chroma_h;
-    if (width_ % step_w || height_ % step_h)
-        fail(-EINVAL,
-             "glr_encoder_create: %dx%d cannot be encoded as %s, whose chroma planes need a width "
-             "that is a multiple of %d and a height that is a multiple of %d",
-             width_, height_, desc->name, step_w, step_h);
-
-    context_ = avcodec_alloc_context3(codec_);
-    if (!context_)
-        fail(-ENOMEM, "out of memory");
-    AVRational fps = p.fps_num ? AVRational{p.fps_num, p.fps_den} : AVRational{30, 1};
-    context_->width = width_;
-    context_->height = height_;
-    context_->pix_fmt = out_fmt;
-    context_->time_base = av_inv_q(fps);
-    context_->framerate = fps;
-    context_->thread_count = 0; // one per core, as the ffmpeg command line does
-    // The stream is tagged with what its frames are: the ring's conversion when it made
-    // YUV, else the colour description asked for, which the CPU conversion then follows.
-    glr_format out_format = glr_av_format_of(out_fmt);
-    bool out_rgb = desc->flags & AV_PIX_FMT_FLAG_RGB;
-    glr_format tags_format = out_rgb ? GLR_FORMAT_RGBA8 : out_format ? out_format : GLR_FORMAT_I420;
-    if (glr_color_resolve(tags_format, &p.color, &out_color_) < 0)
-        fail(-EINVAL, "%s", glr_last_error());
-    if (!out_rgb && desc->log2_chroma_w == 0)
-        out_color_.chroma = GLR_CHROMA_AUTO;
-    context_->colorspace = static_cast<AVColorSpace>(out_color_.matrix);
-    context_->color_range = static_cast<AVColorRange>(out_color_.range);
-    context_->color_primaries = static_cast<AVColorPrimaries>(out_color_.primaries);
-    context_->color_trc = static_cast<AVColorTransferCharacteristic>(out_color_.transfer);
-    context_->chroma_sample_location = static_cast<AVChromaLocation>(out_color_.chroma);
-    if (out_fmt != input_pix_fmt_)
-        open_scaler(out_fmt);
-    pool_ = std::make_unique<frame_pool>(width_, height_, out_fmt);
-
-    if (muxer->flags & AVFMT_GLOBALHEADER)
-        context_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
-    int rc = avcodec_open2(context_, codec_, options.address());
-    if (rc < 0 && is_hardware_encoder(codec_))
-        fail(code_of_av_error(rc),
-             "glr_encoder_create: %s is a hardware encoder and could not open its device (%s): no GPU or "
-             "driver for it is reachable from this process; software encoders of %s here: %s",
-             codec_->name, av_error_text(rc).c_str(), avcodec_get_name(codec_->id),
-             software_encoders_of(codec_->id).c_str());
-    if (rc < 0)
-        fail(code_of_av_error(rc), "glr_encoder_create: cannot open encoder %s: %s", codec_->name,
-             av_error_text(rc).c_str());
-    if (std::string unknown = options.first_key(); !unknown.empty())
-        fail(-EINVAL, "glr_encoder_create: encoder %s has no option '%s' (ffmpeg -h encoder=%s lists them)",
-             codec_->name, unknown.c_str(), codec_->name);
 }
 
 void video_track::open_scaler(AVPixelFormat to)

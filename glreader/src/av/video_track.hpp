@@ -3,6 +3,7 @@
 // without a copy (glreader/libav.h) with copies into a pool once it holds too many.
 #pragma once
 
+#include "av/encoder_plan.hpp"
 #include "av/frame_pool.hpp"
 #include "av/output.hpp"
 
@@ -24,10 +25,10 @@ class video_track {
 public:
     using packet_sink = std::function<void(AVPacket *)>;
 
-    // Opens the encoder for the params' frames and adds the stream to out (before its
-    // header). Throws with words: unknown encoder, option or pixel format, a size the
-    // pixel format cannot hold, a hardware encoder without its device.
-    video_track(const glr_encoder_params &params, output &out);
+    // Opens the plan's encoder for the params' frames and adds the stream to out (before
+    // its header). Throws with words: an unknown option, a size the pixel format cannot
+    // hold, a hardware encoder without its device.
+    video_track(const glr_encoder_params &params, const encoder_plan &plan, output &out);
     ~video_track();
     video_track(const video_track &) = delete;
     video_track &operator=(const video_track &) = delete;
@@ -53,11 +54,11 @@ public:
     // Test seam (test builds only): the next send fails once `frames` were sent.
     void fail_after(int64_t frames) { fail_after_ = frames; }
 
-    // The ring format that encodes with these params without a CPU conversion.
-    static glr_format preferred_format(const glr_encoder_params &params);
+    // Opens the plan's encoder as the constructor does and closes it again: a check that
+    // throws what opening would.
+    static void trial_open(const glr_encoder_params &params, const encoder_plan &plan);
 
 private:
-    void open_codec(const glr_encoder_params &params, const AVOutputFormat *muxer);
     void open_scaler(AVPixelFormat to);
     void release();
 
