@@ -37,12 +37,13 @@ void write_every_level(glr_log *log)
     glr_priv_log_write(log, GLR_LOG_ERROR, "an error");
     glr_priv_log_write(log, GLR_LOG_WARN, "a warning");
     glr_priv_log_write(log, GLR_LOG_INFO, "some news");
+    glr_priv_log_write(log, GLR_LOG_VERBOSE, "more of it");
     glr_priv_log_write(log, GLR_LOG_DEBUG, "a detail");
 }
 
 TEST(log_test, a_level_passes_on_itself_and_what_is_more_severe)
 {
-    for (glr_log_level level : {GLR_LOG_ERROR, GLR_LOG_WARN, GLR_LOG_INFO, GLR_LOG_DEBUG}) {
+    for (glr_log_level level : {GLR_LOG_ERROR, GLR_LOG_WARN, GLR_LOG_INFO, GLR_LOG_VERBOSE, GLR_LOG_DEBUG}) {
         recorded_log r(level);
         write_every_level(r.log);
         ASSERT_EQ(r.lines.size(), static_cast<size_t>(level)) << "level " << level;

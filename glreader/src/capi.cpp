@@ -101,6 +101,8 @@ glr_log *glr_log_create(const struct glr_log_params *params)
     return log;
 }
 
+enum glr_log_level glr_log_get_level(const glr_log *log) { return log_or_default(log)->level; }
+
 void glr_log_destroy(glr_log **log)
 {
     if (!log)

@@ -10,7 +10,7 @@ void glr_log::write(glr_log_level at, const std::string &message) const
         callback(opaque, at, message.c_str());
         return;
     }
-    static const char *const names[] = {"", "error", "warning", "info", "debug"};
+    static const char *const names[] = {"", "error", "warning", "info", "verbose", "debug"};
     // One fprintf per line so that lines from several threads do not interleave.
     std::fprintf(stderr, "glreader: %s: %s\n", names[at], message.c_str());
 }

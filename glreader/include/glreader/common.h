@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define GLR_VERSION_MAJOR 0
-#define GLR_VERSION_MINOR 4
+#define GLR_VERSION_MINOR 5
 #define GLR_VERSION_PATCH 0
 /* The version as one number, comparable with <: 0x00MMmmpp. */
 #define GLR_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
@@ -163,12 +163,15 @@ GLR_API int glr_color_resolve(enum glr_format format, const struct glr_color *re
  * SDL_GL_GetProcAddress, glr_context_get_proc_address all fit). */
 typedef void (*(*glr_get_proc_address_fn)(const char *name))(void);
 
+/* The levels of ffmpeg's -loglevel, most severe first: a log passes on its level and those
+ * above it. */
 enum glr_log_level {
-    GLR_LOG_NONE = 0,
-    GLR_LOG_ERROR = 1,
-    GLR_LOG_WARN = 2,
-    GLR_LOG_INFO = 3,
-    GLR_LOG_DEBUG = 4
+    GLR_LOG_NONE = 0,    /* in params: the default (warning) */
+    GLR_LOG_ERROR = 1,   /* something failed */
+    GLR_LOG_WARN = 2,    /* something worked, not as asked or not as well as it could */
+    GLR_LOG_INFO = 3,    /* what was chosen: the renderer, a fallback, the paths taken */
+    GLR_LOG_VERBOSE = 4, /* more of it (FFmpeg's verbose) */
+    GLR_LOG_DEBUG = 5    /* details for a bug report */
 };
 
 typedef void (*glr_log_fn)(void *opaque, enum glr_log_level level, const char *message);
@@ -195,6 +198,9 @@ GLR_API glr_log *glr_log_create(const struct glr_log_params *params);
 
 /* Destroys a log and sets *log to NULL. NULL and a pointer to NULL are accepted. */
 GLR_API void glr_log_destroy(glr_log **log);
+
+/* The most verbose level a log passes on (NULL: the built-in log's, GLR_LOG_WARN). */
+GLR_API enum glr_log_level glr_log_get_level(const glr_log *log);
 
 
 #ifdef __cplusplus

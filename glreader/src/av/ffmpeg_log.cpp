@@ -1,0 +1,83 @@
+// glr_ffmpeg_log_route: av_log's callback, forwarding whole lines to a glreader log.
+#include "glreader/ffmpeg_log.h"
+
+#include "priv.h"
+
+extern "C" {
+#include <libavutil/log.h>
+}
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+std::atomic<const glr_log *> routed{nullptr};
+
+glr_log_level glr_level_of(int av_level)
+{
+    if (av_level <= AV_LOG_ERROR)
+        return GLR_LOG_ERROR;
+    if (av_level <= AV_LOG_WARNING)
+        return GLR_LOG_WARN;
+    if (av_level <= AV_LOG_INFO)
+        return GLR_LOG_INFO;
+    if (av_level <= AV_LOG_VERBOSE)
+        return GLR_LOG_VERBOSE;
+    return GLR_LOG_DEBUG;
+}
+
+int av_level_of(glr_log_level level)
+{
+    switch (level) {
+    case GLR_LOG_ERROR: return AV_LOG_ERROR;
+    case GLR_LOG_WARN: return AV_LOG_WARNING;
+    case GLR_LOG_INFO: return AV_LOG_INFO;
+    case GLR_LOG_VERBOSE: return AV_LOG_VERBOSE;
+    case GLR_LOG_DEBUG: return AV_LOG_DEBUG;
+    default: return AV_LOG_QUIET;
+    }
+}
+
+// A line in the making, per thread: FFmpeg may log one line in several calls.
+struct pending_line {
+    std::string text;
+    int level = AV_LOG_QUIET; // the most severe of its pieces
+    int print_prefix = 1;     // av_log_format_line2's state: the next piece starts a line
+};
+
+void forward(void *component, int level, const char *fmt, va_list args)
+{
+    const glr_log *log = routed.load();
+    if (!log || level > av_log_get_level())
+        return;
+    thread_local pending_line line;
+    char piece[1024];
+    av_log_format_line2(component, level, fmt, args, piece, sizeof piece, &line.print_prefix);
+    line.level = line.text.empty() || level < line.level ? level : line.level;
+    line.text += piece;
+    for (size_t end; (end = line.text.find('\n')) != std::string::npos;) {
+        std::string whole = line.text.substr(0, end);
+        line.text.erase(0, end + 1);
+        if (whole.empty())
+            continue;
+        if (whole[0] != '[')
+            whole = "[ffmpeg] " + whole; // a line without a component: still FFmpeg's
+        glr_priv_log_write(log, glr_level_of(line.level), whole.c_str());
+    }
+}
+
+} // namespace
+
+extern "C" void glr_ffmpeg_log_route(glr_log *log)
+{
+    routed.store(log);
+    if (!log) {
+        av_log_set_callback(av_log_default_callback);
+        av_log_set_level(AV_LOG_INFO);
+        return;
+    }
+    av_log_set_level(av_level_of(glr_log_get_level(log)));
+    av_log_set_callback(forward);
+}
