@@ -2,12 +2,13 @@
 // through the ring, handing each leased frame to a consumer thread (which checksums it, as
 // an encoder would read it), then prints the ring's statistics.
 //
-//   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p]
+//   glreader-capture [-s 1280x720] [-n 600] [-r 60] [--depth 3] [--ring-format F]
 //                    [--shader FILE|DIR] [--channel0..3 SPEC]
 //                    [--flip stride|gpu|none] [--map-per-frame] [--no-fences]
-//                    [--ppm last.ppm] [-y] [--require-hw]
+//                    [--ppm last.ppm] [-y] [--require-hw] [-v LEVEL]
 //
-// --ppm never overwrites an existing file unless -y (it is created exclusively).
+// --ppm never overwrites an existing file unless -y (it is created exclusively). The
+// results go to stdout; progress and messages to stderr.
 #include "command_line.hpp"
 #include "frame_worker.hpp"
 #include "program_log.hpp"
@@ -35,25 +36,45 @@ struct options {
     sample::frame_rate fps{60, 1};
     int depth = 3;
     glr_format format = GLR_FORMAT_RGBA8;
+    glr_color color{};
     glr_flip flip = GLR_FLIP_STRIDE;
     unsigned flags = 0;
     bool require_hw = false, overwrite = false;
     std::string ppm;
     sample::project_options project; // --shader, --channelN
+    sample::verbosity verbosity = sample::verbosity::warning;
 };
 
-const std::string usage_text =
-    std::string("usage: glreader-capture [-s WxH] [-n FRAMES] [-r FPS] [--depth N]\n"
-                "         [--format rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p] [--flip stride|gpu|none]\n"
-                "         [--shader FILE|DIR] [--channel0..3 SPEC]\n"
-                "         [--map-per-frame] [--no-fences] [--ppm FILE] [-y] [--require-hw]\n"
-                "  (-y overwrites an existing --ppm file, which is refused otherwise)\n") +
-    sample::project_usage;
+sample::program_help help()
+{
+    using namespace sample;
+    return {"glreader-capture",
+            "[OPTIONS]",
+            "Renders a scene headless and reads every frame back through glreader's ring, handing each leased "
+            "frame to a consumer thread that reads it all (as an encoder would), then prints the ring's "
+            "statistics on stdout: a check of the readback paths and a measure of their cost.",
+            {{"What to render",
+              {doc::shader, doc::channels, doc::size, doc::rate.with_default("60"),
+               doc::frames.with_default("600"), doc::require_hw}},
+             {"Readback",
+              {doc::ring_format, doc::matrix, doc::range, doc::chroma_loc, doc::depth,
+               {"--flip", "stride|gpu|none",
+                "row order: a view from the top row with a negative stride, an upside-down blit, or GL's bottom "
+                "row first",
+                "stride"},
+               {"--map-per-frame", "", "map each slot at acquire instead of once (the fallback path)", "off"},
+               {"--no-fences", "", "wait with glFinish instead of fences (the fallback path)", "off"}}},
+             {"Output",
+              {{"--ppm", "FILE", "write the last frame as a PPM picture (RGB formats)", "none"}, doc::overwrite}},
+             {"Messages", {doc::verbosity}}},
+            {"glreader-capture -s 1920x1080 -n 300 --ring-format nv12",
+             "glreader-capture --shader sea.frag -n 60 --ppm last.ppm"}};
+}
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text.c_str());
+    sample::command_line args(argc, argv, help());
     while (args.next()) {
         if (args.is("-s")) {
             args.size(o.width, o.height);
@@ -64,17 +85,16 @@ options parse(int argc, char **argv)
             o.fps = args.rate();
         } else if (args.is("--depth")) {
             o.depth = args.count(1, 64);
-        } else if (args.is("--format")) {
-            std::string v = args.value();
-            o.format = glr_format_from_name(v.c_str());
-            if (!o.format)
-                args.fail("unknown format " + v);
+        } else if (args.is("--ring-format")) {
+            o.format = args.format();
+        } else if (args.color_option(o.color)) {
+        } else if (args.verbosity_option(o.verbosity)) {
         } else if (args.is("--flip")) {
             std::string v = args.value();
             if (v == "stride") o.flip = GLR_FLIP_STRIDE;
             else if (v == "gpu") o.flip = GLR_FLIP_GPU;
             else if (v == "none") o.flip = GLR_FLIP_NONE;
-            else args.fail("unknown flip mode " + v);
+            else args.fail("--flip takes stride, gpu or none, not " + v);
         } else if (args.is("--map-per-frame")) {
             o.flags |= GLR_RING_NO_PERSISTENT_MAP;
         } else if (args.is("--no-fences")) {
@@ -142,11 +162,11 @@ int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     sample::catch_stop_signals();
-    bool tty = isatty(STDOUT_FILENO);
+    bool tty = isatty(STDERR_FILENO);
     try {
         glr_context_params context_params{};
         context_params.require_hw = o.require_hw;
-        sample::program_log log = sample::make_program_log(); // errors reach the user once
+        sample::program_log log(o.verbosity); // errors reach the user once
         glr::context ctx(context_params, log.get());
         std::printf("OpenGL renderer: %s (EGL %s)%s\n", ctx.renderer().c_str(),
                     ctx.platform().c_str(), ctx.is_software() ? ", software" : "");
@@ -156,6 +176,7 @@ int main(int argc, char **argv)
         params.width = o.width;
         params.height = o.height;
         params.format = o.format;
+        params.color = o.color;
         params.flip = o.flip;
         params.depth = o.depth;
         params.flags = o.flags;
@@ -180,24 +201,25 @@ int main(int argc, char **argv)
 
         auto start = std::chrono::steady_clock::now();
         auto last_report = start;
+        bool reported = false;
         int rendered = 0;
         for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
             scene.render_next();
             ring.capture(scene.source(), rendered, hand_off);
             auto now = std::chrono::steady_clock::now();
-            if (now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
+            if (log.shows_progress() && now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
                 double elapsed = std::chrono::duration<double>(now - start).count();
-                std::printf(tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n",
-                            rendered + 1, o.frames, (rendered + 1) / elapsed);
-                std::fflush(stdout);
+                std::fprintf(stderr, tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n", rendered + 1,
+                             o.frames, (rendered + 1) / elapsed);
                 last_report = now;
+                reported = true;
             }
         }
         ring.drain(hand_off);
         consumer.finish();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (tty)
-            std::printf("\n");
+        if (tty && reported)
+            std::fprintf(stderr, "\n");
 
         glr_ring_stats s = ring.stats();
         std::printf("%s%d frames %dx%d %s at %d/%d fps in %.2f s: %.1f fps (render + readback), depth %d, "

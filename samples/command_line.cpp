@@ -45,7 +45,129 @@ std::string number_text(double x)
     return text;
 }
 
+// The spellings an option_doc's names stand for: "-c, -c:v" is two; "--channel0..3" four.
+std::vector<std::string> spellings(const std::string &names)
+{
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (at < names.size()) {
+        size_t comma = names.find(", ", at);
+        std::string name = names.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        at = comma == std::string::npos ? names.size() : comma + 2;
+        size_t range = name.find("0..");
+        if (range != std::string::npos && range + 4 == name.size()) {
+            for (char last = '0'; last <= name.back(); last++)
+                out.push_back(name.substr(0, range) + last);
+        } else {
+            out.push_back(name);
+        }
+    }
+    return out;
+}
+
+// Words wrapped to `width` columns, lines after the first indented by `indent`.
+std::string wrapped(const std::string &words, size_t indent, size_t first_column, size_t width)
+{
+    std::string out, line;
+    size_t column = first_column, at = 0;
+    while (at < words.size()) {
+        size_t space = words.find(' ', at);
+        std::string word = words.substr(at, space == std::string::npos ? std::string::npos : space - at);
+        at = space == std::string::npos ? words.size() : space + 1;
+        if (!line.empty() && column + line.size() + 1 + word.size() > width) {
+            out += line + "\n" + std::string(indent, ' ');
+            line.clear();
+            column = indent;
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    return out + line;
+}
+
 } // namespace
+
+option_doc option_doc::with_default(std::string fallback_words) const
+{
+    option_doc copy = *this;
+    copy.fallback = std::move(fallback_words);
+    return copy;
+}
+
+std::string program_help::text() const
+{
+    constexpr size_t width = 96, column = 26;
+    std::string out = "usage: " + name + " " + synopsis + "\n" + wrapped(about, 0, 0, width) + "\n";
+    for (const help_section &section : sections) {
+        out += "\n" + section.title + ":\n";
+        for (const option_doc &o : section.options) {
+            std::string left = "  " + o.names + (o.value.empty() ? "" : " " + o.value);
+            std::string words = o.text + " (default: " + o.fallback + ")";
+            if (left.size() + 1 > column)
+                out += left + "\n" + std::string(column, ' ');
+            else
+                out += left + std::string(column - left.size(), ' ');
+            out += wrapped(words, column, column, width) + "\n";
+        }
+    }
+    if (!examples.empty()) {
+        out += "\nExamples:\n";
+        for (const std::string &e : examples)
+            out += "  " + e + "\n";
+    }
+    return out;
+}
+
+bool program_help::documents(const std::string &option) const
+{
+    for (const help_section &section : sections)
+        for (const option_doc &o : section.options)
+            for (const std::string &spelling : spellings(o.names))
+                if (spelling == option)
+                    return true;
+    return false;
+}
+
+namespace doc {
+
+const option_doc size{"-s", "WxH", "frame size, each side from 1 to 32768", "1280x720"};
+const option_doc rate{"-r", "FPS",
+                      "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", "30"};
+const option_doc seconds{"-t", "TIME", "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]", "5"};
+const option_doc frames{"-n, -frames:v", "FRAMES", "length in frames, instead of -t", "from -t"};
+const option_doc shader{"--shader", "FILE|DIR",
+                        "a Shadertoy shader: a .frag file with mainImage, or a project directory (image.glsl, "
+                        "common.glsl, bufferA..D.glsl and a 'channels' file of 'PASS.channelN SPEC' lines)",
+                        "the built-in scene"};
+const option_doc channels{"--channel0..3", "SPEC",
+                          "the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE], cubemap:PATTERN ({} "
+                          "becomes px nx py ny pz nz), buffer:A..D or keyboard, then ,filter=nearest|linear|mipmap "
+                          ",wrap=clamp|repeat ,vflip=on|off ,loop=on|off",
+                          "the project's own, or none"};
+const option_doc codec{"-c, -c:v", "CODEC",
+                       "video encoder (libx264) or codec (h264, hevc, av1, vp9, prores: this FFmpeg's best encoder "
+                       "of it)",
+                       "the container's own: H.264 for .mp4 and .mkv, VP9 for .webm, PNG for .png, GIF for .gif"};
+const option_doc output{"-o", "OUTPUT",
+                        "a file, - (standard output), pipe:N, a URL (udp://, tcp://, srt://...) or an image sequence "
+                        "(frames/%05d.png)",
+                        "NAME.mp4"};
+const option_doc overwrite{"-y", "", "overwrite an existing output file, which is refused otherwise", "off"};
+const option_doc depth{"--depth", "N", "ring slots: frames being read back at once, 1 to 64", "3"};
+const option_doc ring_format{"--ring-format", "F",
+                             "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le or yuv444p "
+                             "converted on the GPU",
+                             "rgba"};
+const option_doc matrix{"--matrix", "M", "YUV conversion matrix and tags: bt709, bt601 or bt2020", "bt709"};
+const option_doc range{"--range", "R", "YUV range: tv (limited, 16-235) or pc (full)", "tv"};
+const option_doc chroma_loc{"--chroma-loc", "L", "4:2:0 chroma siting: left (H.264's) or center", "left"};
+const option_doc require_hw{"--require-hw", "",
+                            "refuse to render on a software rasterizer (llvmpipe) instead of a GPU", "off"};
+const option_doc verbosity{"-v, -loglevel", "LEVEL",
+                           "what to print on stderr: quiet (only a fatal error), error, warning (with progress and "
+                           "the summary), info, verbose or debug; FFmpeg's own lines show as [component] ...",
+                           "warning"};
+
+} // namespace doc
 
 bool parse_integer(const std::string &text, long long &out)
 {
@@ -67,6 +189,37 @@ bool parse_decimal(const std::string &text, double &out)
         den == 0)
         return false;
     out = num / den;
+    return std::isfinite(out);
+}
+
+bool parse_duration(const std::string &text, double &out)
+{
+    if (text.find(':') == std::string::npos) {
+        static const struct {
+            const char *suffix;
+            double scale;
+        } units[] = {{"ms", 1e-3}, {"us", 1e-6}, {"s", 1}};
+        for (const auto &u : units) {
+            size_t n = std::strlen(u.suffix);
+            if (text.size() > n && text.compare(text.size() - n, n, u.suffix) == 0)
+                return parse_plain_decimal(text.substr(0, text.size() - n), out) && ((out *= u.scale), true);
+        }
+        return parse_decimal(text, out);
+    }
+    // [-][HH:]MM:SS[.m...]
+    bool negative = text[0] == '-';
+    std::string rest = text.substr(negative ? 1 : 0);
+    size_t first = rest.find(':'), second = rest.find(':', first + 1);
+    std::string hours = second == std::string::npos ? "0" : rest.substr(0, first);
+    std::string minutes = second == std::string::npos ? rest.substr(0, first) : rest.substr(first + 1, second - first - 1);
+    std::string secs = rest.substr((second == std::string::npos ? first : second) + 1);
+    long long h = 0, m = 0;
+    double sec = 0;
+    if (!all_digits(hours, 0, hours.size()) || !all_digits(minutes, 0, minutes.size()) || secs.empty() ||
+        secs[0] == '-' || !parse_integer(hours, h) || !parse_integer(minutes, m) ||
+        !parse_plain_decimal(secs, sec) || m >= 60 || sec >= 60 || secs.find(':') != std::string::npos)
+        return false;
+    out = (negative ? -1 : 1) * (static_cast<double>(h) * 3600 + static_cast<double>(m) * 60 + sec);
     return std::isfinite(out);
 }
 
@@ -120,11 +273,18 @@ bool parse_size(const std::string &text, int &width, int &height)
     return true;
 }
 
-command_line::command_line(int argc, char **argv, std::string usage_text)
-    : argc_(argc), argv_(argv), usage_(std::move(usage_text))
+command_line::command_line(int argc, char **argv, program_help help)
+    : argc_(argc), argv_(argv), help_(std::move(help)), program_(help_.name)
 {
-    const char *slash = argc > 0 ? std::strrchr(argv[0], '/') : nullptr;
-    program_ = slash ? slash + 1 : argc > 0 ? argv[0] : "glreader";
+}
+
+bool command_line::is(const char *name) const
+{
+    if (!help_.documents(name)) {
+        std::fprintf(stderr, "%s: a bug: option %s is read but --help does not document it\n", program_.c_str(), name);
+        std::exit(70);
+    }
+    return option_ == name;
 }
 
 bool command_line::next()
@@ -133,7 +293,7 @@ bool command_line::next()
         return false;
     option_ = argv_[at_];
     if (option_ == "-h" || option_ == "--help") {
-        std::fprintf(stdout, "%s", usage_.c_str());
+        std::fprintf(stdout, "%s", help_.text().c_str());
         std::exit(0);
     }
     return true;
@@ -163,6 +323,16 @@ double command_line::decimal(double min, double max)
     if (!parse_decimal(v, x) || x < min || x > max)
         fail(option_ + " needs a number like 1.5 or 3/2, from " + number_text(min) + " to " + number_text(max) +
              ", not '" + v + "'");
+    return x;
+}
+
+double command_line::duration(double min, double max)
+{
+    std::string v = value();
+    double x = 0;
+    if (!parse_duration(v, x) || x < min || x > max)
+        fail(option_ + " needs a time like 2.5, 500ms or 01:30, from " + number_text(min) + " to " + number_text(max) +
+             " seconds, not '" + v + "'");
     return x;
 }
 
@@ -235,6 +405,34 @@ glr_format command_line::format()
     if (!f)
         fail(option_ + " takes rgba, bgra, rgb24, nv12, yuv420p, p010le or yuv444p, not " + v);
     return f;
+}
+
+bool command_line::verbosity_option(verbosity &v)
+{
+    if (!is("-v") && !is("-loglevel"))
+        return false;
+    static const struct {
+        const char *name;
+        int number; // ffmpeg's number for the level
+        verbosity level;
+    } levels[] = {{"quiet", -8, verbosity::quiet},     {"panic", 0, verbosity::error},
+                  {"fatal", 8, verbosity::error},      {"error", 16, verbosity::error},
+                  {"warning", 24, verbosity::warning}, {"info", 32, verbosity::info},
+                  {"verbose", 40, verbosity::verbose}, {"debug", 48, verbosity::debug},
+                  {"trace", 56, verbosity::debug}};
+    std::string text = value();
+    long long number = 0;
+    if (parse_integer(text, number)) { // as ffmpeg: messages of level <= number show
+        v = verbosity::quiet;
+        for (const auto &l : levels)
+            if (l.number <= number)
+                v = l.level;
+        return true;
+    }
+    for (const auto &l : levels)
+        if (text == l.name)
+            return v = l.level, true;
+    fail(option_ + " takes quiet, error, warning, info, verbose or debug (or ffmpeg's numbers), not '" + text + "'");
 }
 
 bool command_line::color_option(glr_color &color)

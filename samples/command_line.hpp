@@ -1,6 +1,9 @@
 // The samples' option reading: options in order, each with its value; a usage error
-// prints "PROGRAM: why" to stderr and exits with status 2; -h and --help print the usage
-// text to stdout and exit with 0. Numbers are read strictly, by one set of readers for
+// prints "PROGRAM: why" to stderr and exits with status 2; -h and --help print the help
+// (program_help: every option with what it does and its default, then examples) to stdout
+// and exit with 0. An option is read only if the help documents it, and options several
+// programs take are documented once (sample::doc), so they are spelled, explained and
+// checked the same way everywhere. Numbers are read strictly, by one set of readers for
 // every program: the whole value is the number (no trailing characters, no exponent, no
 // inf or nan, no overflow), and it must lie in the option's range.
 #pragma once
@@ -17,12 +20,50 @@ struct frame_rate {
     int num, den;
 };
 
+// One option in a program's help: its spellings ("-c, -c:v"; "--channel0..3" stands for
+// four), the value it takes ("" for a switch), what it does, and its default in words.
+struct option_doc {
+    std::string names, value, text, fallback;
+    option_doc with_default(std::string fallback_words) const;
+};
+
+struct help_section {
+    std::string title;
+    std::vector<option_doc> options;
+};
+
+// What -h prints: "usage: NAME SYNOPSIS", what the program does, each section of options,
+// and example command lines.
+struct program_help {
+    std::string name, synopsis, about;
+    std::vector<help_section> sections;
+    std::vector<std::string> examples;
+
+    std::string text() const;
+    // Whether one of the sections names this spelling.
+    bool documents(const std::string &option) const;
+};
+
+// How much a program prints, ffmpeg's -loglevel names: quiet prints only a fatal error;
+// warning (the default) adds warnings, progress and the summary; info and beyond add what
+// glreader and FFmpeg say at those levels.
+enum class verbosity { quiet, error, warning, info, verbose, debug };
+
+// The options several programs take, documented once.
+namespace doc {
+extern const option_doc size, rate, seconds, frames, shader, channels, codec, output, overwrite, depth, ring_format,
+    matrix, range, chroma_loc, require_hw, verbosity;
+}
+
 // The strict readers under command_line's, for callers with their own messages: each
 // returns false when text is not such a number.
 // A whole number: [-]DIGITS, within long long.
 bool parse_integer(const std::string &text, long long &out);
 // A decimal ([-]DIGITS[.DIGITS] or [-].DIGITS), or a fraction of two (A/B, B not 0).
 bool parse_decimal(const std::string &text, double &out);
+// A time as ffmpeg writes one: a decimal as above, with an optional unit (s, ms, us), or
+// [-][HH:]MM:SS[.m...] (minutes and seconds below 60 after a colon).
+bool parse_duration(const std::string &text, double &out);
 // A frame rate above 0: a whole number, a decimal (29.97 and the other NTSC rates read as
 // the exact N*1000/1001 they stand for, as ffmpeg reads them; others exactly, 12.5 as
 // 25/2), a fraction of whole numbers (30000/1001), or ntsc, pal, film, ntsc-film.
@@ -36,12 +77,14 @@ constexpr int max_dimension = 32768;
 
 class command_line {
 public:
-    command_line(int argc, char **argv, std::string usage_text);
+    command_line(int argc, char **argv, program_help help);
 
     // Moves to the next argument; false when none is left.
     bool next();
     const std::string &option() const { return option_; }
-    bool is(const char *name) const { return option_ == name; }
+    // Whether the current option is spelled `name`, which the help must document (a
+    // program that reads an undocumented option stops with status 70, a bug).
+    bool is(const char *name) const;
 
     // The current option's value: the next argument.
     std::string value();
@@ -51,6 +94,8 @@ public:
     int count(int min, int max) { return static_cast<int>(integer(min, max)); }
     // value() as a decimal or a fraction from min to max (both included).
     double decimal(double min, double max);
+    // value() as a time (parse_duration) in seconds from min to max.
+    double duration(double min, double max);
     // value() as a frame rate from 1/1000 to 1000 frames a second.
     frame_rate rate();
     // value() as bits per second: 192000, 192k or 1.5M, from min to max.
@@ -64,6 +109,8 @@ public:
     // Reads the current option into color if it is one of --matrix bt709|bt601|bt2020,
     // --range tv|pc or --chroma-loc left|center; false when it is none of them.
     bool color_option(glr_color &color);
+    // Reads -v or -loglevel LEVEL into v; false when the option is neither.
+    bool verbosity_option(verbosity &v);
     // Every argument after the current one; reading ends there.
     std::vector<std::string> rest();
     // As ffmpeg does: an existing file is never overwritten unless asked (-y); FIFOs,
@@ -81,7 +128,8 @@ private:
     int argc_;
     char **argv_;
     int at_ = 0;
-    std::string program_, usage_, option_;
+    program_help help_;
+    std::string program_, option_;
 };
 
 } // namespace sample

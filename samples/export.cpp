@@ -61,11 +61,14 @@ struct options {
     int width = 1280, height = 720;
     int fps_num = 30, fps_den = 1;
     double seconds = 5;
-    int frames = 0; // 0: from seconds
-    std::string codec, preset, crf, pix_fmt, codec_options, stats_json, container, output;
+    int frames = 0; // 0: from seconds, or -ss and -to
+    double start_time = -1, end_time = -1; // -ss, -to; < 0: not given
+    std::string codec, pix_fmt, codec_options, stats_json, container, output;
+    std::vector<std::pair<std::string, std::string>> encoder_settings; // -preset, -b:v...: codec options
+    std::vector<std::string> metadata;                                 // -metadata key=value
     sample::project_options project; // --shader, --channelN
     int depth = 3, queue = 2;
-    bool gpu_convert = true, overwrite = false, part = false, seconds_given = false;
+    bool gpu_convert = true, overwrite = false, part = false, seconds_given = false, require_hw = false;
     std::string format_options;
     glr_audio_params audio{};
     std::string audio_input, audio_codec;
@@ -73,9 +76,10 @@ struct options {
     glr_color color{};
     float mouse[4] = {0, 0, 0, 0}; // iMouse
     std::string date;              // iDate at frame 0, UTC; empty: now, local time
-    int start_frame = 0;
+    int start_frame = -1;          // --start-frame; < 0: not given
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
+    sample::verbosity verbosity = sample::verbosity::warning;
 };
 
 // Bounds of the numeric options: the ring's and the encoder queue's own, lengths whose
@@ -85,85 +89,134 @@ constexpr double max_seconds = 1e6;
 constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
 constexpr long long max_shader_size = 1ll << 30;
 
-const char *const usage_text =
-    "usage: glreader-export [OPTIONS]\n"
-    "Renders a shader headless and encodes it in-process.\n"
-    "\n"
-    "What to render:\n"
-    "  -s WxH               frame size (1280x720)\n"
-    "  -r FPS               frame rate: 30, 29.97, 30000/1001, ntsc... (30)\n"
-    "  -t SECONDS           length (5)\n"
-    "  -n FRAMES            length in frames, instead of -t\n"
-    "  --shader FILE|DIR    Shadertoy shader: a .frag file (mainImage), or a project\n"
-    "                       directory: image.glsl, common.glsl, bufferA..D.glsl and a\n"
-    "                       'channels' file of 'PASS.channelN SPEC' lines (the built-in scene)\n"
-    "  --channel0..3 SPEC   the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE]\n"
-    "                       (no FILE: the --audio file), cubemap:PATTERN ({} = px nx py ny pz\n"
-    "                       nz), buffer:A..D or keyboard, then ,filter=nearest|linear|mipmap\n"
-    "                       ,wrap=clamp|repeat ,vflip=on|off ,loop=on|off (a video) (none)\n"
-    "  --mouse X,Y[,CX,CY]  iMouse: held down at X,Y (pixels from the bottom left) (zeros)\n"
-    "  --date YYYY-MM-DD[THH:MM:SS]  iDate at the first frame, UTC (the render's start)\n"
-    "  --start-frame N      render from frame N: iFrame N, iTime N / FPS (0)\n"
-    "  --max-shader-size B  refuse shader files larger than B bytes, e.g. 16M (4M)\n"
-    "  --compile-timeout S  give up on a shader that compiles for longer, 0: never (120)\n"
-    "Encoding:\n"
-    "  -c CODEC             libavcodec encoder (libx264 if this FFmpeg has it, else ffv1)\n"
-    "  --preset P, --crf N  the encoder's preset and crf (its defaults)\n"
-    "  --pix-fmt F          pixel format to encode (the encoder's choice: yuv420p for libx264)\n"
-    "  --codec-options k=v:k=v   more encoder options (none)\n"
-    "Colour:\n"
-    "  --convert gpu|cpu    convert to the encoder's YUV on the GPU before readback, or\n"
-    "                       with libswscale after (gpu)\n"
-    "  --ring-format F      read back this format whatever the encoder takes (chosen)\n"
-    "  --matrix bt709|bt601|bt2020  conversion matrix and tags (bt709)\n"
-    "  --range tv|pc        limited or full range (tv)\n"
-    "  --chroma-loc left|center     4:2:0 chroma siting (left)\n"
-    "Sound:\n"
-    "  --audio FILE         an audio file or URL to mux, re-encoded for the container (none)\n"
-    "  --audio-codec C      its encoder, or copy (aac; libopus in Matroska and WebM; a sound\n"
-    "                       already in that codec is copied as it is)\n"
-    "  --audio-bitrate B    bits per second, e.g. 192k (the encoder's default)\n"
-    "  --audio-offset S     seconds the sound starts after the video; < 0 cuts its start (0)\n"
-    "  --audio-keep-longer  keep a sound longer than the video whole (it ends with the video)\n"
-    "Output:\n"
-    "  -o OUTPUT            file, - (stdout), pipe:N, a URL (udp://, tcp://...) or an image\n"
-    "                       pattern like frames/%05d.png (glreader-export.mp4, or .mkv)\n"
-    "  -f FORMAT            container, when the output's name does not say (from the name)\n"
-    "  --format-options k=v:k=v     muxer options, e.g. movflags=+faststart (none)\n"
-    "  -y                   overwrite an existing file (refused otherwise)\n"
-    "  --part               write OUTPUT.part, renamed to OUTPUT once the whole export is\n"
-    "                       written: OUTPUT never holds half a video (a file only)\n"
-    "  --stats-json FILE    write the run's statistics as JSON (none)\n"
-    "Readback:\n"
-    "  --depth N            ring slots (3)\n"
-    "  --queue N            frames waiting for the encoder thread (2)\n";
+// Encoder settings in ffmpeg's spellings (and ours where we had one), each the codec
+// option it sets; the library checks it against what the encoder has.
+struct encoder_setting {
+    const char *ours, *ffmpeg, *value, *option, *text;
+};
+constexpr encoder_setting encoder_settings[] = {
+    {"--preset", "-preset", "P", "preset", "the encoder's speed/quality preset: ultrafast ... veryslow for libx264"},
+    {"--crf", "-crf", "N", "crf", "constant quality, lower is better: 23 is libx264's middle, 0 lossless"},
+    {nullptr, "-b:v", "RATE", "b", "video bit rate: 5M, 2500k"},
+    {nullptr, "-maxrate", "RATE", "maxrate", "the most the bit rate may reach (with -bufsize)"},
+    {nullptr, "-bufsize", "SIZE", "bufsize", "the rate control's buffer, in bits: 10M"},
+    {nullptr, "-g", "FRAMES", "g", "a keyframe at least every FRAMES frames"},
+    {nullptr, "-profile:v", "P", "profile", "the codec profile: baseline, main, high for H.264"},
+    {nullptr, "-tune", "T", "tune", "tune the encoder for the content: animation, film, grain... for libx264"},
+};
+
+sample::program_help help()
+{
+    using namespace sample;
+    std::vector<option_doc> encoding = {
+        doc::codec,
+        {"--pix-fmt, -pix_fmt", "F", "the pixel format to encode: yuv420p, yuv444p, nv12, p010le, rgb24...",
+         "the encoder's: yuv420p where it takes it"}};
+    for (const encoder_setting &e : encoder_settings)
+        encoding.push_back({e.ours ? std::string(e.ours) + ", " + e.ffmpeg : e.ffmpeg, e.value,
+                            std::string(e.text) + "; checked against the encoder's options", "the encoder's"});
+    encoding.push_back({"--codec-options", "K=V:K=V", "any other encoder options (ffmpeg -h encoder=NAME lists them)",
+                        "none"});
+    return {
+        "glreader-export",
+        "[OPTIONS]",
+        "Renders a Shadertoy shader or project headless and encodes it in-process with FFmpeg's libraries, "
+        "frames going from the GPU through glreader's readback ring straight into the encoder: into a file, "
+        "a pipe, a URL or an image sequence, with sound, tagged colour and exact frame ranges.",
+        {{"What to render",
+          {doc::shader,
+           doc::channels,
+           doc::size,
+           doc::rate,
+           doc::seconds,
+           doc::frames,
+           {"-ss", "TIME", "start at this time: frame TIME x FPS, rendered exactly as a run from 0 renders it",
+            "0"},
+           {"-to", "TIME", "stop at this time, instead of -t", "from -t"},
+           {"--start-frame", "N", "start at frame N (as -ss, in frames)", "0"},
+           {"--mouse", "X,Y[,CX,CY]", "iMouse: held down at X,Y, pixels from the bottom left", "not pressed"},
+           {"--date", "YYYY-MM-DD[THH:MM:SS]", "iDate at the first frame, UTC, so that reruns match",
+            "the render's start, local time"},
+           {"--max-shader-size", "BYTES", "refuse shader files larger than this: 16M", "4M"},
+           {"--compile-timeout", "SECONDS", "give up on a shader that compiles for longer; 0: never", "120"},
+           doc::require_hw}},
+         {"Encoding", encoding},
+         {"Sound",
+          {{"--audio", "FILE", "a sound file or URL to mux, in step with the frames (a sound channel plays it too)",
+            "none"},
+           {"--audio-codec, -c:a", "CODEC",
+            "its encoder or codec (aac, libopus, mp3), or copy to keep its packets as they are",
+            "the container's own: AAC for .mp4, Vorbis for .mkv, Opus for .webm; a sound already in it is copied"},
+           {"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"},
+           {"--audio-offset", "SECONDS", "start the sound this much after the video; below 0 cuts its start", "0"},
+           {"--audio-keep-longer", "", "keep a sound longer than the video whole", "off: it ends with the video"}}},
+         {"Output",
+          {doc::output.with_default("glreader-export.mp4"),
+           {"-f", "FORMAT", "the container, when the output's name does not say it (mp4, matroska, mpegts, nut, "
+                            "null: encode and write nothing)",
+            "from the output's name"},
+           {"--format-options", "K=V:K=V", "muxer options: movflags=+faststart, hls_time=2", "none"},
+           {"-metadata", "KEY=VALUE", "a tag of the file: title=..., artist=..., album, comment, date; repeat it",
+            "none"},
+           doc::overwrite,
+           {"--part", "", "write OUTPUT.part and rename it to OUTPUT once the whole export is written (a file only)",
+            "off"},
+           {"--stats-json", "FILE", "write the run's settings, counts and stage times as JSON", "none"}}},
+         {"Colour and readback",
+          {{"--convert", "gpu|cpu",
+            "convert to the encoder's YUV on the GPU before readback, or with libswscale after", "gpu"},
+           doc::ring_format.with_default("chosen from the encoder and --convert"),
+           doc::matrix,
+           doc::range,
+           doc::chroma_loc,
+           doc::depth,
+           {"--queue", "N", "frames waiting for the encoder thread, 1 to 64", "2"}}},
+         {"Messages", {doc::verbosity}}},
+        {"glreader-export --shader sea.frag -s 1920x1080 -r 60 -t 10 -o sea.mp4",
+         "glreader-export --shader viz/ --channel0 sound --audio song.mp3 -t 3:00 -metadata title=Song -o video.mp4",
+         "glreader-export --shader sea.frag -n 120 -o frames/%05d.png",
+         "glreader-export --shader sea.frag -c hevc -crf 24 -tune animation -o sea.mkv",
+         "glreader-export --shader sea.frag -ss 20 -to 30 -f mpegts -o udp://127.0.0.1:9000"}};
+}
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text);
+    sample::command_line args(argc, argv, help());
+    auto setting = [&](const char *option) { o.encoder_settings.emplace_back(option, args.value()); };
     while (args.next()) {
-        if (args.is("-s")) {
+        const encoder_setting *named = nullptr;
+        for (const encoder_setting &e : encoder_settings)
+            if ((e.ours && args.is(e.ours)) || args.is(e.ffmpeg))
+                named = &e;
+        if (named) {
+            setting(named->option);
+        } else if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (args.is("-r")) {
             sample::frame_rate rate = args.rate();
             o.fps_num = rate.num;
             o.fps_den = rate.den;
         } else if (args.is("-t")) {
-            o.seconds = args.decimal(0.001, max_seconds);
+            o.seconds = args.duration(0.001, max_seconds);
             o.seconds_given = true;
-        } else if (args.is("-n")) {
+        } else if (args.is("-n") || args.is("-frames:v")) {
             o.frames = args.count(1, INT_MAX);
-        } else if (args.is("-c")) {
+        } else if (args.is("-ss")) {
+            o.start_time = args.duration(0, max_seconds);
+        } else if (args.is("-to")) {
+            o.end_time = args.duration(0.001, max_seconds);
+        } else if (args.is("-c") || args.is("-c:v")) {
             o.codec = args.value();
-        } else if (args.is("--preset")) {
-            o.preset = args.value();
-        } else if (args.is("--crf")) {
-            o.crf = args.value();
-        } else if (args.is("--pix-fmt")) {
+        } else if (args.is("--pix-fmt") || args.is("-pix_fmt")) {
             o.pix_fmt = args.value();
         } else if (args.is("--codec-options")) {
             o.codec_options = args.value();
+        } else if (args.is("-metadata")) {
+            std::string entry = args.value();
+            if (entry.find('=') == std::string::npos || entry[0] == '=')
+                args.fail("-metadata takes KEY=VALUE, like title=My video, not '" + entry + "'");
+            o.metadata.push_back(entry);
         } else if (args.is("--convert")) {
             std::string v = args.value();
             if (v != "gpu" && v != "cpu")
@@ -172,6 +225,7 @@ options parse(int argc, char **argv)
         } else if (args.is("--ring-format")) {
             o.ring_format = args.format();
         } else if (args.color_option(o.color)) {
+        } else if (args.verbosity_option(o.verbosity)) {
         } else if (args.is("--depth")) {
             o.depth = args.count(1, max_ring_depth);
         } else if (args.is("--queue")) {
@@ -191,6 +245,8 @@ options parse(int argc, char **argv)
             o.max_shader_bytes = static_cast<size_t>(args.bytes(1, max_shader_size));
         } else if (args.is("--compile-timeout")) {
             o.compile_timeout = args.decimal(0, max_seconds);
+        } else if (args.is("--require-hw")) {
+            o.require_hw = true;
         } else if (args.is("--stats-json")) {
             o.stats_json = args.value();
         } else if (args.is("-f")) {
@@ -201,9 +257,9 @@ options parse(int argc, char **argv)
             o.format_options = args.value();
         } else if (args.is("--audio")) {
             o.audio_input = args.value();
-        } else if (args.is("--audio-codec")) {
+        } else if (args.is("--audio-codec") || args.is("-c:a")) {
             o.audio_codec = args.value();
-        } else if (args.is("--audio-bitrate")) {
+        } else if (args.is("--audio-bitrate") || args.is("-b:a")) {
             o.audio.bit_rate = args.bit_rate(min_audio_bit_rate, max_audio_bit_rate);
         } else if (args.is("--audio-offset")) {
             o.audio.offset = args.decimal(-max_seconds, max_seconds);
@@ -219,19 +275,40 @@ options parse(int argc, char **argv)
     }
     if (o.audio_input.empty() && (!o.audio_codec.empty() || o.audio.bit_rate || o.audio.offset || o.audio.keep_longer))
         args.fail("the --audio-* options shape the sound of --audio FILE, which is missing");
-    if (o.frames != 0 && o.seconds_given)
-        args.fail("-t and -n both say how long to render: give one of them");
+    int length_options = (o.frames != 0) + o.seconds_given + (o.end_time >= 0);
+    if (length_options > 1)
+        args.fail("-t, -n and -to each say how long to render: give one of them");
+    if (o.start_time >= 0 && o.start_frame >= 0)
+        args.fail("-ss and --start-frame both say where to start: give one of them");
+    // Times fall on frames: the nearest, said when it is not exact.
+    auto frame_at = [&](double seconds, const char *option) {
+        double exact = seconds * o.fps_num / o.fps_den;
+        long long n = std::llround(exact);
+        if (n > INT_MAX - 1)
+            args.fail(std::string(option) + " " + std::to_string(seconds) + " s is past the last frame number");
+        if (std::abs(exact - static_cast<double>(n)) > 1e-6 && o.verbosity >= sample::verbosity::warning)
+            std::fprintf(stderr, "glreader-export: %s %g s is not a whole frame at %d/%d fps: frame %lld\n", option,
+                         seconds, o.fps_num, o.fps_den, n);
+        return static_cast<int>(n);
+    };
+    if (o.start_frame < 0)
+        o.start_frame = o.start_time >= 0 ? frame_at(o.start_time, "-ss") : 0;
+    if (o.end_time >= 0) {
+        int end = frame_at(o.end_time, "-to");
+        if (end <= o.start_frame)
+            args.fail("-to " + std::to_string(o.end_time) + " s is not after the start, frame " +
+                      std::to_string(o.start_frame));
+        o.frames = end - o.start_frame;
+    }
     if (o.frames == 0)
         o.frames = std::max(1, static_cast<int>(o.seconds * o.fps_num / o.fps_den + 0.5));
     if (o.start_frame > INT_MAX - o.frames)
-        args.fail("--start-frame " + std::to_string(o.start_frame) + " and " + std::to_string(o.frames) +
+        args.fail("the start, frame " + std::to_string(o.start_frame) + ", and " + std::to_string(o.frames) +
                   " frames pass the last frame number, " + std::to_string(INT_MAX));
-    if (o.codec.empty())
-        o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
     if (o.output.empty() && o.container == "null")
         o.output = "nowhere"; // the null muxer writes nothing, whatever the name
     else if (o.output.empty())
-        o.output = o.codec == "libx264" ? "glreader-export.mp4" : "glreader-export.mkv";
+        o.output = "glreader-export.mp4";
     if (o.container != "null")
         args.refuse_existing(o.output, o.overwrite);
     return o;
@@ -244,14 +321,17 @@ options parse(int argc, char **argv)
 // The job calls it on main's thread, which it holds, also while its render thread waits.
 class progress {
 public:
-    explicit progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+    progress(int total, sample::verbosity level) : total_(total), tty_(isatty(STDERR_FILENO)), level_(level) {}
     int interval_ms() const { return tty_ ? 100 : 2000; }
 
     void report(const glr_export_stats &s)
     {
-        if (!renderer_told_ && s.renderer[0]) {
+        if (level_ < sample::verbosity::warning)
+            return;
+        if (!renderer_told_ && s.renderer[0] && level_ >= sample::verbosity::info) {
             renderer_told_ = true;
-            std::fprintf(stderr, "OpenGL renderer: %s (EGL %s)\n", s.renderer, s.platform);
+            std::fprintf(stderr, "OpenGL renderer: %s (EGL %s); encoding %s (%s, %s) into %s\n", s.renderer,
+                         s.platform, s.plan.video_codec, s.plan.video_encoder, s.plan.pix_fmt, s.plan.container);
         }
         if (!preroll_told_ && s.preroll_frames > 0) {
             preroll_told_ = true;
@@ -290,6 +370,7 @@ public:
 private:
     int total_;
     bool tty_;
+    sample::verbosity level_;
     bool renderer_told_ = false, preroll_told_ = false, shown_ = false;
 };
 
@@ -306,9 +387,14 @@ nlohmann::ordered_json json_stage(const glr_latency &l)
 }
 
 
-// The summary on stderr, and the statistics as JSON with --stats-json.
+void write_stats_json(const options &o, const glr_export_stats &st, const glr_export_params &params);
+
+// The summary on stderr (at the default level and above), and the statistics as JSON with
+// --stats-json.
 void report(const options &o, const glr_export_stats &st, const glr_export_params &params)
 {
+    if (o.verbosity < sample::verbosity::warning)
+        return write_stats_json(o, st, params);
     const bool whole = st.stop == GLR_EXPORT_COMPLETE;
     // What holds the frames of an export stopped short: --part keeps the .part name.
     const std::string stopped_file = o.part ? o.output + ".part" : "the file";
@@ -323,10 +409,10 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     const std::string written = !whole && o.part ? o.output + ".part" : o.output;
     char *absolute = realpath(written.c_str(), nullptr);
     double elapsed = st.elapsed_seconds;
-    std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
+    std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
                  static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num, o.fps_den,
-                 o.codec.c_str(), absolute ? absolute : written.c_str(), es.bytes_written / 1e6, elapsed,
-                 es.frames_encoded / elapsed);
+                 st.plan.video_encoder, st.plan.pix_fmt, absolute ? absolute : written.c_str(), es.bytes_written / 1e6,
+                 elapsed, es.frames_encoded / elapsed);
     std::free(absolute);
     const glr_ring_stats &rs = st.ring;
     const glr_player_stats &ps = st.player; // pre-roll included
@@ -349,16 +435,28 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
                  static_cast<unsigned long long>(es.zero_copy_frames),
                  static_cast<unsigned long long>(es.converted_frames), static_cast<unsigned long long>(es.copied_frames));
+    std::fprintf(stderr, "  OpenGL renderer: %s (EGL %s)\n", st.renderer, st.platform);
+    write_stats_json(o, st, params);
+}
 
+// The statistics as JSON, with --stats-json.
+void write_stats_json(const options &o, const glr_export_stats &st, const glr_export_params &params)
+{
     if (o.stats_json.empty())
         return;
+    const bool whole = st.stop == GLR_EXPORT_COMPLETE;
+    const glr_encoder_stats &es = st.encoder;
+    const glr_ring_stats &rs = st.ring;
+    const glr_player_stats &ps = st.player;
+    const char *conversion = glr_format_get_info(st.ring_format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
     // A JSON library writes it: names and paths are escaped whatever they hold.
     nlohmann::ordered_json stats = {
-        {"output", o.output}, {"codec", o.codec}, {"width", o.width}, {"height", o.height},
+        {"output", o.output}, {"container", st.plan.container}, {"codec", st.plan.video_encoder},
+        {"pix_fmt", st.plan.pix_fmt}, {"audio_codec", st.plan.audio_encoder}, {"width", o.width}, {"height", o.height},
         {"start_frame", o.start_frame}, {"preroll_frames", ps.preroll_frames},
         {"ring_depth", params.ring_depth}, {"encoder_queue", o.queue}, {"audio_bit_rate", o.audio.bit_rate},
         {"audio_offset", o.audio.offset}, {"frames_written", es.frames_encoded}, {"interrupted", !whole},
-        {"seconds", elapsed}, {"bytes", es.bytes_written}, {"readback_path", rs.path ? rs.path : ""},
+        {"seconds", st.elapsed_seconds}, {"bytes", es.bytes_written}, {"readback_path", rs.path ? rs.path : ""},
         {"ring_format", glr_format_name(st.ring_format)}, {"conversion", conversion},
         {"readback_bytes_per_frame", rs.frame_bytes}, {"zero_copy_frames", es.zero_copy_frames},
         {"converted_frames", es.converted_frames}, {"copied_frames", es.copied_frames},
@@ -386,24 +484,25 @@ void cancel_running_job()
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
-    av_log_set_level(AV_LOG_WARNING); // encoders' own chatter (x264's summary) is noise here
     sample::catch_stop_signals(cancel_running_job);
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
-    // Errors reach the user once, as the exception's message; warnings still show. Freed
-    // by hand: a render thread left in the driver keeps using it until the process exits.
-    glr_log *log = sample::make_program_log().release();
+    // glreader's and FFmpeg's messages at -v's level; errors reach the user once, as the
+    // exception's message. Never freed: a render thread left in the driver keeps using it
+    // until the process exits.
+    glr_log *log = sample::program_log(o.verbosity).release();
     bool render_left_running = false;
     try {
         glr::project project = o.project.load(log);
 
+        // ffmpeg's spellings (-preset, -b:v...) are codec options after --codec-options' own.
         std::string codec_options = o.codec_options;
-        auto add_option = [&](const char *key, const std::string &value) {
-            if (!value.empty())
-                codec_options += (codec_options.empty() ? "" : ":") + std::string(key) + "=" + value;
-        };
-        add_option("preset", o.preset);
-        add_option("crf", o.crf);
+        for (const auto &[key, value] : o.encoder_settings)
+            codec_options += (codec_options.empty() ? "" : ":") + key + "=" + value;
+        std::vector<const char *> metadata;
+        for (const std::string &entry : o.metadata)
+            metadata.push_back(entry.c_str());
+        metadata.push_back(nullptr);
         glr_export_params params{};
         glr_player_params &pp = params.player;
         pp.width = o.width;
@@ -417,7 +516,7 @@ int main(int argc, char **argv)
         pp.max_source_bytes = o.max_shader_bytes;
         params.frame_count = o.frames;
         glr_encoder_params &ep = params.encoder;
-        ep.codec = o.codec.c_str();
+        ep.codec = o.codec.empty() ? nullptr : o.codec.c_str();
         ep.pix_fmt = o.pix_fmt.empty() ? nullptr : o.pix_fmt.c_str();
         ep.codec_options = codec_options.empty() ? nullptr : codec_options.c_str();
         ep.container = o.container.empty() ? nullptr : o.container.c_str();
@@ -428,13 +527,15 @@ int main(int argc, char **argv)
         ep.audio.codec = o.audio_codec.empty() ? nullptr : o.audio_codec.c_str();
         ep.queue_depth = o.queue;
         ep.color = o.color;
+        ep.metadata = metadata.data();
         // Exclusive: of two exports started at once on one file, one writes it.
         ep.output_flags = (o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE) | (o.part ? GLR_OUTPUT_PART : 0);
         params.conversion = o.gpu_convert ? GLR_EXPORT_CONVERT_GPU : GLR_EXPORT_CONVERT_CPU;
         params.ring_format = o.ring_format;
         params.ring_depth = o.depth;
         params.compile_timeout = o.compile_timeout;
-        progress bar(o.frames);
+        params.context.require_hw = o.require_hw;
+        progress bar(o.frames, o.verbosity);
         params.progress = [](void *opaque, const glr_export_stats *s) { static_cast<progress *>(opaque)->report(*s); };
         params.progress_opaque = &bar;
         params.progress_interval_ms = bar.interval_ms();

@@ -5,10 +5,10 @@
 // work in-process.
 //
 //   glreader-pipe [-s 1280x720] [-r 30] [-t 5 | -n FRAMES] [--depth 3] [--shader FILE|DIR]
-//                 [--channel0..3 SPEC] [--format nv12] [--matrix M] [--range R] [--chroma-loc L]
-//                 [--transport auto|write] [--ffmpeg PROGRAM] [-- FFMPEG OUTPUT ARGS...]
+//                 [--channel0..3 SPEC] [--ring-format nv12] [--matrix M] [--range R] [--chroma-loc L]
+//                 [--transport auto|write] [--ffmpeg PROGRAM] [-v LEVEL] [-- FFMPEG OUTPUT ARGS...]
 //
-// Frames go through the pipe as --format: by default NV12 converted on the GPU (1.5 bytes
+// Frames go through the pipe as --ring-format: by default NV12 converted on the GPU (1.5 bytes
 // a pixel instead of 4), with its colour description given to ffmpeg as the input's
 // flags so the output is tagged with it; rgba/bgra send the rendered pixels as they are.
 //
@@ -52,24 +52,41 @@ struct options {
     glr_color color{};
     std::string ffmpeg;
     sample::project_options project; // --shader, --channelN
-    bool overwrite = false;
+    bool overwrite = false, require_hw = false;
     std::vector<std::string> ffmpeg_args; // empty: the default output
+    sample::verbosity verbosity = sample::verbosity::warning;
 };
 
 const char *const default_output = "glreader-pipe.mp4";
 
-const std::string usage_text =
-    std::string("usage: glreader-pipe [-s WxH] [-r FPS] [-t SECONDS | -n FRAMES] [--depth N]\n"
-                "         [--shader FILE|DIR] [--channel0..3 SPEC] [--format F] [--matrix bt709|bt601|bt2020]\n"
-                "         [--range tv|pc] [--chroma-loc left|center] [--transport auto|write]\n"
-                "         [--ffmpeg PROGRAM] [-y] [-- FFMPEG OUTPUT ARGS...]\n"
-                "  (-y overwrites an existing output, which is refused otherwise)\n") +
-    sample::project_usage;
+sample::program_help help()
+{
+    using namespace sample;
+    return {"glreader-pipe",
+            "[OPTIONS] [-- FFMPEG OUTPUT ARGS...]",
+            "Renders a scene headless, reads each frame back through glreader's ring and writes it, without a "
+            "copy (vmsplice), to the stdin of an `ffmpeg -f rawvideo -i -` child, as TurboPipe does: for those who "
+            "keep an ffmpeg process of their own. The arguments after -- are the child's output arguments.",
+            {{"What to render",
+              {doc::shader, doc::channels, doc::size, doc::rate, doc::seconds, doc::frames, doc::require_hw}},
+             {"Through the pipe",
+              {doc::ring_format.with_default("nv12: 1.5 bytes a pixel, tagged for ffmpeg"), doc::matrix, doc::range,
+               doc::chroma_loc, doc::depth,
+               {"--transport", "auto|write", "auto: vmsplice into pipes, write() elsewhere; write: always write()",
+                "auto"},
+               {"--ffmpeg", "PROGRAM", "the ffmpeg to start", "$GLR_FFMPEG, else ffmpeg on the PATH"},
+               {"--", "ARGS...", "ffmpeg's output arguments, replacing the default output",
+                "-c:v libx264 -preset ultrafast -pix_fmt yuv420p glreader-pipe.mp4"},
+               doc::overwrite}},
+             {"Messages", {doc::verbosity.with_default("warning; the child gets the same -loglevel")}}},
+            {"glreader-pipe --shader sea.frag -s 1920x1080 -t 10 -- -c:v libx264 -crf 20 sea.mp4",
+             "glreader-pipe -n 300 --ring-format rgba -- -f null -"}};
+}
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text.c_str());
+    sample::command_line args(argc, argv, help());
     while (args.next()) {
         if (args.is("--")) {
             o.ffmpeg_args = args.rest();
@@ -80,15 +97,18 @@ options parse(int argc, char **argv)
         } else if (args.is("-r")) {
             o.fps = args.rate();
         } else if (args.is("-t")) {
-            o.seconds = args.decimal(0.001, 1e6);
-        } else if (args.is("-n")) {
+            o.seconds = args.duration(0.001, 1e6);
+        } else if (args.is("-n") || args.is("-frames:v")) {
             o.frames = args.count(1, INT_MAX);
         } else if (args.is("--depth")) {
             o.depth = args.count(1, 64);
         } else if (o.project.read(args)) {
-        } else if (args.is("--format")) {
+        } else if (args.is("--ring-format")) {
             o.format = args.format();
         } else if (args.color_option(o.color)) {
+        } else if (args.verbosity_option(o.verbosity)) {
+        } else if (args.is("--require-hw")) {
+            o.require_hw = true;
         } else if (args.is("--ffmpeg")) {
             o.ffmpeg = args.value();
         } else if (args.is("-y")) {
@@ -97,7 +117,7 @@ options parse(int argc, char **argv)
             std::string v = args.value();
             if (v == "auto") o.transport = GLR_PIPE_AUTO;
             else if (v == "write") o.transport = GLR_PIPE_WRITE;
-            else args.fail("transport is auto or write, not " + v);
+            else args.fail("--transport takes auto or write, not " + v);
         } else {
             args.fail("unknown option " + args.option());
         }
@@ -112,6 +132,9 @@ options parse(int argc, char **argv)
     } else if (o.overwrite) { // ffmpeg takes its global options anywhere
         o.ffmpeg_args.insert(o.ffmpeg_args.begin(), "-y");
     }
+    // The child logs as much as we do, errors at least: its last lines explain a failure.
+    static const char *const child_levels[] = {"error", "error", "warning", "info", "verbose", "debug"};
+    o.ffmpeg_args.insert(o.ffmpeg_args.begin(), {"-loglevel", child_levels[static_cast<int>(o.verbosity)]});
     return o;
 }
 
@@ -119,20 +142,24 @@ options parse(int argc, char **argv)
 // "waiting for ffmpeg to read" while the child takes no data.
 class pipe_progress {
 public:
-    pipe_progress(int total, const std::atomic<int> &rendered, const glr::pipe &pipe, bool tty)
-        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), start_(std::chrono::steady_clock::now()),
+    // shown: progress is printed at all (-v warning and above).
+    pipe_progress(int total, const std::atomic<int> &rendered, const glr::pipe &pipe, bool tty, bool shown)
+        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), shown_(shown),
+          start_(std::chrono::steady_clock::now()),
           reports_(std::chrono::milliseconds(tty ? 200 : 2000), [this] { report(); })
     {
     }
     void done()
     {
-        if (reports_.stop() && tty_)
+        if (reports_.stop() && tty_ && shown_)
             std::fprintf(stderr, "\n");
     }
 
 private:
     void report()
     {
+        if (!shown_)
+            return;
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         double idle = pipe_.stats().reader_idle_ms;
         std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
@@ -145,7 +172,7 @@ private:
     int total_;
     const std::atomic<int> &rendered_;
     const glr::pipe &pipe_;
-    bool tty_;
+    bool tty_, shown_;
     std::chrono::steady_clock::time_point start_;
     sample::periodic_report reports_; // last: its thread reports from the start
 };
@@ -159,10 +186,13 @@ int main(int argc, char **argv)
     bool tty = isatty(STDERR_FILENO);
     // Errors reach the user once, as the exception's message (and not at all when ffmpeg
     // stopped on the user's own Ctrl-C); warnings still show.
-    sample::program_log log = sample::make_program_log(); // errors reach the user once
+    sample::program_log log(o.verbosity);
     try {
-        glr::context ctx({}, log.get());
-        std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
+        glr_context_params context_params{};
+        context_params.require_hw = o.require_hw;
+        glr::context ctx(context_params, log.get());
+        if (log.shows(sample::verbosity::info))
+            std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
         auto scene = [&] {
             sample::busy_section compiling; // a signal ends a long compile at once
             return std::make_unique<sample::project_scene>(o.project, o.width, o.height, o.fps, nullptr, "",
@@ -195,15 +225,16 @@ int main(int argc, char **argv)
 
         std::atomic<int> rendered{0};
         auto start = std::chrono::steady_clock::now();
-        pipe_progress progress(o.frames, rendered, pipe, tty);
+        pipe_progress progress(o.frames, rendered, pipe, tty, log.shows_progress());
         // A frame that renders for long is answered by the watchdog: the frames written
         // so far go out, and ffmpeg finalizes its file.
         sample::on_abandon([&] {
             progress.done();
             glr_pipe_close(pipe.get(), fd);
             glr_ffmpeg_child_finish(child.get());
-            std::fprintf(stderr, "stopped while frame %d was rendering; ffmpeg finalized its output\n",
-                         rendered.load());
+            if (log.shows_progress())
+                std::fprintf(stderr, "stopped while frame %d was rendering; ffmpeg finalized its output\n",
+                             rendered.load());
         });
         // The whole TurboPipe loop: render, capture, hand each finished frame to the pipe.
         auto to_ffmpeg = [&](glr::frame &&f) {
@@ -233,7 +264,8 @@ int main(int argc, char **argv)
             if (sample::stop_signal()) {
                 glr_ffmpeg_child_finish(child.get());
                 progress.done();
-                std::fprintf(stderr, "interrupted: ffmpeg stopped on the signal too and finalized its output\n");
+                if (log.shows_progress())
+                    std::fprintf(stderr, "interrupted: ffmpeg stopped on the signal too and finalized its output\n");
                 return sample::stop_status();
             }
             child.finish(); // its own words say why

@@ -1,19 +1,35 @@
-// The programs' glreader log: warnings and notes on stderr as "glreader: ..."; errors are
-// left out, since each reaches the user once, as the message of the exception it becomes.
+// The programs' log: glreader's messages and FFmpeg's own lines (glreader/ffmpeg_log.h) on
+// stderr, at the level -v / -loglevel chose. glreader's warnings and notes read
+// "glreader: ..."; FFmpeg's keep their "[component @ ...]" as ffmpeg prints them.
+// glreader's errors are left out: each reaches the user once, as the message of the
+// failure it becomes, which the program prints.
 #pragma once
+
+#include "command_line.hpp"
 
 #include "glreader/common.h"
 
-#include <memory>
-
 namespace sample {
 
-struct log_deleter {
-    void operator()(glr_log *log) const { glr_log_destroy(&log); }
-};
-using program_log = std::unique_ptr<glr_log, log_deleter>;
+class program_log {
+public:
+    // Throws std::bad_alloc when no log can be made.
+    explicit program_log(verbosity level);
+    ~program_log();
+    program_log(const program_log &) = delete;
+    program_log &operator=(const program_log &) = delete;
 
-// Throws std::bad_alloc when no log can be made.
-program_log make_program_log();
+    glr_log *get() const { return log_; }
+    // Progress lines and the summary show at the default level and above.
+    bool shows_progress() const { return level_ >= verbosity::warning; }
+    bool shows(verbosity at) const { return level_ >= at; }
+    // For a program that exits while a thread it cannot stop (left in the driver) may
+    // still log: the log is never freed.
+    glr_log *release();
+
+private:
+    glr_log *log_;
+    verbosity level_;
+};
 
 } // namespace sample

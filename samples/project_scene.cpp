@@ -4,26 +4,18 @@
 
 namespace sample {
 
-const char *const project_usage =
-    "  --shader FILE|DIR    Shadertoy shader: a .frag file (mainImage), or a project\n"
-    "                       directory: image.glsl, common.glsl, bufferA..D.glsl and a\n"
-    "                       'channels' file of 'PASS.channelN SPEC' lines (the built-in scene)\n"
-    "  --channel0..3 SPEC   the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE],\n"
-    "                       cubemap:PATTERN ({} = px nx py ny pz nz), buffer:A..D or keyboard,\n"
-    "                       then ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=on|off\n"
-    "                       ,loop=on|off (a video) (none)\n";
-
 bool project_options::read(command_line &args)
 {
-    const std::string &option = args.option();
     if (args.is("--shader")) {
         shader = args.value();
-    } else if (option.size() == 10 && option.rfind("--channel", 0) == 0 && option[9] >= '0' && option[9] <= '3') {
-        channels[static_cast<size_t>(option[9] - '0')] = args.value();
-    } else {
-        return false;
+        return true;
     }
-    return true;
+    for (int c = 0; c < GLR_SCENE_CHANNELS; c++)
+        if (args.is(("--channel" + std::to_string(c)).c_str())) {
+            channels[static_cast<size_t>(c)] = args.value();
+            return true;
+        }
+    return false;
 }
 
 glr::project project_options::load(glr_log *log) const

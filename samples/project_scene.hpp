@@ -28,9 +28,6 @@ struct project_options {
     glr::project load(glr_log *log = nullptr) const;
 };
 
-// The usage lines of the options above, for the programs' help.
-extern const char *const project_usage;
-
 class project_scene {
 public:
     // loader: the GL context's (NULL: glreader's EGL one); audio: the file a sound channel

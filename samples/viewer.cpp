@@ -3,7 +3,7 @@
 // glfwGetProcAddress and reads the window's back buffer through the ring before each swap.
 //
 //   glreader-viewer [-s 1280x720] [-r 60] [-n FRAMES] [-c CODEC] [--shader FILE|DIR]
-//                   [--channel0..3 SPEC] [-o FILE] [-y]
+//                   [--channel0..3 SPEC] [-o FILE] [-y] [-v LEVEL]
 //
 // An existing file is never overwritten without -y (the file is created exclusively).
 // Esc or Q (or closing the window), or a first Ctrl-C or SIGTERM stops; the recording is
@@ -20,11 +20,6 @@
 
 #include <GLFW/glfw3.h>
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavutil/log.h>
-}
-
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -39,30 +34,44 @@ struct options {
     int width = 1280, height = 720;
     sample::frame_rate fps{60, 1};
     int frames = 0; // 0: until the window closes
-    std::string codec, output;
+    std::string codec, output = "glreader-viewer.mp4";
     sample::project_options project; // --shader, --channelN
     bool overwrite = false;
+    sample::verbosity verbosity = sample::verbosity::warning;
 };
 
-const std::string usage_text =
-    std::string("usage: glreader-viewer [-s WxH] [-r FPS] [-n FRAMES] [-c CODEC] [--shader FILE|DIR]\n"
-                "         [--channel0..3 SPEC] [-o FILE] [-y]\n"
-                "  (-y overwrites an existing file, which is refused otherwise)\n") +
-    sample::project_usage;
+sample::program_help help()
+{
+    using namespace sample;
+    return {"glreader-viewer",
+            "[OPTIONS]",
+            "Shows a scene in a GLFW window and records exactly what the window shows while it runs: GLFW owns "
+            "the OpenGL context, glreader reads the back buffer through its ring before each swap and encodes "
+            "in-process. Esc, Q, closing the window, Ctrl-C or SIGTERM stop and finalize the recording. Without a "
+            "display, run it under xvfb-run -a.",
+            {{"What to show",
+              {doc::shader, doc::channels, doc::size, doc::rate.with_default("60"),
+               doc::frames.with_default("until the window closes")}},
+             {"Recording", {doc::codec, doc::output.with_default("glreader-viewer.mp4"), doc::overwrite}},
+             {"Messages", {doc::verbosity}}},
+            {"glreader-viewer --shader sea.frag -o sea.mp4", "xvfb-run -a glreader-viewer -n 120 -c ffv1 -o take.mkv"}};
+}
 
 options parse(int argc, char **argv)
 {
     options o;
-    sample::command_line args(argc, argv, usage_text.c_str());
+    sample::command_line args(argc, argv, help());
     while (args.next()) {
         if (args.is("-s"))
             args.size(o.width, o.height);
         else if (args.is("-r"))
             o.fps = args.rate();
-        else if (args.is("-n"))
+        else if (args.is("-n") || args.is("-frames:v"))
             o.frames = args.count(1, INT_MAX);
-        else if (args.is("-c"))
+        else if (args.is("-c") || args.is("-c:v"))
             o.codec = args.value();
+        else if (args.verbosity_option(o.verbosity))
+            continue;
         else if (o.project.read(args))
             continue;
         else if (args.is("-o"))
@@ -72,10 +81,6 @@ options parse(int argc, char **argv)
         else
             args.fail("unknown option " + args.option());
     }
-    if (o.codec.empty())
-        o.codec = avcodec_find_encoder_by_name("libx264") ? "libx264" : "ffv1";
-    if (o.output.empty())
-        o.output = o.codec == "libx264" ? "glreader-viewer.mp4" : "glreader-viewer.mkv";
     args.refuse_existing(o.output, o.overwrite);
     return o;
 }
@@ -111,7 +116,6 @@ struct glfw_window {
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
-    av_log_set_level(AV_LOG_WARNING);
     sample::catch_stop_signals();
     try {
         glfw_window w(o.width, o.height, "glreader viewer: recording to " + o.output);
@@ -119,30 +123,36 @@ int main(int argc, char **argv)
         int fb_width = 0, fb_height = 0;
         glfwGetFramebufferSize(w.window, &fb_width, &fb_height); // differs on HiDPI screens
 
-        sample::program_log log = sample::make_program_log(); // errors reach the user once
+        sample::program_log log(o.verbosity); // errors reach the user once
         sample::project_scene scene(o.project, fb_width, fb_height, o.fps, loader, "", log.get());
         const GladGLContext &gl = scene.gl();
 
-        glr_ring_params rp{};
-        rp.width = fb_width;
-        rp.height = fb_height;
-        rp.format = GLR_FORMAT_BGRA8;
-        rp.get_proc_address = loader; // the host's loader: glreader keeps its own table
-        glr::ring ring(rp, log.get());
         glr_encoder_params ep{};
         ep.width = fb_width;
         ep.height = fb_height;
-        ep.format = rp.format;
+        ep.format = GLR_FORMAT_BGRA8;
         ep.fps_num = o.fps.num;
         ep.fps_den = o.fps.den;
-        ep.codec = o.codec.c_str();
+        ep.codec = o.codec.empty() ? nullptr : o.codec.c_str();
         ep.output = o.output.c_str();
         ep.output_flags = o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE;
+        // The encoder's own YUV, converted on the GPU where a ring makes it; else BGRA.
+        glr_encoder_plan plan{};
+        if (glr_encoder_check(log.get(), &ep, &plan) < 0)
+            throw glr::error(glr_last_error_code(), glr_last_error());
+        ep.format = plan.format;
+        glr_ring_params rp{};
+        rp.width = fb_width;
+        rp.height = fb_height;
+        rp.format = plan.format;
+        rp.get_proc_address = loader; // the host's loader: glreader keeps its own table
+        glr::ring ring(rp, log.get());
         glr::encoder enc(ep, log.get());
         auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
-        std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM stop "
-                             "and finalize it)\n",
-                     o.output.c_str());
+        if (log.shows_progress())
+            std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM "
+                                 "stop and finalize it)\n",
+                         o.output.c_str());
 
         int frame = 0;
         while (!glfwWindowShouldClose(w.window) && (o.frames == 0 || frame < o.frames) && !sample::stop_signal()) {
@@ -162,9 +172,9 @@ int main(int argc, char **argv)
         }
         ring.drain(record);
         enc.finish();
-        std::printf("recorded %llu frames (%dx%d, %d/%d fps, %s) to %s\n",
-                    static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height,
-                    o.fps.num, o.fps.den, o.codec.c_str(), o.output.c_str());
+        std::printf("recorded %llu frames (%dx%d, %d/%d fps, %s %s) to %s\n",
+                    static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height, o.fps.num,
+                    o.fps.den, plan.video_encoder, plan.pix_fmt, o.output.c_str());
         return sample::stop_status();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-viewer: %s\n", e.what());

@@ -195,11 +195,11 @@ TEST(export_outputs, an_existing_file_is_never_destroyed)
     };
     for (const refused_case &c :
          {refused_case{{"-c", "ffv1"}, 2, out + " already exists: -y overwrites it"},
-          refused_case{{"-y", "-c", "no_such_codec"}, 1, "'no_such_codec' is not a video encoder"},
+          refused_case{{"-y", "-c", "no_such_codec"}, 1, "'no_such_codec' is no video encoder or codec"},
           refused_case{{"-y", "-c", "libx264", "-f", "mp4", "--format-options", "no_such_option=1"}, 1,
                        "muxer mp4 has no option 'no_such_option'"},
           refused_case{{"-y", "-c", "ffv1", "-f", "no_such_muxer"}, 1, "'no_such_muxer' is not a muxer"},
-          refused_case{{"-y", "-c", "ffv1", "-f", "mp4"}, 1, "cannot start a mp4 file with ffv1"},
+          refused_case{{"-y", "-c", "ffv1", "-f", "mp4"}, 1, "the mp4 muxer cannot hold ffv1 video"},
           refused_case{{"-c", "ffv1", "-f", "null"}, 0, "wrote 3 frames"}}) {
         std::vector<std::string> args = {"-s", "32x16", "-n", "3", "-o", out};
         args.insert(args.end(), c.args.begin(), c.args.end());
@@ -445,7 +445,7 @@ TEST(export_outputs, rates_and_lengths_are_read_strictly)
               0);
     EXPECT_EQ(glr_test::slurp(probe), "30000/1001\n");
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-t", "1", "-n", "3", "-o", out}, log)), 2);
-    EXPECT_NE(glr_test::slurp(log).find("-t and -n"), std::string::npos) << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("-t, -n and -to each say how long"), std::string::npos) << glr_test::slurp(log);
     std::remove(out.c_str());
 }
 
@@ -647,7 +647,7 @@ TEST(export_audio, sound_it_cannot_use_is_named)
 TEST(pipe_sample, every_frame_reaches_the_ffmpeg_child_upright_and_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("piped.mkv"), log = glr_test::scratch_path("piped.txt");
-    pid_t pid = glr_test::spawn(pipe_program, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--format",
+    pid_t pid = glr_test::spawn(pipe_program, {"-s", "40x24", "-r", "25", "-n", "30", "--shader", shader, "--ring-format",
                                            "rgba", "--", "-c:v", "ffv1", "-y", out},
                       log);
     ASSERT_EQ(glr_test::wait_exit(pid), 0) << glr_test::slurp(log);
@@ -670,7 +670,7 @@ TEST(pipe_sample, yuv_frames_reach_the_ffmpeg_child_exactly_and_tagged)
             std::vector<std::string> args = {"-s", "40x24", "-n", std::to_string(frames), "--shader", shader,
                                              "--transport", transport};
             if (std::string(format) != "nv12")
-                args.insert(args.end(), {"--format", format});
+                args.insert(args.end(), {"--ring-format", format});
             args.insert(args.end(), {"--", "-f", "rawvideo", "-y", out});
             ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(pipe_program, args, log)), 0) << glr_test::slurp(log);
             glr_format f = glr_format_from_name(format);
@@ -728,7 +728,7 @@ TEST(capture_sample, its_last_frame_is_the_scene_s_in_every_format_and_row_order
             SCOPED_TRACE(std::string(format) + ", flip " + flip);
             std::string ppm = glr_test::scratch_path("capture_last.ppm");
             ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(capture_program, {"-s", "40x24", "-r", "30", "-n", "5",
-                                                                            "--format", format, "--flip", flip, "--ppm",
+                                                                            "--ring-format", format, "--flip", flip, "--ppm",
                                                                             ppm},
                                                           log)),
                       0)
@@ -790,7 +790,7 @@ TEST(programs, the_pipe_sample_capture_and_exporter_play_a_project_with_channel_
     std::string piped = glr_test::scratch_path("channel_piped.mkv"), ppm = glr_test::scratch_path("channel_last.ppm"),
                 exported = glr_test::scratch_path("channel_exported.mkv");
     ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
-                  pipe_program, joined({"-s", "16x8", "-n", "3", "--format", "rgba"},
+                  pipe_program, joined({"-s", "16x8", "-n", "3", "--ring-format", "rgba"},
                                        joined(project.options(), {"--", "-c:v", "ffv1", "-y", piped})),
                   log)),
               0)

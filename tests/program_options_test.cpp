@@ -136,7 +136,8 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
     const std::vector<std::string> rate_bad = {"0", "-30", "1000000", "inf", "29.97abc", "30/0", "1e3", ""};
     const std::vector<std::string> size_bad = {"320x240abc", "99999999999x2", "0x10", "x", "320*240", "-5x5",
                                                "40000x16", ""};
-    const std::vector<std::string> seconds_bad = {"inf", "nan", "1e3", "abc", "0", "-2", "1.5s", "2000000", ""};
+    const std::vector<std::string> seconds_bad = {"inf", "nan", "1e3", "abc", "0",    "-2",  "1.5x",
+                                                  "2000000", "1:60", "1:2:3:4", "1:-5", "0:0:0", ""};
     const std::string stats = glr_test::scratch_path("options_stats.json");
     const std::vector<std::string> export_base = {"-f", "null", "--stats-json", stats},
                                    pipe_tail = {"--", "-f", "null", "-"};
@@ -150,8 +151,23 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
           {{"ntsc", "-n", "1", "-s", "16x8"}, "30000/1001 fps"}},
          rate_bad},
         {exporter, export_base, "-t",
-         {{{"1.5", "-s", "16x8", "-r", "2"}, "wrote 3 frames"}, {{"1/2", "-s", "16x8", "-r", "4"}, "wrote 2 frames"}},
+         {{{"1.5", "-s", "16x8", "-r", "2"}, "wrote 3 frames"},
+          {{"1/2", "-s", "16x8", "-r", "4"}, "wrote 2 frames"},
+          {{"1.5s", "-s", "16x8", "-r", "2"}, "wrote 3 frames"},
+          {{"500ms", "-s", "16x8", "-r", "4"}, "wrote 2 frames"},
+          {{"0:01.5", "-s", "16x8", "-r", "2"}, "wrote 3 frames"}},
          seconds_bad},
+        {exporter, export_base, "-ss",
+         {{{"2", "-s", "16x8", "-r", "4", "-n", "1"}, "\"start_frame\": 8,"},
+          {{"00:01:00", "-s", "16x8", "-n", "1"}, "\"start_frame\": 1800,"}},
+         {"-1", "inf", "abc", "1:60", ""}},
+        {exporter, export_base, "-to",
+         {{{"3", "-s", "16x8", "-r", "2", "-ss", "1"}, "wrote 4 frames"}, {{"0:02", "-s", "16x8", "-r", "2"}, "wrote 4 frames"}},
+         {"0", "-1", "inf", "abc", ""}},
+        {exporter, export_base, "-frames:v", {{{"2", "-s", "16x8"}, "wrote 2 frames"}}, count_bad},
+        {exporter, export_base, "-b:a",
+         {{{"96k", "--audio", sound, "-s", "16x8", "-n", "2"}, "\"audio_bit_rate\": 96000,"}},
+         {"12abc", "0", "inf", ""}},
         {exporter, export_base, "-n", {{{"2", "-s", "16x8"}, "wrote 2 frames"}}, count_bad},
         {exporter, export_base, "--depth", {{{"1", "-s", "16x8", "-n", "2"}, "\"ring_depth\": 1,"}},
          {"0", "65", "1e10", "2.5", "-1", ""}},

@@ -152,7 +152,7 @@ TEST(stalled_output, a_pipe_run_whose_ffmpeg_is_stopped_for_15_s_delivers_every_
 {
     const int frames = 90;
     std::string out = glr_test::scratch_path("paused_child.mkv"), log = glr_test::scratch_path("paused_child.txt");
-    pid_t pid = glr_test::spawn(pipe_program, {"-s", "320x240", "-n", std::to_string(frames), "--format", "rgba", "--",
+    pid_t pid = glr_test::spawn(pipe_program, {"-s", "320x240", "-n", std::to_string(frames), "--ring-format", "rgba", "--",
                                                "-c:v", "ffv1", "-y", out}, log);
     pid_t child = 0;
     ASSERT_TRUE(glr_test::wait_until([&] { return (child = ffmpeg_child_of(pid)) > 0; }, "glreader-pipe's ffmpeg child",
@@ -245,7 +245,7 @@ TEST(stop_signals, ctrl_c_to_the_pipe_sample_s_process_group_is_a_normal_stop)
 {
     std::string out = glr_test::scratch_path("group.mkv"), log = glr_test::scratch_path("group.txt");
     // setsid: a process group of its own, as a shell's job is, that Ctrl-C reaches whole.
-    pid_t pid = glr_test::spawn("setsid", {pipe_program, "-s", "160x120", "-n", "100000", "--format", "rgba", "--",
+    pid_t pid = glr_test::spawn("setsid", {pipe_program, "-s", "160x120", "-n", "100000", "--ring-format", "rgba", "--",
                                            "-c:v", "ffv1", "-y", out}, log);
     ASSERT_TRUE(glr_test::wait_until([&] { return glr_test::slurp(out).size() > 100000; }, "frames in " + out,
                                      [&] { return glr_test::running(pid); }))

@@ -164,25 +164,47 @@ void write_all(int fd, const uint8_t *data, size_t size)
     }
 }
 
-const char *const usage_text =
-    "usage: glreader-bench info [--json FILE]\n"
-    "       glreader-bench ring [--sizes 720p,1080p,2160p] [--runs N] [--frames N] [--json FILE]\n"
-    "       glreader-bench encode [--sizes 720p,1080p] [--presets ultrafast,slow] [--runs N]\n"
-    "                             [--frames N] [--json FILE]\n"
-    "       glreader-bench pipe|compare [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]\n"
-    "                             [--buffers 1,4] [--runs N] [--frames N] [--seconds S]\n"
-    "                             [--no-load-row] [--python PROGRAM] [--json FILE]\n"
-    "       glreader-bench filter [--ffmpeg PATH] [--sizes 720p,1080p] [--codecs rawvideo,ffv1]\n"
-    "                             [--depth N] [--shader FILE] [--runs N] [--frames N] [--json FILE]\n"
-    "  compare needs TurboPipe's environment: scripts/bench-setup.sh\n"
-    "  filter needs a patched ffmpeg: ffmpeg-patches/build.sh 5.1\n";
+sample::program_help help()
+{
+    using namespace sample;
+    return {"glreader-bench",
+            "MODE [OPTIONS]",
+            "Side-by-side measurements, interleaved in one run so that every ratio compares numbers taken under "
+            "the same conditions; each cell gives min / median / max fps and CPU ms per frame. MODE is one of: "
+            "info (what the GL is), ring (readback against glReadPixels, stalls per stage), encode (BGRA with CPU "
+            "conversion, GPU YUV, pipe mode and real outputs), pipe (glreader's pipe rows), compare (pipe mode "
+            "against TurboPipe, which needs scripts/bench-setup.sh), filter (the FFmpeg filters against "
+            "glreader-export, which needs a patched ffmpeg: ffmpeg-patches/build.sh 5.1).",
+            {{"Every mode",
+              {{"--sizes", "LIST", "frame sizes: 720p, 1080p, 2160p or WxH, comma-separated",
+                "ring, pipe, compare: 720p,1080p,2160p; encode, filter: 720p,1080p"},
+               {"--runs", "N", "runs of each cell, 1 to 1000", "ring: 5; others: 3"},
+               {"--frames", "N", "frames per run, 1 to 1000000",
+                "ring, encode: 60; filter: 300; pipe, compare: 600"},
+               {"--json", "FILE", "write every run as JSON", "none"}}},
+             {"encode",
+              {{"--presets", "LIST", "libx264 presets to run, comma-separated", "ultrafast,slow"}}},
+             {"pipe and compare",
+              {{"--outputs", "LIST", "ffmpeg outputs: null, ultrafast, slow", "pipe: null; compare: null,ultrafast,slow"},
+               {"--buffers", "LIST", "buffers (ring depth) per row, each 1 to 64", "1,4"},
+               {"--seconds", "S", "at most this long per cell, 0.1 to 3600", "1"},
+               {"--python", "PROGRAM", "the Python with TurboPipe", ".venv/bin/python of the checkout"},
+               {"--no-load-row", "", "leave out the row run with one core kept busy", "off"}}},
+             {"filter",
+              {{"--ffmpeg", "PATH", "the patched ffmpeg", "the 5.1 line's from ffmpeg-patches/build.sh"},
+               {"--codecs", "LIST", "encoders to run, comma-separated", "rawvideo,ffv1"},
+               doc::shader.with_default("a cheap built-in shader"),
+               {"--depth", "N", "ring depth of both, 1 to 16", "3"}}}},
+            {"glreader-bench ring --sizes 1080p --runs 3", "glreader-bench encode --presets ultrafast --json encode.json",
+             "glreader-bench filter --ffmpeg \"$(ffmpeg-patches/build.sh 9.0 | tail -n 1)\""}};
+}
 
 options parse_options(int argc, char **argv, options o, const std::function<bool(sample::command_line &)> &extra)
 {
     // command_line reads from argv[1]: the program's name goes first.
     std::vector<char *> all{const_cast<char *>("glreader-bench")};
     all.insert(all.end(), argv, argv + argc);
-    sample::command_line args(static_cast<int>(all.size()), all.data(), usage_text);
+    sample::command_line args(static_cast<int>(all.size()), all.data(), help());
     while (args.next()) {
         if (args.is("--sizes")) {
             o.sizes = args.value();

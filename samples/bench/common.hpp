@@ -89,7 +89,8 @@ options parse_options(int argc, char **argv, options defaults,
                       const std::function<bool(sample::command_line &args)> &extra = {});
 
 // The usage of every mode, for -h and option errors.
-extern const char *const usage_text;
+// What --help prints: every mode's options.
+sample::program_help help();
 
 // A ring as the modes read frames back.
 glr::ring make_ring(int width, int height, glr_format format, glr_flip flip = GLR_FLIP_STRIDE, int depth = 3);

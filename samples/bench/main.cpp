@@ -26,7 +26,12 @@ int main(int argc, char **argv)
         if (mode == "filter")
             return bench::bench_filter(argc - 2, argv + 2);
         bool help = mode == "-h" || mode == "--help";
-        std::fprintf(help ? stdout : stderr, "%s", bench::usage_text);
+        if (help)
+            std::fprintf(stdout, "%s", bench::help().text().c_str());
+        else
+            std::fprintf(stderr, "glreader-bench: %s\n(glreader-bench --help lists every mode and option)\n",
+                         mode.empty() ? "which mode? info, ring, encode, pipe, compare or filter"
+                                      : ("unknown mode " + mode).c_str());
         return help ? 0 : 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-bench: %s\n", e.what());
