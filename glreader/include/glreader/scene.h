@@ -152,6 +152,15 @@ struct glr_image {
                            negative (rows stored bottom up, as FFmpeg's flipped frames) */
     double time;        /* the media's own time of these pixels (a video's playback time),
                            the channel's iChannelTime until the next upload */
+    /* A Y'CbCr picture instead (a decoded video frame, as it is): GLR_FORMAT_NV12, _I420,
+     * _P010 or _YUV444, its luma plane in data and stride, its chroma below; components is
+     * ignored. The scene converts it to RGB on the GPU as it uploads it (image channels
+     * only; OpenGL 4.3 and persistent mapping). 0: an RGB (or red) picture. */
+    enum glr_format yuv_format;
+    const uint8_t *chroma[2];   /* I420, 4:4:4: the U and V planes; NV12, P010: chroma[0], U
+                                   and V interleaved */
+    ptrdiff_t chroma_stride[2]; /* bytes from one row to the next, at least a row, either sign */
+    struct glr_color color;     /* how to read its values; 0 fields: BT.709, limited, left */
 };
 
 /* Thread-safety: use it on the thread where its GL context is current.

@@ -17,6 +17,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#include <string.h>
+
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
@@ -533,7 +535,14 @@ static inline int glr_media_channels_open(struct glr_media_channels *m, const gl
 
 static inline struct glr_image glr_media_image_of(const AVFrame *f, double time)
 {
-    struct glr_image image = {f->width, f->height, 4, f->data[0], f->linesize[0], time};
+    struct glr_image image;
+    memset(&image, 0, sizeof image);
+    image.width = f->width;
+    image.height = f->height;
+    image.components = 4;
+    image.data = f->data[0];
+    image.stride = f->linesize[0];
+    image.time = time;
     return image;
 }
 

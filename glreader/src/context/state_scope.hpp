@@ -77,6 +77,8 @@ inline constexpr state_set convert = readback | state_set{state::program, state:
                                                           state::active_texture, state::texture_unit0};
 // Texture uploads from memory or a pixel-unpack buffer, on unit 0.
 inline constexpr state_set upload{state::unpack, state::unpack_buffer, state::active_texture, state::texture_unit0};
+// An upload converted on the way: a compute pass over the staged buffer first.
+inline constexpr state_set converted_upload = upload | state_set{state::program, state::storage_buffer};
 // A glr_scene frame: full-screen draws into its own targets, channels on units 0..3.
 inline constexpr state_set draw{state::scissor,           state::framebuffer_srgb, state::rasterizer_discard,
                                 state::color_mask,        state::blend,            state::cull_face,

@@ -85,9 +85,13 @@ scene_channel::scene_channel(const GladGLContext &gl, const glr_channel &spec, s
     }
     gl_.BindTexture(target, textures_[0].name);
     std::vector<uint8_t> zeros(spec_.kind == GLR_CHANNEL_KEYBOARD ? 256 * 3 : 4, 0);
-    glr_image blank{1, 1, 4, zeros.data(), 4, 0.0};
-    if (spec_.kind == GLR_CHANNEL_KEYBOARD)
-        blank = {256, 3, 1, zeros.data(), 256, 0.0};
+    glr_image blank{};
+    bool keyboard = spec_.kind == GLR_CHANNEL_KEYBOARD;
+    blank.width = keyboard ? 256 : 1;
+    blank.height = keyboard ? 3 : 1;
+    blank.components = keyboard ? 1 : 4;
+    blank.data = zeros.data();
+    blank.stride = keyboard ? 256 : 4;
     unpack_from_memory(gl_);
     for (int face = 0; face < (cube() ? 6 : 1); face++) {
         GLenum face_target = cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face) : GL_TEXTURE_2D;
@@ -132,6 +136,59 @@ void scene_channel::check_image(const glr_image &image, const char *what) const
              image.height, max_size);
 }
 
+void scene_channel::check_yuv_image(const glr_image &image) const
+{
+    const glr_format_info *f = glr_format_get_info(image.yuv_format);
+    if (!f || !f->yuv)
+        fail(-EINVAL, "%s: yuv_format %d is none of nv12, yuv420p, p010le, yuv444p", where_.c_str(),
+             static_cast<int>(image.yuv_format));
+    if (!image.data || !image.chroma[0] || (f->planes == 3 && !image.chroma[1]))
+        fail(-EINVAL, "%s: the %s picture lacks a plane (NULL)", where_.c_str(), f->name);
+    if (image.width <= 0 || image.height <= 0 || image.width % (1 << f->log2_chroma_w) ||
+        image.height % (1 << f->log2_chroma_h))
+        fail(-EINVAL, "%s: a %s picture of %dx%d (4:2:0 sizes are even)", where_.c_str(), f->name, image.width,
+             image.height);
+    const ptrdiff_t strides[3] = {image.stride, image.chroma_stride[0], image.chroma_stride[1]};
+    for (int p = 0; p < f->planes; p++) {
+        ptrdiff_t row = static_cast<ptrdiff_t>(glr_format_plane_row_bytes(image.yuv_format, p, image.width));
+        if (strides[p] < row && strides[p] > -row)
+            fail(-EINVAL, "%s: plane %d's stride %td is less than its row of %td bytes", where_.c_str(), p,
+                 strides[p], row);
+    }
+    if (glr_color_resolve(image.yuv_format, &image.color, nullptr) < 0)
+        fail(-EINVAL, "%s: %s", where_.c_str(), glr_last_error());
+}
+
+void scene_channel::store_converted(const glr_image &image)
+{
+    if (!converter_)
+        converter_ = std::make_unique<yuv_to_rgb>(gl_, where_.c_str());
+    if (!staging_)
+        staging_ = std::make_unique<unpack_ring>(gl_);
+    const glr_format_info &f = *glr_format_get_info(image.yuv_format);
+    // Each plane as rows of bytes, staged as they are (the conversion turns the rows).
+    glr_image planes[3]{};
+    const uint8_t *data[3] = {image.data, image.chroma[0], image.chroma[1]};
+    const ptrdiff_t strides[3] = {image.stride, image.chroma_stride[0], image.chroma_stride[1]};
+    yuv_to_rgb::staged_planes staged{};
+    for (int p = 0; p < f.planes; p++) {
+        size_t row = glr_format_plane_row_bytes(image.yuv_format, p, image.width);
+        planes[p].width = static_cast<int>(row);
+        planes[p].height = glr_format_plane_rows(image.yuv_format, p, image.height);
+        planes[p].components = 1;
+        planes[p].data = data[p];
+        planes[p].stride = strides[p];
+        staged.pitch[p] = row;
+    }
+    size_t rgba_bytes = static_cast<size_t>(image.width) * 4 * static_cast<size_t>(image.height);
+    size_t rgba_offset = staging_->stage(planes, f.planes, false, staged.offset, where_.c_str(), rgba_bytes);
+    converter_->convert(staging_->staged_buffer(), image, staged, rgba_offset, spec_.vflip == GLR_VFLIP_ON);
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    gl_.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                      reinterpret_cast<const void *>(rgba_offset));
+    staging_->fence();
+}
+
 void scene_channel::store_direct(GLenum target, const glr_image &image)
 {
     GLenum format = pixel_format(image);
@@ -153,8 +210,9 @@ void scene_channel::store_direct(GLenum target, const glr_image &image)
 
 void scene_channel::allocate(GLenum target, const glr_image &image)
 {
-    gl_.TexImage2D(target, 0, image.components == 1 ? GL_R8 : GL_RGBA8, image.width, image.height, 0,
-                   pixel_format(image), GL_UNSIGNED_BYTE, nullptr);
+    bool red = image.components == 1 && !image.yuv_format;
+    gl_.TexImage2D(target, 0, red ? GL_R8 : GL_RGBA8, image.width, image.height, 0, red ? GL_RED : GL_RGBA,
+                   GL_UNSIGNED_BYTE, nullptr);
 }
 
 void scene_channel::fill_next_texture(const glr_image *images, int count, const char *what)
@@ -163,13 +221,16 @@ void scene_channel::fill_next_texture(const glr_image *images, int count, const 
     auto face_target = [&](int i) { return cube() ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(i) : target; };
     texture &next = textures_[(current_ + 1) % texture_count];
     const glr_image &first = images[0];
-    bool reallocate = first.width != next.width || first.height != next.height || first.components != next.components;
+    int components = first.yuv_format ? 4 : first.components; // Y'CbCr is stored as RGBA
+    bool reallocate = first.width != next.width || first.height != next.height || components != next.components;
     gl_.BindTexture(target, next.name);
     {
         unpack_from_memory(gl_); // no unpack buffer bound: allocating reads nothing
         for (int i = 0; reallocate && i < count; i++)
             allocate(face_target(i), images[i]);
-        if (staged_) {
+        if (first.yuv_format) {
+            store_converted(first);
+        } else if (staged_) {
             if (!staging_)
                 staging_ = std::make_unique<unpack_ring>(gl_);
             std::array<size_t, 6> offsets{};
@@ -189,7 +250,7 @@ void scene_channel::fill_next_texture(const glr_image *images, int count, const 
     check_errors(gl_, (where_ + ": " + what).c_str());
     next.width = first.width;
     next.height = first.height;
-    next.components = first.components;
+    next.components = components;
     current_ = (current_ + 1) % texture_count;
     width_ = first.width;
     height_ = first.height;
@@ -200,8 +261,11 @@ void scene_channel::upload(const glr_image &image)
 {
     if (spec_.kind != GLR_CHANNEL_TEXTURE)
         fail(-EINVAL, "%s is %s; only an image channel takes an image", where_.c_str(), kind_name(spec_.kind));
-    check_image(image, "the image");
-    fill_next_texture(&image, 1, "uploading the image");
+    if (image.yuv_format)
+        check_yuv_image(image);
+    else
+        check_image(image, "the image");
+    fill_next_texture(&image, 1, image.yuv_format ? "converting the Y'CbCr picture" : "uploading the image");
 }
 
 void scene_channel::upload_cube(const glr_image faces[6])

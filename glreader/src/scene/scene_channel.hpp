@@ -5,6 +5,7 @@
 #include "glreader/scene.h"
 #include "context/functions.hpp"
 #include "scene/unpack_ring.hpp"
+#include "scene/yuv_to_rgb.hpp"
 
 #include <array>
 #include <memory>
@@ -28,8 +29,8 @@ public:
     bool wants_mipmaps() const { return spec_.filter == GLR_FILTER_MIPMAP; }
     const std::string &where() const { return where_; }
 
-    // A TEXTURE channel's new pixels; a CUBEMAP channel's six faces. Throw -EINVAL with
-    // words for another kind or a bad image.
+    // A TEXTURE channel's new pixels (RGB, red, or Y'CbCr converted on the GPU); a CUBEMAP
+    // channel's six faces. Throw -EINVAL with words for another kind or a bad image.
     void upload(const glr_image &image);
     void upload_cube(const glr_image faces[6]);
 
@@ -43,6 +44,10 @@ public:
 
 private:
     void check_image(const glr_image &image, const char *what) const;
+    void check_yuv_image(const glr_image &image) const;
+    // Stages a Y'CbCr picture's planes, converts them on the GPU into RGBA rows in the same
+    // buffer and fills the bound texture from there.
+    void store_converted(const glr_image &image);
     // Storage for an image of this size at level 0 (nothing read: no unpack buffer bound).
     void allocate(GLenum target, const glr_image &image);
     // glTexSubImage2D from the host's memory, rows turned to GL's order.
@@ -68,6 +73,7 @@ private:
     size_t current_ = 0;                          // the texture passes read
     bool staged_;
     std::unique_ptr<unpack_ring> staging_;        // made at the first staged upload
+    std::unique_ptr<yuv_to_rgb> converter_;       // made at the first Y'CbCr picture
     int width_ = 0, height_ = 0; // of what was uploaded (iChannelResolution); 0: nothing yet
     float time_ = 0;
 };

@@ -294,7 +294,8 @@ glr::gl::scene_channel &glr_scene::channel_of(int pass_index, int channel, const
 void glr_scene::set_channel_image(int pass_index, int channel, const glr_image &image)
 {
     glr::gl::require_current(fns_, "glr_scene_set_channel_image");
-    glr::gl::state_scope scope(fns_, glr::gl::scope::upload, log_, "glr_scene_set_channel_image");
+    glr::gl::state_scope scope(fns_, image.yuv_format ? glr::gl::scope::converted_upload : glr::gl::scope::upload, log_,
+                               "glr_scene_set_channel_image");
     channel_of(pass_index, channel, "glr_scene_set_channel_image").upload(image);
 }
 

@@ -54,14 +54,18 @@ void unpack_ring::reallocate(buffer &b, size_t bytes, const char *what)
     b.bytes = bytes;
 }
 
-void unpack_ring::stage(const glr_image *images, int count, bool flip, size_t *offsets, const char *what)
+size_t unpack_ring::stage(const glr_image *images, int count, bool flip, size_t *offsets, const char *what,
+                          size_t extra)
 {
+    auto aligned = [](size_t n) { return (n + 3) & ~size_t{3}; };
     size_t bytes = 0;
     for (int i = 0; i < count; i++) {
         offsets[i] = bytes;
-        bytes += static_cast<size_t>(images[i].width) * static_cast<size_t>(images[i].components) *
-                 static_cast<size_t>(images[i].height);
+        bytes = aligned(bytes + static_cast<size_t>(images[i].width) * static_cast<size_t>(images[i].components) *
+                                    static_cast<size_t>(images[i].height));
     }
+    size_t extra_offset = bytes;
+    bytes += extra;
     buffer &b = buffers_[next_];
     next_ = (next_ + 1) % buffer_count;
     wait(b);
@@ -79,6 +83,7 @@ void unpack_ring::stage(const glr_image *images, int count, bool flip, size_t *o
         }
     }
     staged_ = &b;
+    return extra_offset;
 }
 
 void unpack_ring::fence()

@@ -25,10 +25,14 @@ public:
     unpack_ring &operator=(const unpack_ring &) = delete;
 
     // Copies `count` images one after another into the next buffer, rows bottom first
-    // (GL's order: the image's top row last when `flip`), tightly packed, and binds that
-    // buffer to GL_PIXEL_UNPACK_BUFFER; offsets[i] is where image i starts in it. `what`
+    // (GL's order: the image's top row last when `flip`), rows of width * components bytes
+    // packed tightly, and binds that buffer to GL_PIXEL_UNPACK_BUFFER; offsets[i] is where
+    // image i starts in it (a multiple of 4). `extra` bytes more follow them, for the GL to
+    // write (a conversion's output): returns where they start (a multiple of 4). `what`
     // names the channel in errors.
-    void stage(const glr_image *images, int count, bool flip, size_t *offsets, const char *what);
+    size_t stage(const glr_image *images, int count, bool flip, size_t *offsets, const char *what, size_t extra = 0);
+    // The buffer the last stage() filled, until fence().
+    GLuint staged_buffer() const { return staged_ ? staged_->name : 0; }
     // Once the uploads reading the staged buffer are issued: marks when the GL is done.
     void fence();
 
