@@ -11,12 +11,14 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include "libavutil/attributes.h"
 #include "libavutil/error.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
+#include "libavutil/pixdesc.h"
 #include "glreader_common.h"
 #include "glreader_compat.h"
 
@@ -55,9 +57,11 @@ av_cold int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int requir
     return 0;
 }
 
-av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, int w, int h, int sync)
+av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, const AVFilterLink *outlink,
+                                           int sync)
 {
-    struct glr_ring_params params = { .width = w, .height = h, .format = out->format,
+    int w = outlink->w, h = outlink->h, format = glr_av_format_of(outlink->format);
+    struct glr_ring_params params = { .width = w, .height = h, .format = format,
                                       .color = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc },
                                       .depth = out->depth, /* GLR_FLIP_STRIDE */
                                       /* Frames downstream wait while an output stalls (a
@@ -66,8 +70,9 @@ av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput 
 
     glr_ring_destroy(&gl->ring);
     av_freep(&gl->pixels);
+    gl->format = format;
     if (sync)
-        return (gl->pixels = av_malloc(glr_format_plane_row_bytes(out->format, 0, w) * h)) ? 0 : AVERROR(ENOMEM);
+        return (gl->pixels = av_malloc(glr_format_plane_row_bytes(format, 0, w) * h)) ? 0 : AVERROR(ENOMEM);
     return (gl->ring = glr_ring_create(gl->log, &params)) ? 0 : ff_glreader_averror(glr_last_error_code());
 }
 
@@ -112,18 +117,86 @@ int ff_glreader_averror(int code)
     }
 }
 
-int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out)
+int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out, int rgb_only)
 {
-    const int formats[] = { glr_av_pix_fmt(out->format), AV_PIX_FMT_NONE };
-    int ret = ff_formats_ref(ff_make_format_list(formats), &outlink->incfg.formats);
+    static const int negotiated[] = { GLR_FORMAT_I420, GLR_FORMAT_NV12, GLR_FORMAT_YUV444, GLR_FORMAT_P010,
+                                      GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 };
+    int formats[FF_ARRAY_ELEMS(negotiated) + 1], n = 0, i, ret, any_yuv = 0;
     struct glr_color color;
 
-    if (ret >= 0 && glr_format_get_info(out->format)->yuv) {
-        const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };
-        glr_color_resolve(out->format, &wanted, &color);
-        ret = glr_set_link_color(outlink, color.matrix, color.range);
+    for (i = 0; i < FF_ARRAY_ELEMS(negotiated); i++) {
+        int f = negotiated[i];
+        if ((out->format && f != out->format) || (rgb_only && glr_format_get_info(f)->yuv))
+            continue;
+        formats[n++] = glr_av_pix_fmt(f);
+        any_yuv |= glr_format_get_info(f)->yuv;
     }
-    return ret;
+    if (out->format == GLR_FORMAT_RGB8)
+        formats[n++] = AV_PIX_FMT_RGB24;
+    formats[n] = AV_PIX_FMT_NONE;
+    if ((ret = ff_formats_ref(ff_make_format_list(formats), &outlink->incfg.formats)) < 0 || !any_yuv)
+        return ret;
+    {
+        const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };
+        glr_color_resolve(GLR_FORMAT_I420, &wanted, &color);
+    }
+    return glr_set_link_color(outlink, color.matrix, color.range);
+}
+
+int ff_glreader_set_input_formats(AVFilterLink *inlink, int rgb_only)
+{
+    static const int formats[] = { AV_PIX_FMT_RGBA, AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12, AV_PIX_FMT_YUV444P,
+                                   AV_PIX_FMT_P010LE, AV_PIX_FMT_NONE };
+    static const int rgba[] = { AV_PIX_FMT_RGBA, AV_PIX_FMT_NONE };
+
+    return ff_formats_ref(ff_make_format_list(rgb_only ? rgba : formats), &inlink->outcfg.formats);
+}
+
+struct glr_image ff_glreader_image_of(const AVFrame *frame, double time)
+{
+    struct glr_image image = { .width = frame->width, .height = frame->height, .components = 4,
+                               .data = frame->data[0], .stride = frame->linesize[0], .time = time };
+    int format = glr_av_format_of(frame->format);
+
+    if (format && glr_format_get_info(format)->yuv) {
+        image.yuv_format = format;
+        image.chroma[0] = frame->data[1];
+        image.chroma_stride[0] = frame->linesize[1];
+        image.chroma[1] = frame->data[2];
+        image.chroma_stride[1] = frame->linesize[2];
+        image.color.matrix = frame->colorspace == AVCOL_SPC_BT709 ? GLR_MATRIX_BT709
+                           : frame->colorspace == AVCOL_SPC_BT470BG || frame->colorspace == AVCOL_SPC_SMPTE170M ? GLR_MATRIX_BT601
+                           : frame->colorspace == AVCOL_SPC_BT2020_NCL ? GLR_MATRIX_BT2020_NCL
+                           : frame->height >= 720 ? GLR_MATRIX_BT709 : GLR_MATRIX_BT601; /* as players guess */
+        image.color.range = frame->color_range == AVCOL_RANGE_JPEG ? GLR_RANGE_FULL : GLR_RANGE_LIMITED;
+        image.color.chroma = frame->chroma_location == AVCHROMA_LOC_CENTER ? GLR_CHROMA_CENTER : GLR_CHROMA_LEFT;
+    }
+    return image;
+}
+
+void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReaderOutput *out, int64_t frames,
+                             int64_t copied)
+{
+    struct glr_ring_stats st = { 0 };
+    const char *how = "read back synchronously";
+    char colour[64] = "";
+
+    if (!frames)
+        return;
+    if (gl->ring) {
+        glr_ring_get_stats(gl->ring, &st);
+        how = strcmp(st.fill, "gpu-convert") ? "read back as rendered" : "converted on the GPU";
+    }
+    if (glr_format_get_info(gl->format)->yuv) {
+        const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };
+        struct glr_color color = { 0 };
+        glr_color_resolve(gl->format, &wanted, &color);
+        snprintf(colour, sizeof(colour), ": %s, %s range, %s chroma",
+                 av_color_space_name((enum AVColorSpace)color.matrix), av_color_range_name((enum AVColorRange)color.range),
+                 av_chroma_location_name((enum AVChromaLocation)color.chroma));
+    }
+    av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames of %s, %s%s; %"PRId64" lent without a copy\n", frames,
+           glr_format_name(gl->format), how, colour, frames - copied);
 }
 
 static AVFrame *pooled_frame(void *opaque)

@@ -24,7 +24,8 @@
 #include "libavutil/opt.h"
 #include "avfilter.h"
 
-/* The frames a filter outputs: format, YUV colour, ring depth, hardware. */
+/* The frames a filter outputs: format (0: negotiated with the graph), YUV colour, ring
+ * depth, hardware. */
 typedef struct GLReaderOutput {
     int format;
     int matrix, range, chroma_loc;
@@ -34,7 +35,8 @@ typedef struct GLReaderOutput {
 
 /* The options behind a GLReaderOutput, at offset `base` of a filter's context. */
 #define GLREADER_OUTPUT_OPTIONS(base, flags) \
-    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", (base) + offsetof(GLReaderOutput, format), AV_OPT_TYPE_INT, { .i64 = GLR_FORMAT_RGBA8 }, GLR_FORMAT_RGBA8, GLR_FORMAT_YUV444, flags, "format" }, \
+    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", (base) + offsetof(GLReaderOutput, format), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, GLR_FORMAT_YUV444, flags, "format" }, \
+        { "auto",    "what the graph takes: yuv420p, nv12, yuv444p, p010le (converted on the GPU), rgba or bgra", 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, flags, "format" }, \
         { "rgba",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 },  0, 0, flags, "format" }, \
         { "bgra",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 },  0, 0, flags, "format" }, \
         { "rgb24",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },   0, 0, flags, "format" }, \
@@ -61,6 +63,7 @@ typedef struct GLReaderOutput {
  * context, the ring and the scene go when the last of them does. */
 typedef struct GLReaderGL {
     glr_log *log;
+    int format;         /* of the frames read back (a glr_format), once negotiated */
     glr_context *gl;
     glr_scene *scene;
     glr_ring *ring;     /* frames read back asynchronously, or */
@@ -79,10 +82,10 @@ int ff_glreader_gl_init(GLReaderGL *gl, AVFilterContext *ctx, AVBufferRef *owner
  * Returns 0 or an AVERROR, the cause logged. */
 int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int require_hw);
 
-/* Prepares reading w x h frames back: the ring, in the current context, or with `sync`
- * the memory glReadPixels fills (RGB formats only). Returns 0 or an AVERROR, the cause
- * logged. */
-int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, int w, int h, int sync);
+/* Prepares reading back the frames of outlink (its size and negotiated format): the ring,
+ * in the current context, or with `sync` the memory glReadPixels fills (RGB formats
+ * only). Returns 0 or an AVERROR, the cause logged. */
+int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, const AVFilterLink *outlink, int sync);
 
 /* Reads the scene synchronously (glReadPixels into gl->pixels, waiting for the GL), then
  * copies it into a pooled frame of outlink, rows turned upright: the usual design, for
@@ -100,9 +103,29 @@ void ff_glreader_gl_detach(GLReaderGL *gl);
  * them naming the cause; negated errno values and FFmpeg's AVERRORs pass as they are. */
 int ff_glreader_averror(int code);
 
-/* Makes outlink carry the output's pixel format and, for YUV formats, the colour the ring
- * converts with (where the release negotiates colour on links). */
-int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out);
+/* What outlink offers the graph: the format asked for, or every one the ring makes, yuv420p
+ * first (the format most encoders take, converted on the GPU: libx264 gets 4:2:0 tagged
+ * BT.709, not RGB it would encode as 4:4:4), then nv12, yuv444p and p010le, then rgba and
+ * bgra read back as rendered; only RGB with `rgb_only` (the synchronous readback). YUV
+ * carries the colour the ring converts with (where the release negotiates colour on
+ * links). */
+int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out, int rgb_only);
+
+/* Logs, at verbose level, what the filter sent: frames, their format and how they were
+ * made (converted on the GPU, with its colour, or read back as rendered), and how many
+ * were lent without a copy. */
+void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReaderOutput *out, int64_t frames,
+                             int64_t copied);
+
+/* A frame of one of the formats ff_glreader_input_formats lists, as a channel's picture:
+ * RGBA as it is, Y'CbCr planes for the GPU to convert, read with the frame's matrix, range
+ * and siting (unspecified: BT.709 from 720 rows up, else BT.601; limited; left). */
+struct glr_image ff_glreader_image_of(const AVFrame *frame, double time);
+
+/* The formats an input takes (glshader's): RGBA, and the Y'CbCr formats the GPU converts
+ * (yuv420p, nv12, yuv444p, p010le), so a decoded video arrives as it is; RGBA alone with
+ * `rgb_only`. */
+int ff_glreader_set_input_formats(AVFilterLink *inlink, int rgb_only);
 
 /* The leased frame as an AVFrame for outlink: lent without a copy while downstream holds
  * fewer than depth - 1 frames, else copied into a pooled frame (glreader/libav.h), so

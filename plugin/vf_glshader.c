@@ -122,7 +122,7 @@ static av_cold int glshader_init(AVFilterContext *ctx)
                                             : "no shader: give shader=FILE or shader_src=SOURCE\n");
         return AVERROR(EINVAL);
     }
-    if (s->transfer == TRANSFER_SYNC && glr_format_get_info(s->out.format)->yuv) {
+    if (s->transfer == TRANSFER_SYNC && s->out.format && glr_format_get_info(s->out.format)->yuv) {
         av_log(ctx, AV_LOG_ERROR, "transfer=sync reads RGB formats only; %s is converted by the ring\n",
                glr_format_name(s->out.format));
         return AVERROR(EINVAL);
@@ -160,24 +160,24 @@ static av_cold void glshader_uninit(AVFilterContext *ctx)
         av_frame_free(&s->in[i].next);
     if (!s->shared)
         return;
-    if (s->rendered)
-        av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames, %"PRId64" of them lent without a copy\n",
-               s->rendered, s->rendered - s->copied);
+    ff_glreader_log_summary(ctx, gl_of(s), &s->out, s->rendered, s->copied);
     /* Frames rendered but never sent go back to the ring with it. */
     ff_glreader_gl_detach(gl_of(s));
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
+/* Inputs arrive as decoded (Y'CbCr converted on the GPU) and the output offers what the
+ * ring makes: with one input and one output, the graph picks the output format nearest
+ * the first input's, so a yuv420p video comes out yuv420p and an RGB one RGB. */
 static int glshader_query_formats(AVFilterContext *ctx)
 {
     GLShaderContext *s = ctx->priv;
-    static const int rgba[] = { AV_PIX_FMT_RGBA, AV_PIX_FMT_NONE };
-    int i, ret;
+    int sync = s->transfer == TRANSFER_SYNC, i, ret;
 
     for (i = 0; i < ctx->nb_inputs; i++)
-        if ((ret = ff_formats_ref(ff_make_format_list(rgba), &ctx->inputs[i]->outcfg.formats)) < 0)
+        if ((ret = ff_glreader_set_input_formats(ctx->inputs[i], sync)) < 0)
             return ret;
-    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out);
+    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out, sync);
 }
 
 /* The scene (each input in its channel) and the ring, at the output's size. */
@@ -202,7 +202,7 @@ static int create_scene(AVFilterContext *ctx)
     if (!(gl->scene = glr_scene_create(gl->log, &params)))
         ret = ff_glreader_averror(glr_last_error_code());
     else
-        ret = ff_glreader_gl_create_readback(gl, &s->out, outlink->w, outlink->h, s->transfer == TRANSFER_SYNC);
+        ret = ff_glreader_gl_create_readback(gl, &s->out, outlink, s->transfer == TRANSFER_SYNC);
     glr_context_release_current(gl->gl);
     return ret;
 }
@@ -252,9 +252,8 @@ static int show_frame(AVFilterContext *ctx, int i, AVFrame **frame)
 {
     GLShaderContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[i];
-    struct glr_image image = { .width = (*frame)->width, .height = (*frame)->height, .components = 4,
-                               .data = (*frame)->data[0], .stride = (*frame)->linesize[0],
-                               .time = (*frame)->pts == AV_NOPTS_VALUE ? 0.0 : (*frame)->pts * av_q2d(inlink->time_base) };
+    struct glr_image image = ff_glreader_image_of(*frame, (*frame)->pts == AV_NOPTS_VALUE ? 0.0
+                                                                    : (*frame)->pts * av_q2d(inlink->time_base));
     int ret = glr_scene_set_channel_image(gl_of(s)->scene, GLR_SCENE_IMAGE_PASS, i, &image);
 
     av_frame_free(frame);
@@ -339,7 +338,7 @@ static int render(AVFilterContext *ctx, int64_t pts)
     s->rendered++;
     if (s->transfer == TRANSFER_SYNC) {
         AVFrame *frame = NULL;
-        if ((ret = ff_glreader_read_frame(gl, outlink, s->out.format, &frame)) < 0)
+        if ((ret = ff_glreader_read_frame(gl, outlink, gl->format, &frame)) < 0)
             return ret;
         frame->pts = pts;
         s->copied++;

@@ -288,7 +288,7 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "the frame rate must be positive\n");
         return AVERROR(EINVAL);
     }
-    if (s->readback == READBACK_SYNC && glr_format_get_info(s->out.format)->yuv) {
+    if (s->readback == READBACK_SYNC && s->out.format && glr_format_get_info(s->out.format)->yuv) {
         av_log(ctx, AV_LOG_ERROR, "readback=sync reads RGB formats only; %s is converted by the ring\n",
                glr_format_name(s->out.format));
         return AVERROR(EINVAL);
@@ -320,14 +320,9 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         if (glr_player_preroll(shared->player))
             av_log(ctx, AV_LOG_INFO, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
                    glr_player_preroll(shared->player));
-        ret = ff_glreader_gl_create_readback(&shared->gl, &s->out, s->w, s->h, s->readback == READBACK_SYNC);
+        ret = 0;
     }
     glr_context_release_current(shared->gl.gl);
-    if (ret >= 0 && s->readback == READBACK_RING) {
-        if ((ret = pthread_create(&s->thread, NULL, render_thread, s)))
-            return AVERROR(ret);
-        s->thread_started = 1;
-    }
     return ret;
 }
 
@@ -349,9 +344,7 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
     /* Frames rendered but never taken go back to the ring. */
     for (; shared->ready_count; shared->ready_count--)
         glr_frame_release(&shared->ready[shared->ready_start++ % MAX_DEPTH]);
-    if (s->emitted)
-        av_log(ctx, AV_LOG_VERBOSE, "%"PRId64" frames, %"PRId64" of them lent without a copy\n",
-               s->emitted, s->emitted - s->copied);
+    ff_glreader_log_summary(ctx, &shared->gl, &s->out, s->emitted, s->copied);
     ff_glreader_gl_detach(&shared->gl);
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
@@ -359,19 +352,33 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
 static int glreader_query_formats(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
-    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out);
+    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out, s->readback == READBACK_SYNC);
 }
 
+/* The format is negotiated: the ring reads it back, and the render thread starts. */
 static int glreader_config_props(AVFilterLink *outlink)
 {
     GLReaderContext *s = outlink->src->priv;
+    GLReaderShared *shared = shared_of(s);
+    int ret;
 
     outlink->w = s->w;
     outlink->h = s->h;
     outlink->sample_aspect_ratio = (AVRational){ 1, 1 };
     outlink->time_base = av_inv_q(s->frame_rate);
     GLR_FRAME_RATE(outlink) = s->frame_rate;
-    return 0;
+    if (s->thread_started) /* a graph configured again: the ring already reads this link's frames */
+        return shared->gl.format == glr_av_format_of(outlink->format) ? 0 : AVERROR(ENOSYS);
+    if ((ret = glr_context_make_current(shared->gl.gl)) < 0)
+        return ff_glreader_averror(ret);
+    ret = ff_glreader_gl_create_readback(&shared->gl, &s->out, outlink, s->readback == READBACK_SYNC);
+    glr_context_release_current(shared->gl.gl);
+    if (ret >= 0 && s->readback == READBACK_RING) {
+        if ((ret = pthread_create(&s->thread, NULL, render_thread, s)))
+            return AVERROR(ret);
+        s->thread_started = 1;
+    }
+    return ret;
 }
 
 /* Takes the oldest finished frame from the render thread, waiting for it if need be. */
@@ -408,7 +415,7 @@ static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *out
         return NULL;
     }
     if ((*ret = render_frame(shared)) >= 0)
-        *ret = ff_glreader_read_frame(&shared->gl, outlink, s->out.format, &frame);
+        *ret = ff_glreader_read_frame(&shared->gl, outlink, shared->gl.format, &frame);
     glr_context_release_current(shared->gl.gl);
     s->copied += !!frame;
     return frame;

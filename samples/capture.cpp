@@ -79,7 +79,7 @@ options parse(int argc, char **argv)
         if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (o.project.read(args)) {
-        } else if (args.is("-n")) {
+        } else if (args.is("-n") || args.is("-frames:v")) {
             o.frames = args.count(1, INT_MAX);
         } else if (args.is("-r")) {
             o.fps = args.rate();

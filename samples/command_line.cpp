@@ -102,7 +102,7 @@ std::string program_help::text() const
         for (const option_doc &o : section.options) {
             std::string left = "  " + o.names + (o.value.empty() ? "" : " " + o.value);
             std::string words = o.text + " (default: " + o.fallback + ")";
-            if (left.size() + 1 > column)
+            if (left.size() + 2 > column) // at least two spaces before the words
                 out += left + "\n" + std::string(column, ' ');
             else
                 out += left + std::string(column - left.size(), ' ');
@@ -152,7 +152,7 @@ const option_doc output{"-o", "OUTPUT",
                         "(frames/%05d.png)",
                         "NAME.mp4"};
 const option_doc overwrite{"-y", "", "overwrite an existing output file, which is refused otherwise", "off"};
-const option_doc depth{"--depth", "N", "ring slots: frames being read back at once, 1 to 64", "3"};
+const option_doc depth{"--depth", "N", "ring slots: frames being read back at once", "3"};
 const option_doc ring_format{"--ring-format", "F",
                              "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le or yuv444p "
                              "converted on the GPU",

@@ -32,7 +32,7 @@ const std::string export_program = glr_test::built_program(GLREADER_EXPORT_PATH)
 TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counter.mkv");
-    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24:r=25:d=2", "-c:v", "ffv1", out},
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=40x24:r=25:d=2", "-c:v", "ffv1", out},
                           "counter");
     ASSERT_EQ(r.status, 0) << r.log;
     EXPECT_NE(r.log.find("OpenGL renderer: "), std::string::npos) << r.log;
@@ -59,7 +59,7 @@ void expect_the_same_frames(const std::string &filtered, const std::string &expo
 TEST(filter_test, equals_glreader_export_of_the_same_scene)
 {
     std::string filtered = glr_test::scratch_path("filtered.mkv"), exported = glr_test::scratch_path("exported.mkv");
-    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=s=160x90:r=25:d=2", "-c:v", "ffv1", filtered}, "filtered");
+    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:s=160x90:r=25:d=2", "-c:v", "ffv1", filtered}, "filtered");
     ASSERT_EQ(f.status, 0) << f.log;
     run_result e = run(export_program, {"-s", "160x90", "-r", "25", "-t", "2", "-c", "ffv1", "-o", exported},
                        "exported");
@@ -114,7 +114,7 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
     std::string exported = glr_test::scratch_path("project_exported.mkv");
     // In a filter graph the values' ',' and ':' are escaped.
     run_result f = ffmpeg({"-f", "lavfi", "-i",
-                           "glreader=shader=" + dir + ":audio=" + wav +
+                           "glreader=format=rgba:shader=" + dir + ":audio=" + wav +
                                ":mouse=3\\,4:date='2026-11-22T23\\:59\\:59':s=64x36:r=25:d=1.2",
                            "-c:v", "ffv1", filtered},
                           "project_filtered");
@@ -135,7 +135,7 @@ TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
     std::string picture = glr_test::scratch_path("red.ppm");
     std::ofstream(picture, std::ios::binary) << "P6\n1 1\n255\n" << static_cast<char>(200) << '\0' << '\0';
     run_result r = ffmpeg({"-f", "lavfi", "-i",
-                           "glreader=shader=" + shader + ":channel0='image\\:" + picture + ",filter=nearest':s=8x4:d=0.1",
+                           "glreader=format=rgba:shader=" + shader + ":channel0='image\\:" + picture + ",filter=nearest':s=8x4:d=0.1",
                            "-c:v", "ffv1", out},
                           "channel");
     ASSERT_EQ(r.status, 0) << r.log;
@@ -166,8 +166,8 @@ TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
 TEST(filter_test, every_format_depth_and_readback_gives_the_same_pixels)
 {
     std::string shader = glr_test::write_counter_shader();
-    for (std::string options : {"format=bgra", "format=rgb24", "depth=1", "depth=2", "depth=16", "readback=sync",
-                                "readback=sync:format=rgb24"}) {
+    for (std::string options : {"format=bgra", "format=rgb24", "format=rgba:depth=1", "format=rgba:depth=2",
+                                "format=rgba:depth=16", "readback=sync", "readback=sync:format=rgb24"}) {
         SCOPED_TRACE(options);
         std::string out = glr_test::scratch_path("variant.mkv");
         run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=41x23:r=10:d=2:" + options,
@@ -245,14 +245,52 @@ TEST(filter_test, yuv_frames_and_streams_carry_the_colour_asked_for)
         }
 }
 
+// Without format=, the source offers every format the ring makes, yuv420p first: libx264
+// gets 4:2:0 converted on the GPU and tagged BT.709 limited (not RGB, which it would encode
+// as High 4:4:4 with no matrix), whichever way the source is used; an RGB-only encoder gets
+// RGB read back as rendered.
+TEST(filter_test, negotiates_its_format_with_the_encoder)
+{
+    std::vector<std::vector<std::string>> ways = {{"-filter_complex"}, {"-f", "lavfi", "-i"}};
+    for (const auto &way : ways) {
+        SCOPED_TRACE(way[0]);
+        std::string out = glr_test::scratch_path("negotiated.mp4"), probe = glr_test::scratch_path("negotiated.txt");
+        std::vector<std::string> args = {"-v", "verbose"};
+        args.insert(args.end(), way.begin(), way.end());
+        args.insert(args.end(), {"glreader=s=64x48:r=10:d=0.5", "-c:v", "libx264", out});
+        run_result r = ffmpeg(args, "negotiated");
+        ASSERT_EQ(r.status, 0) << r.log;
+        EXPECT_NE(r.log.find("5 frames of yuv420p, converted on the GPU: bt709, tv range, left chroma"),
+                  std::string::npos) << r.log;
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                      "ffprobe", {"-v", "error", "-select_streams", "v", "-show_entries",
+                                  "stream=pix_fmt,profile,color_range,color_space", "-of", "csv=p=0:s=|", out},
+                      probe)),
+                  0);
+        std::string shown = glr_test::slurp(probe);
+        shown = shown.substr(0, shown.find('\n'));
+        // 5.1's lavfi device passes no colour on (-filter_complex keeps it on every line).
+        EXPECT_EQ(shown, way[0] == "-f" && ffmpeg_major() < 7 ? "High|yuv420p|unknown|unknown"
+                                                                : "High|yuv420p|tv|bt709");
+        std::remove(out.c_str());
+    }
+    std::string raw = glr_test::scratch_path("negotiated.nut");
+    run_result r = ffmpeg({"-v", "verbose", "-filter_complex", "glreader=s=64x48:r=10:d=0.5", "-c:v", "rawvideo",
+                           "-pix_fmt", "bgra", raw},
+                          "bgra");
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find("5 frames of bgra, read back as rendered"), std::string::npos) << r.log;
+    std::remove(raw.c_str());
+}
+
 TEST(filter_test, duration_rounds_up_to_whole_frames_and_no_duration_runs_until_ffmpeg_stops)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("short.mkv");
-    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24:r=30:d=0.25", "-c:v", "ffv1", out},
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=40x24:r=30:d=0.25", "-c:v", "ffv1", out},
                           "short");
     ASSERT_EQ(r.status, 0) << r.log;
     glr_test::expect_counter_video(out, 40, 24, 8); // 7.5 frames
-    r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=40x24", "-frames:v", "7", "-c:v", "ffv1", out},
+    r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=40x24", "-frames:v", "7", "-c:v", "ffv1", out},
                "endless");
     ASSERT_EQ(r.status, 0) << r.log;
     glr_test::expect_counter_video(out, 40, 24, 7);
@@ -271,7 +309,7 @@ TEST(filter_test, start_and_an_inline_shader_give_glreader_export_s_frames)
     std::ofstream(shader) << source;
     std::string filtered = glr_test::scratch_path("started.mkv"), exported = glr_test::scratch_path("started_export.mkv");
     const std::string date = "'2026-01-02T03\\:04\\:05'";
-    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=32x16:r=25:start=2:d=0.4:date=" + date,
+    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=32x16:r=25:start=2:d=0.4:date=" + date,
                            "-c:v", "ffv1", filtered}, "started");
     ASSERT_EQ(f.status, 0) << f.log;
     EXPECT_EQ(f.log.find("not a whole frame"), std::string::npos) << f.log;
@@ -282,9 +320,9 @@ TEST(filter_test, start_and_an_inline_shader_give_glreader_export_s_frames)
     expect_the_same_frames(filtered, exported, 10);
 
     std::string file_frames = glr_test::scratch_path("from_file.mkv"), inline_frames = glr_test::scratch_path("inline.mkv");
-    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=32x16:d=0.3:date=" + date, "-c:v", "ffv1",
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=32x16:d=0.3:date=" + date, "-c:v", "ffv1",
                       file_frames}, "from_file").status, 0);
-    run_result i = ffmpeg({"-f", "lavfi", "-i", "glreader=s=32x16:d=0.3:date=" + date + ":shader_src='" + source + "'",
+    run_result i = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:s=32x16:d=0.3:date=" + date + ":shader_src='" + source + "'",
                            "-c:v", "ffv1", inline_frames}, "inline");
     ASSERT_EQ(i.status, 0) << i.log;
     expect_the_same_frames(inline_frames, file_frames, 9);
@@ -324,7 +362,7 @@ TEST(filter_test, a_graph_that_keeps_every_frame_gets_them_all)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("reversed.mkv");
     run_result r = ffmpeg({"-v", "verbose", "-f", "lavfi", "-i",
-                           "glreader=shader=" + shader + ":s=40x24:r=25:d=2:depth=3,reverse", "-c:v", "ffv1", out},
+                           "glreader=format=rgba:shader=" + shader + ":s=40x24:r=25:d=2:depth=3,reverse", "-c:v", "ffv1", out},
                           "reversed");
     ASSERT_EQ(r.status, 0) << r.log;
     glr_test::decoded_video v = glr_test::decode_file(out);
@@ -332,7 +370,7 @@ TEST(filter_test, a_graph_that_keeps_every_frame_gets_them_all)
     ASSERT_EQ(v.frames.size(), 50u);
     for (size_t i = 0; i < v.frames.size(); i++)
         ASSERT_EQ(glr_test::check_decoded(v.frames[i], 49 - i, 40, 24, false), "");
-    EXPECT_NE(r.log.find("50 frames, "), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("50 frames of rgba, read back as rendered"), std::string::npos) << r.log;
     std::remove(out.c_str());
 }
 
@@ -343,7 +381,7 @@ TEST(filter_test, works_in_a_threaded_filter_graph_with_two_outputs)
     std::string shader = glr_test::write_counter_shader();
     std::string a = glr_test::scratch_path("a.mkv"), b = glr_test::scratch_path("b.nut");
     run_result r = ffmpeg({"-filter_complex_threads", "2", "-filter_complex",
-                           "glreader=shader=" + shader + ":s=40x24:r=25:d=1,split[a][b]", "-map", "[a]", "-c:v", "ffv1",
+                           "glreader=format=rgba:shader=" + shader + ":s=40x24:r=25:d=1,split[a][b]", "-map", "[a]", "-c:v", "ffv1",
                            a, "-map", "[b]", "-c:v", "ffv1", b},
                           "threaded");
     ASSERT_EQ(r.status, 0) << r.log;
@@ -370,11 +408,11 @@ std::vector<uint8_t> half_size(const std::vector<uint8_t> &rgba, int w, int h)
 TEST(filter_test, scale_format_and_libx264_make_a_playable_file_of_the_scene)
 {
     std::string mp4 = glr_test::scratch_path("chain.mp4"), reference = glr_test::scratch_path("reference.mkv");
-    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=320x240:r=25:d=1,scale=160:120,format=yuv420p", "-c:v",
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:s=320x240:r=25:d=1,scale=160:120,format=yuv420p", "-c:v",
                            "libx264", "-preset", "ultrafast", mp4},
                           "chain");
     ASSERT_EQ(r.status, 0) << r.log;
-    r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=320x240:r=25:d=1", "-c:v", "ffv1", reference}, "reference");
+    r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:s=320x240:r=25:d=1", "-c:v", "ffv1", reference}, "reference");
     ASSERT_EQ(r.status, 0) << r.log;
 
     glr_test::decoded_video v = glr_test::decode_file(mp4), ref = glr_test::decode_file(reference);

@@ -44,7 +44,7 @@ std::string render_video(const std::string &name, const std::string &shader_path
                          const std::string &rate, int frames)
 {
     std::string out = glr_test::scratch_path(name + ".mkv");
-    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader_path + ":s=" + size + ":r=" + rate,
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader_path + ":s=" + size + ":r=" + rate,
                            "-frames:v", std::to_string(frames), "-c:v", "ffv1", out},
                           name);
     EXPECT_EQ(r.status, 0) << r.log;
@@ -192,6 +192,52 @@ TEST(glshader_test, yuv_output_is_the_sources_gpu_conversion_tagged)
     std::string shown = glr_test::slurp(probe);
     EXPECT_EQ(shown.substr(0, shown.find('\n')), "pc|smpte170m|smpte170m|smpte170m|center");
     for (const std::string &f : {in, out, source, tagged})
+        std::remove(f.c_str());
+}
+
+// A decoded video reaches the shader as it is: its Y'CbCr is converted on the GPU, and the
+// output takes its family. A yuv420p clip into libx264 comes out yuv420p, tagged BT.709
+// limited, converted on the GPU again, close to the clip (the identity loses no more than
+// rounding and the chroma's resampling); an RGB clip comes out RGB.
+TEST(glshader_test, a_yuv_clip_stays_yuv_and_an_rgb_one_rgb)
+{
+    std::string clip = glr_test::scratch_path("yuv_clip.mkv"), shader = write_shader("identity.frag", identity_source);
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=64x48:r=10:d=1:format=yuv420p", "-c:v", "ffv1", clip},
+                          "yuv_clip");
+    ASSERT_EQ(r.status, 0) << r.log;
+    std::string out = glr_test::scratch_path("yuv_clip_out.mkv"), mp4 = glr_test::scratch_path("yuv_clip_out.mp4");
+    r = ffmpeg({"-v", "verbose", "-i", clip, "-vf", "glshader=shader=" + shader, "-c:v", "ffv1", out}, "yuv_identity");
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find("10 frames of yuv420p, converted on the GPU: bt709, tv range, left chroma"), std::string::npos)
+        << r.log;
+    glr_test::decoded_video in = decoded(clip), back = decoded(out);
+    ASSERT_EQ(back.frames.size(), 10u);
+    EXPECT_EQ(back.pix_fmt, "yuv420p");
+    for (size_t n = 0; n < back.frames.size(); n++) {
+        const auto &a = in.frames[n].yuv, &b = back.frames[n].yuv;
+        ASSERT_EQ(a.y.size(), b.y.size());
+        int worst = 0;
+        for (size_t i = 0; i < a.y.size(); i++)
+            worst = std::max(worst, std::abs(a.y[i] - b.y[i]));
+        EXPECT_LE(worst, 3) << "luma of frame " << n;
+    }
+
+    r = ffmpeg({"-i", clip, "-vf", "glshader=shader=" + shader, "-c:v", "libx264", mp4}, "yuv_x264");
+    ASSERT_EQ(r.status, 0) << r.log;
+    std::string probe = glr_test::scratch_path("yuv_clip.txt");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffprobe", {"-v", "error", "-select_streams", "v", "-show_entries",
+                                                              "stream=profile,pix_fmt,color_range,color_space", "-of",
+                                                              "csv=p=0:s=|", mp4},
+                                                  probe)),
+              0);
+    std::string shown = glr_test::slurp(probe);
+    EXPECT_EQ(shown.substr(0, shown.find('\n')), "High|yuv420p|tv|bt709");
+
+    std::string rgb_clip = counter_video("rgb_clip", "40x24", "25", 5), rgb_out = glr_test::scratch_path("rgb_out.mkv");
+    r = ffmpeg({"-v", "verbose", "-i", rgb_clip, "-vf", "glshader=shader=" + shader, "-c:v", "ffv1", rgb_out}, "rgb");
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find("5 frames of bgra, read back as rendered"), std::string::npos) << r.log;
+    for (const std::string &f : {clip, out, mp4, rgb_clip, rgb_out})
         std::remove(f.c_str());
 }
 

@@ -194,7 +194,7 @@ sample::program_help help()
               {{"--ffmpeg", "PATH", "the patched ffmpeg", "the 5.1 line's from ffmpeg-patches/build.sh"},
                {"--codecs", "LIST", "encoders to run, comma-separated", "rawvideo,ffv1"},
                doc::shader.with_default("a cheap built-in shader"),
-               {"--depth", "N", "ring depth of both, 1 to 16", "3"}}}},
+               doc::depth}}},
             {"glreader-bench ring --sizes 1080p --runs 3", "glreader-bench encode --presets ultrafast --json encode.json",
              "glreader-bench filter --ffmpeg \"$(ffmpeg-patches/build.sh 9.0 | tail -n 1)\""}};
 }

@@ -143,7 +143,8 @@ struct glr_scene_inputs {
     float sample_rate;          /* iSampleRate; 0: 44100, Shadertoy's */
 };
 
-/* Pixels for a channel: 8 bits per sample, rows top first (as decoders give them). */
+/* Pixels for a channel: 8 bits per sample, rows top first (as decoders give them). Zero
+ * the struct before filling it: fields added later read 0 as "not used". */
 struct glr_image {
     int width, height;
     int components;     /* 1: red only (the sound texture, as Shadertoy's R8), 4: RGBA */

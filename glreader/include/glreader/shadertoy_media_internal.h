@@ -20,6 +20,7 @@ extern "C" {
 #include <string.h>
 
 #include <libavcodec/avcodec.h>
+#include <libavcodec/codec_desc.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
 #include <libavutil/channel_layout.h>
@@ -65,6 +66,39 @@ static inline int glr_media_fail(int code, const char *format, ...)
     return code;
 }
 
+/* What reading a file of a common extension takes, to name what a build of FFmpeg lacks. */
+struct glr_media_reader {
+    const char *extension, *demuxer, *decoder; /* decoder: a codec's name, or NULL for any */
+};
+
+/* Words for a file this FFmpeg could not read, when its name says what it is and this build
+ * lacks the demuxer or decoder for it (a lean build without MP3): "it has no mp3 demuxer
+ * nor mp3 decoder"; "" when nothing is missing. */
+static inline void glr_media_missing(const char *path, char *words, size_t size)
+{
+    static const struct glr_media_reader readers[] = {
+        {"mp3", "mp3", "mp3"},      {"wav", "wav", NULL},      {"flac", "flac", "flac"},  {"ogg", "ogg", NULL},
+        {"oga", "ogg", NULL},       {"opus", "ogg", "opus"},   {"m4a", "mov", "aac"},     {"aac", "aac", "aac"},
+        {"mp4", "mov", NULL},       {"mov", "mov", NULL},      {"mkv", "matroska", NULL}, {"mka", "matroska", NULL},
+        {"webm", "matroska", NULL}, {"png", "image2", "png"},  {"jpg", "image2", "mjpeg"},
+        {"jpeg", "image2", "mjpeg"}, {"gif", "gif", "gif"},    {"webp", "image2", "webp"}};
+    const char *dot = strrchr(path, '.');
+    size_t i;
+    words[0] = '\0';
+    for (i = 0; dot && i < sizeof readers / sizeof readers[0]; i++) {
+        const struct glr_media_reader *r = &readers[i];
+        const AVCodecDescriptor *codec = r->decoder ? avcodec_descriptor_get_by_name(r->decoder) : NULL;
+        int no_demuxer = !av_find_input_format(r->demuxer), no_decoder = codec && !avcodec_find_decoder(codec->id);
+        if (av_strcasecmp(dot + 1, r->extension) || (!no_demuxer && !no_decoder))
+            continue;
+        snprintf(words, size, "this FFmpeg has no %s%s%s%s%s (a lean build? ffmpeg-patches/build.sh without --lean "
+                 "builds a complete one)", no_demuxer ? r->demuxer : "", no_demuxer ? " demuxer" : "",
+                 no_demuxer && no_decoder ? " and no " : "", no_decoder ? r->decoder : "",
+                 no_decoder ? " decoder" : "");
+        return;
+    }
+}
+
 /* A file's best stream of one media type and its open decoder. */
 struct glr_media_decoder {
     AVFormatContext *format;
@@ -89,14 +123,28 @@ static inline int glr_media_decoder_open(struct glr_media_decoder *d, const char
 {
     const AVCodec *decoder = NULL;
     int ret;
+    char missing[256];
     memset(d, 0, sizeof *d);
-    if ((ret = avformat_open_input(&d->format, path, NULL, NULL)) < 0)
+    if ((ret = avformat_open_input(&d->format, path, NULL, NULL)) < 0) {
+        glr_media_missing(path, missing, sizeof missing);
+        if (missing[0] && ret != AVERROR(ENOENT) && ret != AVERROR(EACCES))
+            return glr_media_fail(AVERROR_DEMUXER_NOT_FOUND, "cannot open the %s %s: %s", what, path, missing);
         return glr_media_fail(ret, "cannot open the %s %s", what, path);
+    }
     if ((ret = avformat_find_stream_info(d->format, NULL)) < 0) {
         glr_media_decoder_close(d);
         return glr_media_fail(ret, "cannot read the %s %s", what, path);
     }
     ret = av_find_best_stream(d->format, type, -1, -1, &decoder, 0);
+    if (ret == AVERROR_DECODER_NOT_FOUND) {
+        unsigned i;
+        const char *codec = "its";
+        for (i = 0; i < d->format->nb_streams; i++)
+            if (d->format->streams[i]->codecpar->codec_type == type)
+                codec = avcodec_get_name(d->format->streams[i]->codecpar->codec_id);
+        glr_media_decoder_close(d);
+        return glr_media_fail(ret, "cannot decode the %s %s: this FFmpeg has no %s decoder", what, path, codec);
+    }
     if (ret < 0) {
         glr_media_decoder_close(d);
         return glr_media_fail(ret, "the %s %s has no %s stream FFmpeg can decode", what, path,
@@ -597,6 +645,7 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_sc
             ret = glr_scene_set_channel_image(scene, pass, channel, &image);
             break;
         case GLR_MEDIA_SOUND:
+            memset(&image, 0, sizeof image);
             image.width = GLR_SOUND_TEXTURE_WIDTH;
             image.height = 2;
             image.components = 1;

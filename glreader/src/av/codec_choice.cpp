@@ -132,12 +132,12 @@ std::string joined(const std::vector<std::string> &names)
 
 // A handful of encoders here that run on the CPU, the best of each codec the container
 // holds, its own codec first: what a refusal offers instead.
-std::string encoders_for(AVMediaType type, const AVOutputFormat *muxer)
+std::string encoders_for(AVMediaType type, const AVOutputFormat *muxer, const char *output)
 {
     constexpr size_t shown = 8;
     std::vector<AVCodecID> ids;
     if (muxer)
-        ids.push_back(av_guess_codec(muxer, nullptr, nullptr, nullptr, type));
+        ids.push_back(default_codec(type, muxer, output));
     ids.insert(ids.end(), type == AVMEDIA_TYPE_AUDIO ? std::begin(preferred_audio) : std::begin(preferred_video),
                type == AVMEDIA_TYPE_AUDIO ? std::end(preferred_audio) : std::end(preferred_video));
     void *it = nullptr;
@@ -222,9 +222,10 @@ std::string codec_of_encoder_name(const std::string &name)
     return "";
 }
 
-[[noreturn]] void refuse_unknown(AVMediaType type, const std::string &asked, const AVOutputFormat *muxer)
+[[noreturn]] void refuse_unknown(AVMediaType type, const std::string &asked, const AVOutputFormat *muxer,
+                                 const char *output)
 {
-    std::string fits = encoders_for(type, muxer);
+    std::string fits = encoders_for(type, muxer, output);
     if (std::string codec = codec_of_encoder_name(asked); !codec.empty()) {
         const AVCodecDescriptor *d = avcodec_descriptor_get_by_name(codec.c_str());
         std::vector<std::string> others;
@@ -247,7 +248,7 @@ AVCodecID picture_codec_of_name(const AVOutputFormat *muxer, const char *output)
 {
     if (!muxer || std::strcmp(muxer->name, "image2") != 0 || !output)
         return AV_CODEC_ID_NONE;
-    AVCodecID id = av_guess_codec(muxer, nullptr, output, nullptr, AVMEDIA_TYPE_VIDEO);
+    AVCodecID id = default_codec(AVMEDIA_TYPE_VIDEO, muxer, output);
     return id == muxer->video_codec && !std::strstr(output, ".jpg") && !std::strstr(output, ".jpeg")
                ? AV_CODEC_ID_NONE // image2's default: the name said nothing
                : id;
@@ -256,14 +257,14 @@ AVCodecID picture_codec_of_name(const AVOutputFormat *muxer, const char *output)
 void check_holds(const AVCodec *codec, const AVOutputFormat *muxer, const char *output)
 {
     AVMediaType type = codec->type;
-    if (container_holds(muxer, codec->id) == 0)
-        fail(-EINVAL, "%s cannot hold %s %s (%s); %s encoders for it here: %s", container_words(muxer).c_str(),
-             codec_words(codec->id).c_str(), type_name(type), codec->name, type_name(type),
-             encoders_for(type, muxer).c_str());
     AVCodecID picture = picture_codec_of_name(muxer, output);
     if (type == AVMEDIA_TYPE_VIDEO && picture != AV_CODEC_ID_NONE && picture != codec->id)
         fail(-EINVAL, "%s names %s pictures, not %s (%s): leave the codec out, or write a video file (.mp4, .mkv)",
              output, avcodec_get_name(picture), codec_words(codec->id).c_str(), codec->name);
+    if (container_holds(muxer, codec->id) == 0)
+        fail(-EINVAL, "%s cannot hold %s %s (%s); %s encoders for it here: %s", container_words(muxer).c_str(),
+             codec_words(codec->id).c_str(), type_name(type), codec->name, type_name(type),
+             encoders_for(type, muxer, output).c_str());
 }
 
 } // namespace
@@ -331,6 +332,9 @@ const AVOutputFormat *choose_muxer(const char *container, const char *output)
 
 AVCodecID default_codec(AVMediaType type, const AVOutputFormat *muxer, const char *output)
 {
+    if (!output) // av_guess_codec reads an image sequence's name, which it then must have
+        return type == AVMEDIA_TYPE_VIDEO ? muxer->video_codec : type == AVMEDIA_TYPE_AUDIO ? muxer->audio_codec
+                                                                                           : AV_CODEC_ID_NONE;
     return av_guess_codec(muxer, nullptr, output, nullptr, type);
 }
 
@@ -348,11 +352,11 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
             const char *alias = codec_alias(name);
             const AVCodecDescriptor *d = avcodec_descriptor_get_by_name(alias ? alias : asked);
             if (!d || d->type != type)
-                refuse_unknown(type, name, muxer);
+                refuse_unknown(type, name, muxer, output);
             if (!(codec = best_encoder(d->id)))
                 fail(-EINVAL, "this FFmpeg build has no encoder for %s; %s encoders for %s here: %s",
                      codec_words(d->id).c_str(), type_name(type), container_words(muxer).c_str(),
-                     encoders_for(type, muxer).c_str());
+                     encoders_for(type, muxer, output).c_str());
         }
         check_holds(codec, muxer, output);
         return codec;
