@@ -3,13 +3,15 @@
 # exact FFmpeg release a line names (its hooks, plus the filters from plugin/), and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--full | --bundle | --asan] [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--lean | --bundle | --asan] [--source DIR|TARBALL]
 #
-# Lean (the default, what CI tests): the filters and what the tests, the README's
-# examples and the benchmark use. --full: configured as a distribution does, every
-# built-in component plus the external libraries Debian packages (x264, x265, libvpx,
-# libdav1d, libaom, libopus, libvorbis, libmp3lame, libass, freetype, fontconfig, ...,
-# installed through scripts/setup.sh), so the result is a drop-in ffmpeg and ffprobe.
+# By default, a complete ffmpeg: configured as a distribution does, every built-in
+# component (AAC, MP3, MPEG-TS, Matroska, PNG, the network protocols...) plus the external
+# libraries Debian packages (x264, x265, libvpx, libdav1d, libaom, libopus, libvorbis,
+# libmp3lame, libass, freetype, fontconfig, ..., installed through scripts/setup.sh), so
+# the result is a drop-in ffmpeg and ffprobe that runs every example of the docs.
+# --lean: only the filters and what the per-line filter tests use (quick to build; what
+# scripts/test.sh builds for each release line).
 # --bundle: every built-in component but no external library except libx264, zlib and
 # NVIDIA's codec headers (NVENC, which loads the driver's library only when used),
 # as shared libraries installed with their headers and pkg-config files (under the
@@ -33,14 +35,15 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--full | --bundle | --asan] [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--lean | --bundle | --asan] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
-flavour=lean
+flavour=full
 while [ $# -gt 0 ]; do
   case "$1" in
-    --full) flavour=full; shift ;;
+    --lean) flavour=lean; shift ;;
+    --full) flavour=full; shift ;; # the default, named
     --bundle) flavour=bundle; shift ;;
     --asan) flavour=asan; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;

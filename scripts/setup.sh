@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev                # JSON (the exporter's statistics)
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev  # glreader-av (FFmpeg 5.1)
   libglfw3-dev                      # the recording viewer sample
+  libgl-dev                         # GL/glcorearb.h, for docs/library.md's C program
   xvfb xauth                        # a display for the viewer (Xvfb in its tests, xvfb-run for users)
   ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
   "$@"

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, builds a lean patched
-# ffmpeg of every release line in ffmpeg-patches/ (cached) and a full one of the newest
-# line (checked by tests/full_ffmpeg_test.sh), builds, runs every test (the lavfi
-# filters' against each lean ffmpeg), builds the GPU validation bundle and runs it here
-# on llvmpipe as a bare machine would (tests/gpu_bundle_test.sh), then builds everything
-# again under AddressSanitizer+UBSan and runs the whole suite there (but the packaging
-# and memory-growth checks, meaningless in that build; the filters' tests inside an
-# AddressSanitizer ffmpeg of the newest line), and the ring, encoder and pipe tests under
-# ThreadSanitizer. Usage: scripts/test.sh [--no-sanitizers]
+# The test suite. Usage: scripts/test.sh [--quick | --no-sanitizers]
+#
+# Whole (no option; what CI runs, .ci/run): installs what is missing, builds a lean patched
+# ffmpeg of every release line in ffmpeg-patches/ and the complete (default) one of the
+# newest line (all cached outside the clone), builds, runs every test (the lavfi filters'
+# against each lean ffmpeg; the complete one runs every ffmpeg and glreader-export command
+# of the README and docs/, and what a distribution's ffmpeg is for), builds the GPU
+# validation bundle and runs it here on llvmpipe as a bare machine would
+# (tests/gpu_bundle_test.sh), then builds everything again under AddressSanitizer+UBSan and
+# runs the whole suite there (but the packaging and memory-growth checks, meaningless in
+# that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line), and
+# the ring, encoder and pipe tests under ThreadSanitizer.
+# --quick: the library and the programs only: every test but the FFmpeg filters' and the
+# docs' commands, without sanitizers and without building any FFmpeg (for a change to one
+# file; under ten minutes from a fresh clone).
+# --no-sanitizers: the whole suite's stages before the sanitizers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # FFmpeg's builds (about 20 minutes of them) live outside the checkout, so a fresh clone on
@@ -18,8 +25,11 @@ export GLREADER_FFMPEG_CACHE=${GLREADER_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.c
 mkdir -p "$GLREADER_FFMPEG_CACHE"
 exec 9>"$GLREADER_FFMPEG_CACHE/.lock"
 flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2; flock 9; }
-sanitizers=1
-[ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
+mode=${1:-whole}
+case "$mode" in
+  whole|--quick|--no-sanitizers) ;;
+  *) echo "usage: scripts/test.sh [--quick | --no-sanitizers]" >&2; exit 2 ;;
+esac
 
 # A stage's heading in the log, with the minutes the run has taken so far.
 stage() { echo "== $1 (at $((SECONDS / 60)) min)" >&2; }
@@ -46,28 +56,37 @@ run_tests() { # DIR [ctest args...]
 # whose xvfb-run died in its clean-up once did.
 run_stages() {
   "$root/scripts/setup.sh"
+  echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
 
-  stage "patched ffmpeg of each release line (ffmpeg-patches/build.sh)"
+  if [ "$mode" = --quick ]; then
+    stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
+    configure_and_build build
+    run_tests build -j "$(nproc)" -LE filter
+    stage "all quick tests passed"
+    return
+  fi
+
+  stage "patched ffmpeg of each release line (ffmpeg-patches/build.sh --lean)"
   patched=()
   for release in "$root"/ffmpeg-patches/*/RELEASE; do
     line=$(basename "$(dirname "$release")")
-    patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" | tail -n 1)")
+    patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" --lean | tail -n 1)")
   done
 
   newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
-  stage "the full (distribution-like) ffmpeg of the newest line (scripts/test-full-ffmpeg.sh)"
-  "$root/scripts/test-full-ffmpeg.sh" "$newest"
+  stage "the complete ffmpeg of the newest line (ffmpeg-patches/build.sh's default)"
+  complete=$("$root/ffmpeg-patches/build.sh" "$newest" | tail -n 1)
 
-  echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
   stage "build and run all tests"
-  configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")"
+  configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
+    -DGLREADER_COMPLETE_FFMPEG="$complete"
   run_tests build -j "$(nproc)"
 
   stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
   bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
   "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
 
-  if [ "$sanitizers" = 1 ]; then
+  if [ "$mode" = whole ]; then
     stage "all tests under AddressSanitizer + UndefinedBehaviorSanitizer"
     # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
     # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A second ffmpeg-patches/build.sh LINE finds its cached build: it says so, builds
-# nothing, and prints the same ffmpeg path. The flavour (lean, asan) is the one of the
+# nothing, and prints the same ffmpeg path. The flavour (lean, full, asan) is the one of the
 # build folder EXPECTED_PATH lies in (CACHE/LINE-FLAVOUR-KEY/build/ffmpeg).
 # Usage: ffmpeg_build_cached.sh LINE EXPECTED_PATH
 set -euo pipefail
@@ -12,8 +12,7 @@ flavour=${flavour%-*}
 # The cache that build lies in (the checkout's build-ffmpeg/, or scripts/test.sh's).
 GLREADER_FFMPEG_CACHE=$(dirname "$(dirname "$(dirname "$expected")")")
 export GLREADER_FFMPEG_CACHE
-options=()
-[ "$flavour" = lean ] || options=("--$flavour")
+options=("--$flavour")
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 path=$("$root/ffmpeg-patches/build.sh" "$line" "${options[@]}" 2>"$log" | tail -n 1)
