@@ -109,8 +109,8 @@ unpack_tree "$work/src" "$source"
 apply_glreader "$work/src"
 
 if [ $flavour = lean ] || [ $flavour = asan ]; then
-  # The filters and what the tests, the README's examples and the benchmark use (pictures
-  # and sounds for the source's channels among them).
+  # The filters and what their per-line tests and the benchmark use (pictures and sounds
+  # for the source's channels among them). The docs' examples need the complete build.
   components=(
     --disable-everything --disable-autodetect
     --enable-libglreader
