@@ -48,7 +48,7 @@ struct shader_case {
     std::vector<double> null_fps, async_fps, sync_fps, null_cpu, async_cpu, sync_cpu;
 };
 
-// The patched ffmpeg of the 5.1 line that build.sh left in a cache: $GLREADER_FFMPEG_CACHE,
+// The patched ffmpeg (complete or lean) of the 5.1 line that build.sh left in a cache: $GLREADER_FFMPEG_CACHE,
 // else scripts/test.sh's (~/.cache/glreader-ffmpeg), else this checkout's build-ffmpeg/.
 std::string find_patched_ffmpeg()
 {
@@ -63,15 +63,16 @@ std::string find_patched_ffmpeg()
             caches.push_back(std::string(home) + "/.cache/glreader-ffmpeg");
         caches.push_back(GLREADER_SOURCE_DIR "/build-ffmpeg");
     }
-    for (const std::string &cache : caches) {
-        glob_t found{};
-        std::string path;
-        if (glob((cache + "/5.1-lean-*/build/ffmpeg").c_str(), 0, nullptr, &found) == 0)
-            path = found.gl_pathv[0];
-        globfree(&found);
-        if (!path.empty())
-            return path;
-    }
+    for (const std::string &cache : caches)
+        for (const char *flavour : {"full", "lean"}) { // the complete build, else the lean one
+            glob_t found{};
+            std::string path;
+            if (glob((cache + "/5.1-" + flavour + "-*/build/ffmpeg").c_str(), 0, nullptr, &found) == 0)
+                path = found.gl_pathv[0];
+            globfree(&found);
+            if (!path.empty())
+                return path;
+        }
     std::string searched;
     for (const std::string &cache : caches)
         searched += (searched.empty() ? "" : " or ") + cache;
@@ -133,11 +134,13 @@ double zero_copy_share(const std::string &log)
     std::ifstream in(log);
     std::string line;
     double share = 0;
+    // The filter's summary: "[Parsed_glreader_0 @ ...] 300 frames of bgra, ...; 290 lent without a copy".
     while (std::getline(in, line)) {
         long long frames = 0, lent = 0;
-        size_t at = line.find("] ");
-        if (at != std::string::npos &&
-            std::sscanf(line.c_str() + at + 2, "%lld frames, %lld of them lent", &frames, &lent) == 2 && frames > 0)
+        size_t at = line.find("] "), semicolon = line.rfind("; ");
+        if (at != std::string::npos && semicolon != std::string::npos &&
+            std::sscanf(line.c_str() + at + 2, "%lld frames of", &frames) == 1 &&
+            std::sscanf(line.c_str() + semicolon + 2, "%lld lent without a copy", &lent) == 1 && frames > 0)
             share = static_cast<double>(lent) / static_cast<double>(frames);
     }
     return share;
