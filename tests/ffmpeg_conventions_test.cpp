@@ -258,6 +258,11 @@ TEST(ffmpeg_conventions, v_says_as_much_as_ffmpegs_loglevel)
     exported quiet = with({"-v", "quiet"});
     EXPECT_EQ(quiet.status, 0);
     EXPECT_EQ(quiet.log, "") << "-v quiet printed something";
+    if (has_encoder("libx265")) { // x265 prints itself, at the level it is given
+        exported hevc = with({"-v", "quiet", "-c", "hevc"});
+        EXPECT_EQ(hevc.status, 0);
+        EXPECT_EQ(hevc.log, "") << "-v quiet with libx265 printed something";
+    }
     exported errors_only = with({"-loglevel", "error"});
     EXPECT_EQ(errors_only.status, 0);
     EXPECT_EQ(errors_only.log, "");

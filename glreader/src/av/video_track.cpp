@@ -66,6 +66,19 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
     if (plan.muxer->flags & AVFMT_GLOBALHEADER)
         context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
+#if LIBAVCODEC_VERSION_MAJOR < 62
+    // libx265's wrapper before FFmpeg 8 leaves x265 printing to stderr at its own level,
+    // whatever av_log's is: give it av_log's (unless the caller tuned x265 himself).
+    if (std::strcmp(codec->name, "libx265") == 0 && !av_dict_get(*options.address(), "x265-params", nullptr, 0)) {
+        int level = av_log_get_level();
+        const char *x265 = level < AV_LOG_ERROR     ? "none"
+                           : level < AV_LOG_WARNING ? "error"
+                           : level < AV_LOG_INFO    ? "warning"
+                           : level < AV_LOG_DEBUG   ? "info"
+                                                    : "debug";
+        av_dict_set(options.address(), "x265-params", format("log-level=%s", x265).c_str(), 0);
+    }
+#endif
     int rc = avcodec_open2(context, codec, options.address());
     std::string unknown = options.first_key();
     if (rc < 0 || !unknown.empty())
