@@ -68,7 +68,7 @@ sample::program_help help()
               {{"--ppm", "FILE", "write the last frame as a PPM picture (RGB formats)", "none"}, doc::overwrite}},
              {"Messages", {doc::verbosity}}},
             {"glreader-capture -s 1920x1080 -n 300 --ring-format nv12",
-             "glreader-capture --shader sea.frag -n 60 --ppm last.ppm"}};
+             "glreader-capture --shader samples/shaders/plasma.frag -n 60 --ppm last.ppm"}};
 }
 
 options parse(int argc, char **argv)

@@ -113,8 +113,7 @@ sample::program_help help()
         {"--pix-fmt, -pix_fmt", "F", "the pixel format to encode: yuv420p, yuv444p, nv12, p010le, rgb24...",
          "the encoder's: yuv420p where it takes it"}};
     for (const encoder_setting &e : encoder_settings)
-        encoding.push_back({e.ours ? std::string(e.ours) + ", " + e.ffmpeg : e.ffmpeg, e.value,
-                            std::string(e.text) + "; checked against the encoder's options", "the encoder's"});
+        encoding.push_back({e.ours ? std::string(e.ours) + ", " + e.ffmpeg : e.ffmpeg, e.value, e.text, "the encoder's"});
     encoding.push_back({"--codec-options", "K=V:K=V", "any other encoder options (ffmpeg -h encoder=NAME lists them)",
                         "none"});
     return {
@@ -140,7 +139,7 @@ sample::program_help help()
            {"--max-shader-size", "BYTES", "refuse shader files larger than this: 16M", "4M"},
            {"--compile-timeout", "SECONDS", "give up on a shader that compiles for longer; 0: never", "120"},
            doc::require_hw}},
-         {"Encoding", encoding},
+         {"Encoding (each option checked against the encoder's own before a frame renders)", encoding},
          {"Sound",
           {{"--audio", "FILE", "a sound file or URL to mux, in step with the frames (a sound channel plays it too)",
             "none"},
@@ -172,11 +171,11 @@ sample::program_help help()
            doc::depth,
            {"--queue", "N", "frames waiting for the encoder thread, 1 to 64", "2"}}},
          {"Messages", {doc::verbosity}}},
-        {"glreader-export --shader sea.frag -s 1920x1080 -r 60 -t 10 -o sea.mp4",
-         "glreader-export --shader viz/ --channel0 sound --audio song.mp3 -t 3:00 -metadata title=Song -o video.mp4",
-         "glreader-export --shader sea.frag -n 120 -o frames/%05d.png",
-         "glreader-export --shader sea.frag -c hevc -crf 24 -tune animation -o sea.mkv",
-         "glreader-export --shader sea.frag -ss 20 -to 30 -f mpegts -o udp://127.0.0.1:9000"}};
+        {"glreader-export --shader samples/shaders/plasma.frag -s 1920x1080 -r 60 -t 10 -o plasma.mp4",
+         "glreader-export --shader samples/shaders/visualizer --audio song.mp3 -t 3:00 -metadata title=Song -o video.mp4",
+         "glreader-export --shader samples/shaders/plasma.frag -n 120 -o frames/%05d.png",
+         "glreader-export --shader samples/shaders/plasma.frag -c hevc -crf 24 -tune animation -o plasma.mkv",
+         "glreader-export --shader samples/shaders/plasma.frag -ss 20 -to 30 -f mpegts -o udp://127.0.0.1:9000"}};
 }
 
 options parse(int argc, char **argv)

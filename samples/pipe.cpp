@@ -79,7 +79,7 @@ sample::program_help help()
                 "-c:v libx264 -preset ultrafast -pix_fmt yuv420p glreader-pipe.mp4"},
                doc::overwrite}},
              {"Messages", {doc::verbosity.with_default("warning; the child gets the same -loglevel")}}},
-            {"glreader-pipe --shader sea.frag -s 1920x1080 -t 10 -- -c:v libx264 -crf 20 sea.mp4",
+            {"glreader-pipe --shader samples/shaders/plasma.frag -s 1920x1080 -t 10 -- -c:v libx264 -crf 20 plasma.mp4",
              "glreader-pipe -n 300 --ring-format rgba -- -f null -"}};
 }
 

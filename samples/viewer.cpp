@@ -54,7 +54,7 @@ sample::program_help help()
                doc::frames.with_default("until the window closes")}},
              {"Recording", {doc::codec, doc::output.with_default("glreader-viewer.mp4"), doc::overwrite}},
              {"Messages", {doc::verbosity}}},
-            {"glreader-viewer --shader sea.frag -o sea.mp4", "xvfb-run -a glreader-viewer -n 120 -c ffv1 -o take.mkv"}};
+            {"glreader-viewer --shader samples/shaders/plasma.frag -o plasma.mp4", "xvfb-run -a glreader-viewer -n 120 -c ffv1 -o take.mkv"}};
 }
 
 options parse(int argc, char **argv)
