@@ -316,24 +316,25 @@ long long command_line::integer(long long min, long long max)
     return n;
 }
 
-double command_line::decimal(double min, double max)
+double command_line::real(bool (*parse)(const std::string &, double &), double min, double max, const char *like,
+                          const char *unit)
 {
     std::string v = value();
     double x = 0;
-    if (!parse_decimal(v, x) || x < min || x > max)
-        fail(option_ + " needs a number like 1.5 or 3/2, from " + number_text(min) + " to " + number_text(max) +
-             ", not '" + v + "'");
+    if (!parse(v, x) || x < min || x > max)
+        fail(option_ + " needs " + like + ", from " + number_text(min) + " to " + number_text(max) + unit + ", not '" +
+             v + "'");
     return x;
+}
+
+double command_line::decimal(double min, double max)
+{
+    return real(parse_decimal, min, max, "a number like 1.5 or 3/2", "");
 }
 
 double command_line::duration(double min, double max)
 {
-    std::string v = value();
-    double x = 0;
-    if (!parse_duration(v, x) || x < min || x > max)
-        fail(option_ + " needs a time like 2.5, 500ms or 01:30, from " + number_text(min) + " to " + number_text(max) +
-             " seconds, not '" + v + "'");
-    return x;
+    return real(parse_duration, min, max, "a time like 2.5, 500ms or 01:30", " seconds");
 }
 
 frame_rate command_line::rate()

@@ -122,6 +122,10 @@ public:
     [[noreturn]] void fail(const std::string &why) const;
 
 private:
+    // value() read by parse, from min to max; a failure says what it needs: `like`, with
+    // the range's unit.
+    double real(bool (*parse)(const std::string &, double &), double min, double max, const char *like,
+                const char *unit);
     // value() as a decimal with an optional k, M or G suffix (powers of kilo) naming unit.
     long long scaled(long long min, long long max, double kilo, const char *unit, const char *examples);
 
