@@ -132,8 +132,9 @@ class checker:
                 got = self.probe(first, "v:0", "stream=pix_fmt")
             elif key == "size":
                 got = self.probe(first, "v:0", "stream=width,height").replace("/", "x")
-            elif key == "color":
-                got = self.probe(first, "v:0", "stream=color_space,color_range")
+            elif key == "color":  # space/range (ffprobe prints its fields in its own order)
+                got = "%s/%s" % (self.probe(first, "v:0", "stream=color_space"),
+                                 self.probe(first, "v:0", "stream=color_range"))
             elif key == "frames":
                 got = self.probe(first, "v:0", "stream=nb_read_frames", ["-count_frames"])
             elif key == "title":
@@ -156,7 +157,7 @@ class checker:
 
 
 def make_fixtures(ffmpeg, folder, root):
-    os.symlink(os.path.join(root, "samples"), os.path.join(folder, "samples"))
+    os.symlink(os.path.join(os.path.abspath(root), "samples"), os.path.join(folder, "samples"))
     made = [
         ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=6", "-ac", "2", "-c:a", "libmp3lame",
          "song.mp3"],

@@ -186,7 +186,9 @@ std::string similar_names(AVMediaType type, const std::string &name)
     std::vector<std::pair<size_t, std::string>> near;
     auto consider = [&](const char *candidate) {
         std::string c = candidate;
-        size_t d = edit_distance(name, c);
+        // "x246" is near libx264: a wrapper's name is also compared without its "lib".
+        std::string bare = c.rfind("lib", 0) == 0 ? c.substr(3) : c;
+        size_t d = std::min(edit_distance(name, c), edit_distance(name, bare));
         bool contains = name.size() >= 3 && (c.find(name) != std::string::npos || name.find(c) != std::string::npos);
         if ((d <= std::max<size_t>(2, name.size() / 3) || contains) &&
             std::none_of(near.begin(), near.end(), [&](const auto &n) { return n.second == c; }))
@@ -200,10 +202,11 @@ std::string similar_names(AVMediaType type, const std::string &name)
         if (d->type == type && best_encoder(d->id))
             consider(d->name);
     std::stable_sort(near.begin(), near.end());
-    std::vector<std::string> names;
-    for (size_t i = 0; i < near.size() && i < 3; i++)
-        names.push_back(near[i].second);
-    return names.empty() ? "" : joined(names);
+    std::string out;
+    size_t shown = std::min<size_t>(near.size(), 3);
+    for (size_t i = 0; i < shown; i++)
+        out += (i == 0 ? "" : i + 1 == shown ? " or " : ", ") + near[i].second;
+    return out;
 }
 
 // The codec FFmpeg would know an encoder name by, for names this build lacks ("" if none).
@@ -239,7 +242,7 @@ std::string codec_of_encoder_name(const std::string &name)
     }
     std::string near = similar_names(type, asked);
     fail(-EINVAL, "'%s' is no %s encoder or codec this FFmpeg knows%s%s; %s encoders for %s here: %s", asked.c_str(),
-         type_name(type), near.empty() ? "" : "; did you mean ", near.c_str(), type_name(type),
+         type_name(type), near.empty() ? "" : " (did you mean ", (near.empty() ? "" : near + "?)").c_str(), type_name(type),
          container_words(muxer).c_str(), fits.c_str());
 }
 
@@ -321,8 +324,8 @@ const AVOutputFormat *choose_muxer(const char *container, const char *output)
         // An extension given for a name (-f mkv): the muxer that writes it.
         std::string file = std::string("x.") + container;
         const AVOutputFormat *by_extension = av_guess_format(nullptr, file.c_str(), nullptr);
-        fail(-EINVAL, "'%s' is not a muxer in this FFmpeg build%s%s (ffmpeg -muxers lists them)", container,
-             by_extension ? "; did you mean " : "", by_extension ? by_extension->name : "");
+        fail(-EINVAL, "'%s' is not a muxer in this FFmpeg build%s%s%s (ffmpeg -muxers lists them)", container,
+             by_extension ? "; did you mean " : "", by_extension ? by_extension->name : "", by_extension ? "?" : "");
     }
     fail(-EINVAL,
          "cannot tell the container from the name '%s': give it a known extension (.mp4, .mkv, .webm, .mov, .nut, "
