@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds glreader, then renders the built-in
-# animated scene headless and encodes it in-process (H.264 when this FFmpeg has libx264,
-# else FFV1) into glreader-export.mp4 (or .mkv) in the current directory, and prints the
-# file's full path. Arguments go to glreader-export (e.g. -s 1920x1080 -t 10,
-# --shader my.frag, -c ffv1 -o lossless.mkv).
+# animated scene headless and encodes it in-process into glreader-export.mp4 in the current
+# directory (H.264: MP4's own codec, as ffmpeg picks it), and prints the file's full path.
+# Arguments go to glreader-export (e.g. -s 1920x1080 -t 10,
+# --shader samples/shaders/plasma.frag, -c ffv1 -o lossless.mkv).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"

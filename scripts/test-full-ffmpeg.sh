@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the full (distribution-like) patched ffmpeg of a release line and checks what it
-# is for (tests/full_ffmpeg_test.sh). scripts/test.sh runs it for the newest line; the
-# build takes about four times the lean one's (see the README).
+# Builds the complete (distribution-like) patched ffmpeg of a release line, build.sh's
+# default, and checks what it is for (tests/full_ffmpeg_test.sh). scripts/test.sh runs the
+# same check through ctest for the newest line; the build takes about eight times the lean
+# one's (docs/building-ffmpeg.md).
 # Usage: scripts/test-full-ffmpeg.sh [LINE]   (default: 9.0)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -573,8 +573,10 @@ TEST(export_audio, silent_surround_and_44100_hz_sound_and_offsets)
             ASSERT_EQ(glr_test::wait_exit(spawn_export(args, log)), 0) << glr_test::slurp(log);
             std::vector<int16_t> sound = glr_test::decode_audio(out, 48000, c.channels);
             ASSERT_FALSE(sound.empty()) << "no audio track with " << c.channels << " channels";
+            // Within a frame of the container's own codec (AAC's 1024 samples, AC3's 1536,
+            // Vorbis's up to 2048, whichever this FFmpeg picks for the container).
             EXPECT_NEAR(static_cast<double>(sound.size()) / c.channels / 48000,
-                        c.duration + glr_test::played_priming_seconds(out), 1024.0 / 44100);
+                        c.duration + glr_test::played_priming_seconds(out), 2048.0 / 44100);
             std::remove(out.c_str());
         }
     // With the offset, the first click comes 1.5 s later.
@@ -634,10 +636,10 @@ TEST(export_audio, sound_it_cannot_use_is_named)
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", text, "-o", out}, log)), 1);
     EXPECT_NE(glr_test::slurp(log).find(text), std::string::npos) << glr_test::slurp(log);
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", write_click_track(48000, 1, 1.0),
-                                                "--audio-codec", "aac", "-f", "webm", "-o", out},
+                                                "--audio-codec", "pcm_s16le", "-o", out},
                                                log)),
               1);
-    EXPECT_NE(glr_test::slurp(log).find("the webm muxer cannot hold aac audio"), std::string::npos)
+    EXPECT_NE(glr_test::slurp(log).find("the mp4 muxer cannot hold pcm_s16le audio"), std::string::npos)
         << glr_test::slurp(log);
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-n", "3", "--audio-offset", "1", "-o", out}, log)), 2);
     std::ifstream never(out);

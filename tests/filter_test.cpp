@@ -157,15 +157,14 @@ TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
     fails("channel0=sound", "the Image pass's iChannel0 is a sound without a file");
     fails("mouse=3", "mouse: the mouse needs X,Y or X,Y,CX,CY");
     fails("date=2026-02-30", "date: the date needs YYYY-MM-DD");
-    // A lean build reads no MP3: it says which parts it lacks, not "Invalid data found".
-    std::string mp3 = glr_test::scratch_path("song.mp3"), made = glr_test::scratch_path("song_mp3.log");
-    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffmpeg", {"-v", "error", "-y", "-f", "lavfi", "-i",
-                                                             "sine=duration=1", "-c:a", "libmp3lame", mp3},
-                                                  made)),
-              0)
-        << glr_test::slurp(made); // the system's ffmpeg, which has LAME
-    fails("channel0=sound:audio=" + mp3,
-          "cannot open the sound " + mp3 + ": this FFmpeg has no mp3 demuxer and no mp3 decoder (a lean build?");
+    // A lean build reads no MP3: it says which parts it lacks, not "Invalid data found". (A
+    // complete build reads it: the docs' examples play one.)
+    if (ffmpeg({"-hide_banner", "-demuxers"}, "demuxers").log.find(" mp3 ") == std::string::npos) {
+        std::string mp3 = glr_test::scratch_path("song.mp3");
+        std::ofstream(mp3, std::ios::binary) << "ID3\x04" << std::string(64, '\0'); // what the name says is enough
+        fails("channel0=sound:audio=" + mp3,
+              "cannot open the sound " + mp3 + ": this FFmpeg has no mp3 demuxer and no mp3 decoder (a lean build?");
+    }
     std::string project = glr_test::scratch_path("no_image_project");
     mkdir(project.c_str(), 0755);
     expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + project, "-f", "null", "-"}, "no_image"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a full build (ffmpeg-patches/build.sh LINE --full) is for: glreader's filters in
+# What a complete build (ffmpeg-patches/build.sh LINE, its default) is for: glreader's filters in
 # an ffmpeg that does everything a distribution's does. Writes a PNG sequence, mpegts to
 # a UDP receiver on 127.0.0.1, H.265, VP9 with Opus sound, and runs drawtext in the same
 # graph as glreader; each output is probed back with the build's own ffprobe.
