@@ -22,23 +22,23 @@ glr_log_level log_level(verbosity v)
     return GLR_LOG_WARN;
 }
 
-void print(void *opaque, glr_log_level level, const char *message)
+void print(void *, glr_log_level level, const char *message)
 {
-    if (*static_cast<const verbosity *>(opaque) == verbosity::quiet)
-        return;
     if (message[0] == '[') // FFmpeg's, as ffmpeg prints it
         std::fprintf(stderr, "%s\n", message);
     else if (level != GLR_LOG_ERROR)
         std::fprintf(stderr, "glreader: %s\n", message);
 }
 
+void print_nothing(void *, glr_log_level, const char *) {}
+
 } // namespace
 
 program_log::program_log(verbosity level) : level_(level)
 {
     glr_log_params params{};
-    params.callback = print;
-    params.opaque = &level_;
+    // No state of this object in the callback: the log may outlive it (release()).
+    params.callback = level == verbosity::quiet ? print_nothing : print;
     params.level = log_level(level);
     log_ = glr_log_create(&params);
     if (!log_)
