@@ -284,6 +284,53 @@ TEST_F(shadertoy_test, buffers_render_in_order_a_b_c_d_then_image)
     glr_scene_destroy(&scene);
 }
 
+// WebGL 2's GLSL as Shadertoy compiles it: GLSL ES 3.00's packing built-ins, which desktop
+// GLSL 3.30 lacks, and iGlobalTime, iTime's name before 2017.
+TEST_F(shadertoy_test, webgl2_s_packing_built_ins_and_old_names_work)
+{
+    glr_scene_params p{};
+    p.width = 9;
+    p.height = 1;
+    p.source = R"(void mainImage(out vec4 c, in vec2 f) {
+    uint h = packHalf2x16(vec2(0.25, -2.0));    // 0xc0003400
+    vec2 back = unpackHalf2x16(h);
+    uint u = packUnorm2x16(vec2(1.0, 0.0));     // 0x0000ffff
+    uint s = packSnorm2x16(vec2(-1.0, 1.0));    // 0x7fff8001
+    vec2 us = unpackSnorm2x16(s), uu = unpackUnorm2x16(u);
+    int x = int(f.x);
+    float v = x == 0 ? float((h >> 8) & 255u) : x == 1 ? float(h >> 24) : x == 2 ? back.x * 100.0
+            : x == 3 ? -back.y * 50.0 : x == 4 ? float(u & 255u) : x == 5 ? float(s >> 24)
+            : x == 6 ? (us.x + 2.0) * 50.0 : x == 7 ? uu.x * 200.0 : iGlobalTime * 10.0;
+    c = vec4(v / 255.0, 0.0, 0.0, 1.0);
+})";
+    glr_scene *scene = glr_scene_create(nullptr, &p);
+    ASSERT_NE(scene, nullptr) << glr_last_error();
+    glr_scene_inputs inputs{};
+    inputs.time = 4.2f;
+    std::vector<uint8_t> pixels = render(scene, inputs, 9, 1);
+    const int expected[9] = {0x34, 0xc0, 25, 100, 255, 0x7f, 50, 200, 42};
+    for (int x = 0; x < 9; x++)
+        EXPECT_EQ(pixels[static_cast<size_t>(x) * 4], expected[x]) << "column " << x;
+    glr_scene_destroy(&scene);
+}
+
+// A shader that fails for what differs from Shadertoy says so under the compiler's error.
+TEST_F(shadertoy_test, a_webgl1_shader_s_error_says_what_differs_from_shadertoy)
+{
+    glr_scene_params p{};
+    p.width = 8;
+    p.height = 8;
+    p.source = "void mainImage(out vec4 c, in vec2 f) {\n    gl_FragColor = texture(iChannel0, f);\n}\n";
+    EXPECT_EQ(glr_scene_create(nullptr, &p), nullptr);
+    std::string error = glr_last_error();
+    size_t first = error.find("gl_FragColor'");
+    ASSERT_NE(first, std::string::npos) << error;
+    size_t hint = error.find("(a difference from Shadertoy: WebGL 1's names");
+    ASSERT_NE(hint, std::string::npos) << error;
+    EXPECT_EQ(error.find('\n', first) + 1, hint) << "right under the error it explains: " << error;
+    EXPECT_EQ(error.find("a difference from Shadertoy"), error.rfind("a difference from Shadertoy")) << "once";
+}
+
 TEST_F(shadertoy_test, errors_name_the_pass_the_channel_the_file_and_the_line)
 {
     const char *fine = "void mainImage(out vec4 c, in vec2 p) { c = vec4(helper()); }";

@@ -5,6 +5,7 @@
 #include <string>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace glr::shadertoy {
 
@@ -57,6 +58,44 @@ std::string without_version_line(const std::string &text, int &version)
     return out;
 }
 
+// What glreader knows to differ between Shadertoy (WebGL 2, GLSL ES 3.00) and the desktop
+// GLSL it compiles, keyed by words of a compiler's error.
+struct difference {
+    std::regex error;
+    const char *hint;
+};
+
+const std::vector<difference> &differences()
+{
+    static const std::vector<difference> known = {
+        {std::regex(R"((un)?pack(Half|Snorm|Unorm)2x16)"),
+         "GLSL ES 3.00's packing functions need GLSL 4.20 or GL_ARB_shading_language_packing, which this OpenGL "
+         "driver lacks"},
+        {std::regex(R"(\b(texture2D|texture2DLod|textureCube|texture2DProj|gl_FragColor)\b)"),
+         "WebGL 1's names, which GLSL ES 3.00 (Shadertoy's since 2017) has not: texture2D and textureCube are "
+         "texture(), texture2DLod is textureLod(), and mainImage writes fragColor, not gl_FragColor"},
+    };
+    return known;
+}
+
+// The errors with, under the first whose Shadertoy difference glreader knows, that
+// difference.
+std::string with_shadertoy_difference(const std::string &errors)
+{
+    std::istringstream lines(errors);
+    std::string out;
+    bool told = false;
+    for (std::string line; std::getline(lines, line);) {
+        out += (out.empty() ? "" : "\n") + line;
+        for (const difference &d : differences())
+            if (!told && std::regex_search(line, d.error)) {
+                out += std::string("\n(a difference from Shadertoy: ") + d.hint + ")";
+                told = true;
+            }
+    }
+    return out;
+}
+
 bool is_blank(const std::string &text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
 
 } // namespace
@@ -67,7 +106,13 @@ std::string fragment_source(const pass_source &pass)
     std::string common = without_version_line(pass.common, version), body = without_version_line(pass.body, version);
     std::ostringstream s;
     s << "#version " << version << " core\n" << line_directive(prelude)
-      << "#define HW_PERFORMANCE 1\n"
+      // GLSL ES 3.00's packing built-ins (packHalf2x16 and its kin), which desktop GLSL
+      // has only from 4.20 on, through the extension every GL 4 driver offers.
+      << "#if __VERSION__ < 420\n"
+         "#extension GL_ARB_shading_language_packing : enable\n"
+         "#endif\n"
+         "#define HW_PERFORMANCE 1\n"
+         "#define iGlobalTime iTime\n" // its name before 2017, in Kodi's visualizers and old posts
          "uniform vec3 iResolution;\n"
          "uniform float iTime;\n"
          "uniform float iTimeDelta;\n"
@@ -135,7 +180,7 @@ std::string locate_errors(const std::string &log, const pass_source &pass)
     }
     while (!out.empty() && out.back() == '\n')
         out.pop_back();
-    return out;
+    return with_shadertoy_difference(out);
 }
 
 } // namespace glr::shadertoy
