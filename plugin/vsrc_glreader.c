@@ -68,6 +68,7 @@ typedef struct GLReaderContext {
     int64_t start;
     char *shader;
     char *shader_src;
+    char *media;
     char *channels[GLR_SCENE_CHANNELS];
     char *audio;
     char *mouse;
@@ -100,7 +101,8 @@ static const AVOption glreader_options[] = {
     { "duration",   "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     { "d",          "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     { "start",      "set the time of the first frame: it shows iTime = start, iFrame = start x rate", OFFSET(start), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
-    { "shader",     "Shadertoy shader: a fragment file or a project directory (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "shader",     "Shadertoy shader: a fragment file, a project directory or Shadertoy's JSON, FILE.json[#ID] (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "media",      "where a Shadertoy JSON's media (/media/a/NAME) are, as DIR/NAME or DIR/media/a/NAME (default: beside the JSON)", OFFSET(media), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "shader_src", "Shadertoy shader: the Image pass's source itself", OFFSET(shader_src), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "channel0",   "the Image pass's iChannel0: KIND[:SOURCE][,filter=..][,wrap=..][,vflip=..][,loop=..]", OFFSET(channels[0]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "channel1",   "the Image pass's iChannel1 (as channel0)", OFFSET(channels[1]), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
@@ -231,6 +233,7 @@ static int start_frame(AVFilterContext *ctx)
 static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, struct glr_player_params *params)
 {
     GLReaderContext *s = ctx->priv;
+    struct glr_project_params project = { .path = s->shader, .media_dir = s->media };
     char where[16];
     long long date;
     int i;
@@ -239,7 +242,7 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
         av_log(ctx, AV_LOG_ERROR, "shader and shader_src both given: pick one\n");
         return AVERROR(EINVAL);
     }
-    if (!(shared->project = glr_project_load(shared->gl.log, s->shader)))
+    if (!(shared->project = glr_project_open(shared->gl.log, &project)))
         return ff_glreader_averror(glr_last_error_code());
     for (i = 0; i < GLR_SCENE_CHANNELS; i++) {
         snprintf(where, sizeof(where), "channel%d", i);

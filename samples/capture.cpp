@@ -54,7 +54,7 @@ sample::program_help help()
             "frame to a consumer thread that reads it all (as an encoder would), then prints the ring's "
             "statistics on stdout: a check of the readback paths and a measure of their cost.",
             {{"What to render",
-              {doc::shader, doc::channels, doc::size, doc::rate.with_default("60"),
+              {doc::shader, doc::media, doc::channels, doc::size, doc::rate.with_default("60"),
                doc::frames.with_default("600"), doc::require_hw}},
              {"Readback",
               {doc::ring_format, doc::matrix, doc::range, doc::chroma_loc, doc::depth,

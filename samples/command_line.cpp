@@ -134,14 +134,22 @@ const option_doc rate{"-r", "FPS",
                       "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", "30"};
 const option_doc seconds{"-t", "TIME", "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]", "5"};
 const option_doc frames{"-n, -frames:v", "FRAMES", "length in frames, instead of -t", "from -t"};
-const option_doc shader{"--shader", "FILE|DIR",
-                        "a Shadertoy shader: a .frag file with mainImage, or a project directory (image.glsl, "
-                        "common.glsl, bufferA..D.glsl and a 'channels' file of 'PASS.channelN SPEC' lines)",
+const option_doc shader{"--shader", "FILE|DIR|JSON",
+                        "a Shadertoy shader: a .frag file with mainImage, a project directory (image.glsl, "
+                        "common.glsl, bufferA..D.glsl and a 'channels' file of 'PASS.channelN SPEC' lines), or "
+                        "Shadertoy's JSON of a shader (FILE.json; FILE.json#ID picks one of several)",
                         "the built-in scene"};
+const option_doc media{"--media", "DIR",
+                       "where a Shadertoy JSON's media (its textures, cube maps, videos, music: /media/a/NAME) are, "
+                       "as DIR/NAME or DIR/media/a/NAME",
+                       "beside the JSON"};
 const option_doc channels{"--channel0..3", "SPEC",
                           "the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE], cubemap:PATTERN ({} "
-                          "becomes px nx py ny pz nz), buffer:A..D or keyboard, then ,filter=nearest|linear|mipmap "
-                          ",wrap=clamp|repeat ,vflip=on|off ,loop=on|off",
+                          "becomes px nx py ny pz nz; {_} Shadertoy's '' _1 .. _5), buffer:A..D or keyboard, then "
+                          ",filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=on|off ,loop=on|off. Shadertoy's "
+                          "defaults: image mipmap,repeat,vflip=on; video linear,clamp,vflip=on,loop=on; sound "
+                          "linear,clamp,vflip=off; cubemap mipmap,clamp,vflip=off; buffer linear,clamp; keyboard "
+                          "nearest,clamp",
                           "the project's own, or none"};
 const option_doc codec{"-c, -c:v", "CODEC",
                        "video encoder (libx264) or codec (h264, hevc, av1, vp9, prores: this FFmpeg's best encoder "

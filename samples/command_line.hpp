@@ -51,7 +51,7 @@ enum class verbosity { quiet, error, warning, info, verbose, debug };
 
 // The options several programs take, documented once.
 namespace doc {
-extern const option_doc size, rate, seconds, frames, shader, channels, codec, output, overwrite, depth, ring_format,
+extern const option_doc size, rate, seconds, frames, shader, media, channels, codec, output, overwrite, depth, ring_format,
     matrix, range, chroma_loc, require_hw, verbosity;
 }
 

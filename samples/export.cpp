@@ -76,6 +76,7 @@ struct options {
     glr_color color{};
     float mouse[4] = {0, 0, 0, 0}; // iMouse
     std::string date;              // iDate at frame 0, UTC; empty: now, local time
+    std::string to_project;        // --to-project: write the project there, render nothing
     int start_frame = -1;          // --start-frame; < 0: not given
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
@@ -124,6 +125,7 @@ sample::program_help help()
         "a pipe, a URL or an image sequence, with sound, tagged colour and exact frame ranges.",
         {{"What to render",
           {doc::shader,
+           doc::media,
            doc::channels,
            doc::size,
            doc::rate,
@@ -132,6 +134,10 @@ sample::program_help help()
            {"-ss", "TIME", "start at this time: frame TIME x FPS, rendered exactly as a run from 0 renders it",
             "0"},
            {"-to", "TIME", "stop at this time, instead of -t", "from -t"},
+           {"--to-project", "DIR",
+            "render nothing: write the --shader (a Shadertoy JSON, say) as a project folder to edit, DIR new or "
+            "empty",
+            "off"},
            {"--start-frame", "N", "start at frame N (as -ss, in frames)", "0"},
            {"--mouse", "X,Y[,CX,CY]", "iMouse: held down at X,Y, pixels from the bottom left", "not pressed"},
            {"--date", "YYYY-MM-DD[THH:MM:SS]", "iDate at the first frame, UTC, so that reruns match",
@@ -252,6 +258,8 @@ options parse(int argc, char **argv)
             o.container = args.value();
         } else if (args.is("-o")) {
             o.output = args.value();
+        } else if (args.is("--to-project")) {
+            o.to_project = args.value();
         } else if (args.is("--format-options")) {
             o.format_options = args.value();
         } else if (args.is("--audio")) {
@@ -493,6 +501,13 @@ int main(int argc, char **argv)
     bool render_left_running = false;
     try {
         glr::project project = o.project.load(log);
+        if (!o.to_project.empty()) {
+            project.write(o.to_project.c_str());
+            if (o.verbosity >= sample::verbosity::warning)
+                std::fprintf(stderr, "glreader-export: wrote the project into %s (--shader %s/ renders it)\n",
+                             o.to_project.c_str(), o.to_project.c_str());
+            return 0;
+        }
 
         // ffmpeg's spellings (-preset, -b:v...) are codec options after --codec-options' own.
         std::string codec_options = o.codec_options;

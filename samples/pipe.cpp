@@ -68,7 +68,7 @@ sample::program_help help()
             "copy (vmsplice), to the stdin of an `ffmpeg -f rawvideo -i -` child, as TurboPipe does: for those who "
             "keep an ffmpeg process of their own. The arguments after -- are the child's output arguments.",
             {{"What to render",
-              {doc::shader, doc::channels, doc::size, doc::rate, doc::seconds, doc::frames, doc::require_hw}},
+              {doc::shader, doc::media, doc::channels, doc::size, doc::rate, doc::seconds, doc::frames, doc::require_hw}},
              {"Through the pipe",
               {doc::ring_format.with_default("nv12: 1.5 bytes a pixel, tagged for ffmpeg"), doc::matrix, doc::range,
                doc::chroma_loc, doc::depth,

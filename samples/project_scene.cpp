@@ -10,6 +10,10 @@ bool project_options::read(command_line &args)
         shader = args.value();
         return true;
     }
+    if (args.is("--media")) {
+        media = args.value();
+        return true;
+    }
     for (int c = 0; c < GLR_SCENE_CHANNELS; c++)
         if (args.is(("--channel" + std::to_string(c)).c_str())) {
             channels[static_cast<size_t>(c)] = args.value();
@@ -20,7 +24,7 @@ bool project_options::read(command_line &args)
 
 glr::project project_options::load(glr_log *log) const
 {
-    glr::project project(shader.c_str(), log);
+    glr::project project(shader.c_str(), log, media.empty() ? nullptr : media.c_str());
     for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
         const std::string &spec = channels[static_cast<size_t>(c)];
         std::string where = "--channel" + std::to_string(c);

@@ -1,5 +1,5 @@
-// What to render, for every program that renders a scene: --shader FILE|DIR and
-// --channel0..3 SPEC (project_options), and the scene that plays it (project_scene): a
+// What to render, for every program that renders a scene: --shader FILE|DIR|JSON, --media DIR
+// and --channel0..3 SPEC (project_options), and the scene that plays it (project_scene): a
 // Shadertoy shader or project directory (glreader/shadertoy_project.h), its media channels
 // decoded with FFmpeg (glreader/shadertoy_media.h), played by glr_player frame after frame
 // at a frame rate, in the GL context current when it is made.
@@ -19,7 +19,8 @@
 namespace sample {
 
 struct project_options {
-    std::string shader; // a .frag file or a project directory; empty: the built-in scene
+    std::string shader; // a .frag file, a project directory or a JSON; empty: the built-in scene
+    std::string media;  // where a JSON's Shadertoy media are
     std::array<std::string, GLR_SCENE_CHANNELS> channels; // the Image pass's, over the project's
 
     // Takes --shader or --channelN from args; false when the option is neither.

@@ -50,7 +50,7 @@ sample::program_help help()
             "in-process. Esc, Q, closing the window, Ctrl-C or SIGTERM stop and finalize the recording. Without a "
             "display, run it under xvfb-run -a.",
             {{"What to show",
-              {doc::shader, doc::channels, doc::size, doc::rate.with_default("60"),
+              {doc::shader, doc::media, doc::channels, doc::size, doc::rate.with_default("60"),
                doc::frames.with_default("until the window closes")}},
              {"Recording", {doc::codec, doc::output.with_default("glreader-viewer.mp4"), doc::overwrite}},
              {"Messages", {doc::verbosity}}},

@@ -33,6 +33,12 @@ private:
 
 } // namespace
 
+bool is_regular_file(const std::string &path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 std::string read_text_file(const std::string &path, const std::string &what, size_t limit, const char *raise_with)
 {
     const char *p = path.c_str(), *w = what.c_str();

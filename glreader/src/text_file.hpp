@@ -16,4 +16,7 @@ namespace glr {
 std::string read_text_file(const std::string &path, const std::string &what, size_t limit,
                            const char *raise_with);
 
+// Whether path names a regular file (following links), without opening it.
+bool is_regular_file(const std::string &path);
+
 } // namespace glr

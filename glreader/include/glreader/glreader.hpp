@@ -225,14 +225,16 @@ private:
     detail::handle<glr_ring, glr_ring_destroy> ring_;
 };
 
-// A Shadertoy shader or project directory (see glreader/shadertoy_project.h).
+// A Shadertoy shader, project directory or JSON (see glreader/shadertoy_project.h).
 class project {
 public:
-    // path: a .frag file or a project directory; "" or NULL: the built-in scene.
-    explicit project(const char *path, glr_log *log = nullptr) : project_(glr_project_load(log, path))
+    // path: a .frag file, a project directory or a Shadertoy JSON; "" or NULL: the built-in
+    // scene. media_dir: where a JSON's Shadertoy media are (glr_project_params).
+    explicit project(const char *path, glr_log *log = nullptr, const char *media_dir = nullptr)
+        : project_(open(path, media_dir, log))
     {
         if (!project_.get())
-            detail::throw_create_failure("glr_project_load");
+            detail::throw_create_failure("glr_project_open");
     }
     // Binds a pass's channel to a spec ("image:noise.png,wrap=repeat"); `where` names it in
     // errors. Throws glr::error.
@@ -240,9 +242,18 @@ public:
     {
         detail::check(glr_project_bind(project_.get(), pass, channel, spec, where), "glr_project_bind");
     }
+    // Writes it as a project folder (glr_project_write). Throws glr::error.
+    void write(const char *dir) const { detail::check(glr_project_write(project_.get(), dir), "glr_project_write"); }
     glr_project *get() const { return project_.get(); }
 
 private:
+    static glr_project *open(const char *path, const char *media_dir, glr_log *log)
+    {
+        glr_project_params params{};
+        params.path = path;
+        params.media_dir = media_dir;
+        return glr_project_open(log, &params);
+    }
     detail::handle<glr_project, glr_project_destroy> project_;
 };
 

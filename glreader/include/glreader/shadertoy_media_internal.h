@@ -507,7 +507,9 @@ static inline void glr_media_channels_close(struct glr_media_channels *m)
 static inline int glr_media_channels_source(struct glr_media_channels *m, enum glr_media_kind kind,
                                             const char *path, int loop, struct glr_media_source **out)
 {
+    /* {} in a cube map's pattern: glreader's face names; {_}: Shadertoy's. */
     static const char *const faces[6] = {"px", "nx", "py", "ny", "pz", "nz"};
+    static const char *const shadertoy_faces[6] = {"", "_1", "_2", "_3", "_4", "_5"};
     struct glr_media_source *src;
     int i, ret = 0;
     for (i = 0; i < m->source_count; i++) {
@@ -530,11 +532,18 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
     case GLR_MEDIA_VIDEO: ret = glr_media_video_open(&src->video, path, loop); break;
     case GLR_MEDIA_SOUND: ret = glr_media_sound_open(&src->sound, path); break;
     case GLR_MEDIA_CUBEMAP:
-        if (!strstr(path, "{}"))
-            return glr_media_fail(AVERROR(EINVAL), "the cube map %s has no {} for its faces", path);
+        if (!strstr(path, "{}") && !strstr(path, "{_}"))
+            return glr_media_fail(AVERROR(EINVAL), "the cube map %s has no {} (or {_}) for its faces", path);
         for (i = 0; i < 6 && ret >= 0; i++) {
             const char *at = strstr(path, "{}");
-            char *file = av_asprintf("%.*s%s%s", (int)(at - path), path, faces[i], at + 2);
+            const char *face = faces[i];
+            size_t skip = 2;
+            if (!at) {
+                at = strstr(path, "{_}");
+                face = shadertoy_faces[i];
+                skip = 3;
+            }
+            char *file = av_asprintf("%.*s%s%s", (int)(at - path), path, face, at + skip);
             ret = file ? glr_media_load_image(file, &src->faces[i])
                        : glr_media_fail(AVERROR(ENOMEM), "no memory for the cube map %s", path);
             av_free(file);

@@ -6,15 +6,22 @@
  * media feed which channel; the host decodes them (glreader/shadertoy_media.h does it
  * with FFmpeg's libraries) and the scene (glreader/scene.h) renders.
  *
- * A project is one fragment file (the Image pass) or a directory holding image.glsl,
+ * A project is one fragment file (the Image pass), a directory holding image.glsl,
  * optionally common.glsl and bufferA..D.glsl, and a `channels` file of lines
- * "PASS.channelN SPEC" (PASS: image or bufferA..bufferD, N: 0..3; # starts a comment).
- * A channel spec:
+ * "PASS.channelN SPEC" (PASS: image or bufferA..bufferD, N: 0..3; # starts a comment), or
+ * Shadertoy's own JSON (FILE.json: the API's {"Shader": ...} or the site's export, one
+ * shader or an array of them, FILE.json#ID picking one), every pass and input bound as
+ * Shadertoy binds it. A channel spec:
  *
  *   KIND[:SOURCE][,filter=nearest|linear|mipmap][,wrap=clamp|repeat][,vflip=on|off][,loop=on|off]
  *
  *   image:FILE   video:FILE   sound[:FILE]   keyboard   buffer:A..D
- *   cubemap:PATTERN (each face's file: {} in PATTERN becomes px, nx, py, ny, pz, nz)
+ *   cubemap:PATTERN (each face's file: {} in PATTERN becomes px, nx, py, ny, pz, nz; {_}
+ *                    becomes "", _1, .. _5, as Shadertoy names its cube maps' faces)
+ *
+ * Each kind's defaults are Shadertoy's: image mipmap, repeat, vflip on; video linear,
+ * clamp, vflip on, loop on; sound linear, clamp, vflip off; cubemap mipmap, clamp, vflip
+ * off; buffer linear, clamp; keyboard nearest, clamp.
  *
  * Relative files in a channels file are taken from the project's directory. The calls
  * that take no log keep their errors in glr_last_error() without logging them.
@@ -48,11 +55,33 @@ struct glr_channel_binding {
 
 typedef struct glr_project glr_project;
 
-/* Reads a .frag file's path or a project directory (its channels file parsed, each pass's
- * file checked). NULL or "": the built-in scene. Returns NULL with the reason logged and in
- * glr_last_error(): -ENOENT (no image.glsl, naming the directory), -EINVAL (a channels
- * line, as "FILE:LINE: why"). Pass files are read when the scene is created. */
+/* Reads a .frag file's path, a project directory (its channels file parsed, each pass's
+ * file checked) or a Shadertoy JSON (read whole, its media found beside it: see
+ * glr_project_open). NULL or "": the built-in scene. Returns NULL with the reason logged
+ * and in glr_last_error(): -ENOENT (no image.glsl, naming the directory), -EINVAL (a
+ * channels line, as "FILE:LINE: why"; a JSON field, as "FILE: FIELD: why"). Pass files
+ * are read when the scene is created. */
 GLR_API glr_project *glr_project_load(glr_log *log, const char *path);
+
+/* What glr_project_open reads. */
+struct glr_project_params {
+    const char *path;      /* as glr_project_load takes it */
+    const char *media_dir; /* Shadertoy JSON: the folder its media (/media/a/NAME.png and the
+                              like, which glreader does not ship) are looked for in first, as
+                              FOLDER/media/a/NAME.png or FOLDER/NAME.png, then beside the
+                              file; NULL: beside the file only. A missing one fails the call
+                              (-ENOENT), naming each input and file. */
+};
+
+/* glr_project_load with a media folder. Also -ENOTSUP: the JSON uses what glreader cannot
+ * render (a Cube A pass, a webcam, a 3D texture), each named. */
+GLR_API glr_project *glr_project_open(glr_log *log, const struct glr_project_params *params);
+
+/* Writes the project as a folder (image.glsl, common.glsl, bufferA..D.glsl, channels; media
+ * by their absolute paths) that glr_project_load reads back as the same project: how a
+ * Shadertoy JSON becomes files to edit. `dir` is made, or must be empty; nothing is
+ * overwritten. Returns 0 or a negative errno, with a message naming the file. */
+GLR_API int glr_project_write(const glr_project *project, const char *dir);
 
 /* Binds a channel of a pass (0..3: Buffer A..D, GLR_SCENE_IMAGE_PASS: Image) to a spec;
  * relative files are taken as given. `where` names the spec in errors ("--channel0").

@@ -32,12 +32,30 @@ extern "C" {
 
 glr_project *glr_project_load(glr_log *log, const char *path)
 {
+    glr_project_params params{};
+    params.path = path;
+    return glr_project_open(log, &params);
+}
+
+glr_project *glr_project_open(glr_log *log, const struct glr_project_params *params)
+{
     glr_project *project = nullptr;
     glr::guarded(log, [&] {
-        project = new glr_project(path ? path : "");
+        need(params, "glr_project_open", "params");
+        project = new glr_project(params->path ? params->path : "", params->media_dir ? params->media_dir : "", log);
         return 0;
     });
     return project;
+}
+
+int glr_project_write(const glr_project *project, const char *dir)
+{
+    return quietly([&] {
+        need(project, "glr_project_write", "project");
+        need(dir, "glr_project_write", "dir");
+        project->write(dir);
+        return 0;
+    });
 }
 
 int glr_project_bind(glr_project *project, int pass, int channel, const char *spec, const char *where)

@@ -22,12 +22,6 @@ bool is_directory(const std::string &path)
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool is_file(const std::string &path)
-{
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 std::string resolve(const std::string &path, const std::string &base_dir)
 {
     if (path.empty() || path[0] == '/' || base_dir.empty() || path.find("://") != std::string::npos)
@@ -88,7 +82,8 @@ void parse_spec(const std::string &text, const std::string &where, const std::st
         b.media = GLR_MEDIA_IMAGE;
         need_source();
     } else if (kind == "video") {
-        b.channel.kind = GLR_CHANNEL_TEXTURE;
+        // Shadertoy's for a video: no mipmaps to build each frame.
+        b.channel = {GLR_CHANNEL_TEXTURE, 0, GLR_FILTER_LINEAR, GLR_WRAP_CLAMP, GLR_VFLIP_ON};
         b.media = GLR_MEDIA_VIDEO;
         need_source();
     } else if (kind == "sound") {
@@ -100,8 +95,9 @@ void parse_spec(const std::string &text, const std::string &where, const std::st
         b.channel.kind = GLR_CHANNEL_CUBEMAP;
         b.media = GLR_MEDIA_CUBEMAP;
         need_source();
-        if (path.find("{}") == std::string::npos)
-            bad(where, "cubemap needs a pattern with {} for the face (px, nx, py, ny, pz, nz), like sky_{}.png");
+        if (path.find("{}") == std::string::npos && path.find("{_}") == std::string::npos)
+            bad(where, "cubemap needs a pattern with {} for the face (px, nx, py, ny, pz, nz), like sky_{}.png, or "
+                       "{_} for Shadertoy's names (\"\", _1 .. _5)");
     } else if (kind == "buffer") {
         b.channel.kind = GLR_CHANNEL_BUFFER;
         if (source.size() != 1 || source[0] < 'A' || source[0] > 'D')
@@ -143,23 +139,29 @@ void parse_spec(const std::string &text, const std::string &where, const std::st
 
 } // namespace
 
-glr_project::glr_project(const std::string &path)
+glr_project::glr_project(const std::string &path, const std::string &media_dir, const glr_log *log)
 {
     if (path.empty())
         return;
+    if (is_json(path)) {
+        read_json(path, media_dir, log);
+        return;
+    }
+    if (!media_dir.empty())
+        glr::fail(-EINVAL, "a media folder (%s) is for Shadertoy's JSON, and %s is none", media_dir.c_str(), path.c_str());
     if (!is_directory(path)) {
         passes_[GLR_SCENE_IMAGE_PASS].path = path;
         return;
     }
     std::string image = path + "/image.glsl";
-    if (!is_file(image))
+    if (!glr::is_regular_file(image))
         glr::fail(-ENOENT, "the project %s has no image.glsl (its Image pass)", path.c_str());
     passes_[GLR_SCENE_IMAGE_PASS].path = image;
-    if (is_file(path + "/common.glsl"))
-        common_path_ = path + "/common.glsl";
+    if (glr::is_regular_file(path + "/common.glsl"))
+        common_.path = path + "/common.glsl";
     for (size_t i = 0; i < GLR_SCENE_BUFFERS; i++) {
         std::string file = path + "/" + pass_files[i] + ".glsl";
-        if (is_file(file))
+        if (glr::is_regular_file(file))
             passes_[i].path = file;
     }
     read_channels_file(path);
@@ -200,7 +202,7 @@ void glr_project::bind(int pass, int channel, const std::string &spec, const std
     if (pass < 0 || pass > GLR_SCENE_IMAGE_PASS || channel < 0 || channel >= GLR_SCENE_CHANNELS)
         bad(where, glr::format("no pass %d or channel %d (passes 0..%d, channels 0..%d)", pass, channel,
                                GLR_SCENE_IMAGE_PASS, GLR_SCENE_CHANNELS - 1));
-    if (passes_[static_cast<size_t>(pass)].path.empty() && pass != GLR_SCENE_IMAGE_PASS)
+    if (!passes_[static_cast<size_t>(pass)].present() && pass != GLR_SCENE_IMAGE_PASS)
         bad(where, "binds a channel of " + std::string(pass_files[pass]) + ", but the project has no " +
                        pass_files[pass] + ".glsl");
     bound &b = passes_[static_cast<size_t>(pass)].channels[static_cast<size_t>(channel)];
@@ -217,14 +219,22 @@ const glr_channel_binding *glr_project::binding(int pass, int channel) const
 
 void glr_project::scene_params(glr_scene_params &params) const
 {
-    auto path_of = [](const std::string &p) { return p.empty() ? nullptr : p.c_str(); };
+    auto path_of = [](const code &c) { return c.path.empty() ? nullptr : c.path.c_str(); };
+    auto source_of = [](const code &c) { return c.source ? c.source->c_str() : nullptr; };
+    auto name_of = [](const code &c) { return c.name.empty() ? nullptr : c.name.c_str(); };
     const pass_entry &image = passes_[GLR_SCENE_IMAGE_PASS];
-    params.source_path = path_of(image.path);
-    params.common_path = path_of(common_path_);
+    params.source = source_of(image);
+    params.source_path = path_of(image);
+    params.source_name = name_of(image);
+    params.common_source = source_of(common_);
+    params.common_path = path_of(common_);
+    params.common_name = name_of(common_);
     for (size_t c = 0; c < GLR_SCENE_CHANNELS; c++)
         params.channels[c] = image.channels[c].binding.channel;
     for (size_t b = 0; b < GLR_SCENE_BUFFERS; b++) {
-        params.buffers[b].source_path = path_of(passes_[b].path);
+        params.buffers[b].source = source_of(passes_[b]);
+        params.buffers[b].source_path = path_of(passes_[b]);
+        params.buffers[b].source_name = name_of(passes_[b]);
         for (size_t c = 0; c < GLR_SCENE_CHANNELS; c++)
             params.buffers[b].channels[c] = passes_[b].channels[c].binding.channel;
     }
