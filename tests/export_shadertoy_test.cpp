@@ -6,6 +6,7 @@
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
+#include "support/shadertoy_json_project.hpp"
 
 #include <gtest/gtest.h>
 
@@ -210,63 +211,50 @@ TEST(export_shadertoy, the_sound_channel_hears_the_muxed_audio)
     EXPECT_FALSE(glr_test::decode_audio(out, rate, 1).empty()) << "the same sound is muxed";
 }
 
-// Shadertoy's JSON straight in: Buffer A counts frames (reading itself), the Image pass shows
-// the count in red and a picture from the media folder, sampled with Shadertoy's defaults
-// (upright, repeating), in green and blue. --to-project writes it as a folder, which renders
-// the same bytes.
+// Shadertoy's JSON straight in (support/shadertoy_json_project.hpp): buffers by their ids,
+// pictures upright and repeating by Shadertoy's defaults, cube maps by Shadertoy's face
+// names, from the media folder. --to-project writes it as a folder, which renders the same.
 TEST(export_shadertoy, a_shadertoy_json_renders_upright_and_as_its_written_folder)
 {
-    std::string dir = make_project("json"), media = make_project("json_media");
-    std::ofstream ppm(media + "/pic.ppm", std::ios::binary); // top row green 200, bottom 40
-    ppm << "P6\n2 2\n255\n";
-    for (int g : {200, 200, 40, 40})
-        ppm << static_cast<char>(0) << static_cast<char>(g) << static_cast<char>(0);
-    ppm.close();
-    write(dir + "/shader.json", R"({"Shader": {"ver": "0.1", "info": {"id": "t3st", "name": "counting"},
-  "renderpass": [
-    {"type": "buffer", "name": "Buffer A", "outputs": [{"id": "4dXGR8", "channel": 0}],
-     "inputs": [{"id": "4dXGR8", "ctype": "buffer", "channel": 0,
-                 "sampler": {"filter": "nearest", "wrap": "clamp", "vflip": "true"}}],
-     "code": "void mainImage(out vec4 c, in vec2 p) { c = vec4(texelFetch(iChannel0, ivec2(p), 0).r + 1.0); }"},
-    {"type": "image", "name": "Image", "outputs": [{"id": "4dfGRr", "channel": 0}],
-     "inputs": [{"id": 257, "ctype": "buffer", "channel": 0},
-                {"id": "XdX3Rn", "ctype": "texture", "channel": 1, "src": "/media/a/pic.ppm"}],
-     "code": "void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(texelFetch(iChannel0, ivec2(p), 0).r / 255.0,\n             texture(iChannel1, vec2(0.5, 0.75)).g, texture(iChannel1, vec2(0.5, -0.25)).g, 1.0);\n}"}
-  ]}})");
+    glr_test::shadertoy_json_project json = glr_test::write_shadertoy_json_project("export_json");
     std::string from_json = glr_test::scratch_path("json.mkv"), from_folder = glr_test::scratch_path("folder.mkv"), log;
     std::vector<std::string> common = {"-s", "16x8", "-n", "4", "-c", "ffv1", "-y"};
     auto with = [&](std::vector<std::string> args) {
         args.insert(args.begin(), common.begin(), common.end());
         return args;
     };
-    ASSERT_EQ(run_export(with({"--shader", dir + "/shader.json", "--media", media, "-o", from_json}), log), 0) << log;
+    ASSERT_EQ(run_export(with({"--shader", json.json, "--media", json.media, "-o", from_json}), log), 0) << log;
     glr_test::decoded_video v = glr_test::decode_file(from_json);
     ASSERT_EQ(v.error, "");
     ASSERT_EQ(v.frames.size(), 4u);
     for (size_t n = 0; n < v.frames.size(); n++) {
-        const uint8_t *px = &v.frames[n].rgba[(3 * 16 + 5) * 4];
-        EXPECT_EQ(px[0], n + 1) << "frame " << n << ": Buffer A's count, read through id 257";
-        EXPECT_EQ(px[1], 200) << "frame " << n << ": the picture's top row is at the top (vflip on)";
-        EXPECT_EQ(px[2], 200) << "frame " << n << ": below the picture is its top again (wrap repeat)";
+        const uint8_t *left = &v.frames[n].rgba[(3 * 16 + 5) * 4], *right = &v.frames[n].rgba[(3 * 16 + 12) * 4];
+        EXPECT_EQ(left[0], n + 1) << "frame " << n << ": Buffer A's count, read through id 257";
+        EXPECT_EQ(left[1], 200) << "frame " << n << ": the picture's top row is at the top (vflip on)";
+        EXPECT_EQ(left[2], 200) << "frame " << n << ": below the picture is its top again (wrap repeat)";
+        EXPECT_EQ(right[0], 10) << "frame " << n << ": +X is sky.ppm";
+        EXPECT_EQ(right[1], 20) << "frame " << n << ": -X is sky_1.ppm";
+        EXPECT_EQ(right[2], 30) << "frame " << n << ": +Y is sky_2.ppm";
     }
 
     std::string project = glr_test::scratch_path("json_project");
-    ASSERT_EQ(run_export({"--shader", dir + "/shader.json", "--media", media, "--to-project", project}, log), 0) << log;
+    ASSERT_EQ(run_export({"--shader", json.json, "--media", json.media, "--to-project", project}, log), 0) << log;
     EXPECT_NE(log.find("wrote the project into " + project), std::string::npos) << log;
-    std::ifstream channels(project + "/channels");
-    std::string text((std::istreambuf_iterator<char>(channels)), std::istreambuf_iterator<char>());
-    EXPECT_NE(text.find("image.channel1 image:" + media + "/pic.ppm\n"), std::string::npos)
-        << "Shadertoy's defaults are the spec's own: " << text;
+    std::string channels = glr_test::slurp(project + "/channels");
+    EXPECT_NE(channels.find("image.channel1 image:" + json.media + "/pic.ppm\n"), std::string::npos)
+        << "Shadertoy's defaults are the spec's own: " << channels;
+    EXPECT_NE(channels.find("image.channel2 cubemap:" + json.media + "/sky{_}.ppm\n"), std::string::npos) << channels;
     ASSERT_EQ(run_export(with({"--shader", project, "-o", from_folder}), log), 0) << log;
     glr_test::decoded_video folder = glr_test::decode_file(from_folder);
     ASSERT_EQ(folder.frames.size(), v.frames.size());
     for (size_t n = 0; n < v.frames.size(); n++)
         EXPECT_EQ(folder.frames[n].rgba, v.frames[n].rgba) << "frame " << n << ": the folder renders the same";
 
-    EXPECT_NE(run_export({"--shader", dir + "/shader.json", "--media", media, "--to-project", project}, log), 0);
+    EXPECT_NE(run_export({"--shader", json.json, "--media", json.media, "--to-project", project}, log), 0);
     EXPECT_NE(log.find("already holds files"), std::string::npos) << log;
-    EXPECT_NE(run_export(with({"--shader", dir + "/shader.json", "-o", from_json}), log), 0);
+    EXPECT_NE(run_export(with({"--shader", json.json, "-o", from_json}), log), 0);
     EXPECT_NE(log.find("Image iChannel1: the texture /media/a/pic.ppm"), std::string::npos) << log;
+    EXPECT_NE(log.find("Image iChannel2: the cube map /media/a/sky.ppm"), std::string::npos) << log;
 }
 
 TEST(export_shadertoy, bad_projects_and_channels_are_named)

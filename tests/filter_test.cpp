@@ -7,6 +7,7 @@
 #include "support/gl_test.hpp"
 #include "support/patched_ffmpeg.hpp"
 #include "support/process.hpp"
+#include "support/shadertoy_json_project.hpp"
 
 #include <gtest/gtest.h>
 
@@ -126,6 +127,26 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
     ASSERT_EQ(e.status, 0) << e.log;
 
     expect_the_same_frames(filtered, exported, 30);
+}
+
+// Shadertoy's JSON as the filter's shader=, its media from media=: glreader-export's frames.
+TEST(filter_test, a_shadertoy_json_gives_glreader_export_s_frames)
+{
+    glr_test::shadertoy_json_project json = glr_test::write_shadertoy_json_project("filter_json");
+    std::string filtered = glr_test::scratch_path("json_filtered.mkv"), exported = glr_test::scratch_path("json_exported.mkv");
+    run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + json.json + ":media=" + json.media +
+                                                    ":s=16x8:r=25:d=0.4",
+                           "-c:v", "ffv1", filtered},
+                          "json_filtered");
+    ASSERT_EQ(f.status, 0) << f.log;
+    run_result e = run(export_program, {"-s", "16x8", "-r", "25", "-n", "10", "-c", "ffv1", "--shader", json.json,
+                                        "--media", json.media, "-o", exported, "-y"},
+                       "json_exported");
+    ASSERT_EQ(e.status, 0) << e.log;
+    expect_the_same_frames(filtered, exported, 10);
+
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + json.json, "-f", "null", "-"}, "json_missing"),
+                          "Image iChannel1: the texture /media/a/pic.ppm");
 }
 
 TEST(filter_test, channel_options_bind_the_image_pass_and_bad_ones_are_named)
