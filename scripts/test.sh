@@ -9,8 +9,9 @@
 # validation bundle and runs it here on llvmpipe as a bare machine would
 # (tests/gpu_bundle_test.sh), then builds everything again under AddressSanitizer+UBSan and
 # runs the whole suite there (but the packaging and memory-growth checks, meaningless in
-# that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line), and
-# the ring, encoder and pipe tests under ThreadSanitizer.
+# that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line), the
+# ring, encoder and pipe tests under ThreadSanitizer, and every text parser under libFuzzer
+# for 20 seconds each (scripts/fuzz.sh).
 # --quick: the library and the programs only: every test but the FFmpeg filters' and the
 # docs' commands, without sanitizers and without building any FFmpeg (for a change to one
 # file; under ten minutes from a fresh clone).
@@ -116,6 +117,9 @@ run_stages() {
     # intercepted calls are not checked (they are not instrumented); see tests/tsan.supp.
     TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
       GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
+
+    stage "every text parser under libFuzzer, ASan and UBSan, 20 s each (scripts/fuzz.sh 20)"
+    "$root/scripts/fuzz.sh" 20
   fi
   stage "all tests passed"
 }
