@@ -121,18 +121,31 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *
 {
     static const int negotiated[] = { GLR_FORMAT_I420, GLR_FORMAT_NV12, GLR_FORMAT_YUV444, GLR_FORMAT_P010,
                                       GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 };
+    /* With alpha kept, only formats that carry it. */
+    static const int with_alpha[] = { GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444, GLR_FORMAT_YUVA444P10,
+                                      GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 };
+    const int *offered = out->alpha ? with_alpha : negotiated;
+    int count = out->alpha ? FF_ARRAY_ELEMS(with_alpha) : FF_ARRAY_ELEMS(negotiated);
     int formats[FF_ARRAY_ELEMS(negotiated) + 1], n = 0, i, ret, any_yuv = 0;
     struct glr_color color;
 
-    for (i = 0; i < FF_ARRAY_ELEMS(negotiated); i++) {
-        int f = negotiated[i];
-        if ((out->format && f != out->format) || (rgb_only && glr_format_get_info(f)->yuv))
+    if (out->alpha && out->format && glr_format_get_info(out->format)->planes != 4 &&
+        out->format != GLR_FORMAT_RGBA8 && out->format != GLR_FORMAT_BGRA8) {
+        av_log(outlink->src, AV_LOG_ERROR, "format=%s has no alpha, which alpha= keeps: give one that has (yuva420p, "
+               "yuva444p, yuva444p10le, rgba, bgra) or leave format to the graph\n", glr_format_name(out->format));
+        return AVERROR(EINVAL);
+    }
+    for (i = 0; i < count && !out->format; i++) {
+        int f = offered[i];
+        if (rgb_only && glr_format_get_info(f)->yuv)
             continue;
         formats[n++] = glr_av_pix_fmt(f);
         any_yuv |= glr_format_get_info(f)->yuv;
     }
-    if (out->format == GLR_FORMAT_RGB8)
-        formats[n++] = AV_PIX_FMT_RGB24;
+    if (out->format) {
+        formats[n++] = glr_av_pix_fmt(out->format);
+        any_yuv = glr_format_get_info(out->format)->yuv;
+    }
     formats[n] = AV_PIX_FMT_NONE;
     if ((ret = ff_formats_ref(ff_make_format_list(formats), &outlink->incfg.formats)) < 0 || !any_yuv)
         return ret;

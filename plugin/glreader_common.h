@@ -24,10 +24,11 @@
 #include "libavutil/opt.h"
 #include "avfilter.h"
 
-/* The frames a filter outputs: format (0: negotiated with the graph), YUV colour, ring
- * depth, hardware. */
+/* The frames a filter outputs: format (0: negotiated with the graph), the Image pass's
+ * alpha (enum glr_alpha), YUV colour, ring depth, hardware. */
 typedef struct GLReaderOutput {
     int format;
+    int alpha;
     int matrix, range, chroma_loc;
     int depth;
     int require_hw;
@@ -35,8 +36,8 @@ typedef struct GLReaderOutput {
 
 /* The options behind a GLReaderOutput, at offset `base` of a filter's context. */
 #define GLREADER_OUTPUT_OPTIONS(base, flags) \
-    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", (base) + offsetof(GLReaderOutput, format), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, GLR_FORMAT_YUV444, flags, "format" }, \
-        { "auto",    "what the graph takes: yuv420p, nv12, yuv444p, p010le (converted on the GPU), rgba or bgra", 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, flags, "format" }, \
+    { "format",     "pixel format of the frames (YUV formats are converted on the GPU)", (base) + offsetof(GLReaderOutput, format), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, GLR_FORMAT_YUVA444P10, flags, "format" }, \
+        { "auto",    "what the graph takes: yuv420p, nv12, yuv444p, p010le (converted on the GPU), rgba or bgra; with alpha: yuva420p, yuva444p, yuva444p10le, rgba or bgra", 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, flags, "format" }, \
         { "rgba",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGBA8 },  0, 0, flags, "format" }, \
         { "bgra",    NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_BGRA8 },  0, 0, flags, "format" }, \
         { "rgb24",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_RGB8 },   0, 0, flags, "format" }, \
@@ -44,6 +45,13 @@ typedef struct GLReaderOutput {
         { "yuv420p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_I420 },   0, 0, flags, "format" }, \
         { "p010le",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_P010 },   0, 0, flags, "format" }, \
         { "yuv444p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUV444 }, 0, 0, flags, "format" }, \
+        { "yuva420p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUVA420 }, 0, 0, flags, "format" }, \
+        { "yuva444p", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUVA444 }, 0, 0, flags, "format" }, \
+        { "yuva444p10le", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_FORMAT_YUVA444P10 }, 0, 0, flags, "format" }, \
+    { "alpha",      "the shader's alpha: opaque (1, as on Shadertoy), or kept as transparency, straight or premultiplied", (base) + offsetof(GLReaderOutput, alpha), AV_OPT_TYPE_INT, { .i64 = GLR_ALPHA_OPAQUE }, GLR_ALPHA_OPAQUE, GLR_ALPHA_PREMULTIPLIED, flags, "alpha" }, \
+        { "opaque",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_ALPHA_OPAQUE },        0, 0, flags, "alpha" }, \
+        { "straight",      NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_ALPHA_STRAIGHT },      0, 0, flags, "alpha" }, \
+        { "premultiplied", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_ALPHA_PREMULTIPLIED }, 0, 0, flags, "alpha" }, \
     { "matrix",     "YUV formats: the conversion matrix", (base) + offsetof(GLReaderOutput, matrix), AV_OPT_TYPE_INT, { .i64 = GLR_MATRIX_BT709 }, GLR_MATRIX_BT709, GLR_MATRIX_BT2020_NCL, flags, "matrix" }, \
         { "bt709",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT709 },      0, 0, flags, "matrix" }, \
         { "bt601",   NULL, 0, AV_OPT_TYPE_CONST, { .i64 = GLR_MATRIX_BT601 },      0, 0, flags, "matrix" }, \

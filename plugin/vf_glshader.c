@@ -190,6 +190,7 @@ static int create_scene(AVFilterContext *ctx)
         .width = outlink->w, .height = outlink->h,
         .source = s->shader_src, .source_path = s->shader, .source_name = s->shader_src ? "shader_src" : NULL,
         .upload = s->transfer == TRANSFER_SYNC ? GLR_UPLOAD_DIRECT : GLR_UPLOAD_STAGED,
+        .alpha = s->out.alpha,
     };
     int i, ret = 0;
 

@@ -272,6 +272,7 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
     params->fps_den = s->frame_rate.den;
     params->project = shared->project;
     params->date = s->date; /* NULL: now, in local time, as Shadertoy counts */
+    params->alpha = s->out.alpha;
     if (s->shader_src) {
         params->source = s->shader_src;
         params->source_name = "shader_src";

@@ -162,8 +162,8 @@ const option_doc output{"-o", "OUTPUT",
 const option_doc overwrite{"-y", "", "overwrite an existing output file, which is refused otherwise", "off"};
 const option_doc depth{"--depth", "N", "ring slots: frames being read back at once", "3"};
 const option_doc ring_format{"--ring-format", "F",
-                             "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le or yuv444p "
-                             "converted on the GPU",
+                             "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le, yuv444p, "
+                             "yuva420p, yuva444p or yuva444p10le converted on the GPU",
                              "rgba"};
 const option_doc matrix{"--matrix", "M", "YUV conversion matrix and tags: bt709, bt601 or bt2020", "bt709"};
 const option_doc range{"--range", "R", "YUV range: tv (limited, 16-235) or pc (full)", "tv"};
@@ -412,7 +412,7 @@ glr_format command_line::format()
     std::string v = value();
     glr_format f = glr_format_from_name(v.c_str());
     if (!f)
-        fail(option_ + " takes rgba, bgra, rgb24, nv12, yuv420p, p010le or yuv444p, not " + v);
+        fail(option_ + " takes rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p, yuva420p, yuva444p or yuva444p10le, not " + v);
     return f;
 }
 

@@ -104,7 +104,7 @@ public:
     long long bytes(long long min, long long max);
     // value() as WIDTHxHEIGHT, each from 1 to max_dimension.
     void size(int &width, int &height);
-    // value() as a glreader format name (rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p).
+    // value() as a glreader format name (rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p, yuva...).
     glr_format format();
     // Reads the current option into color if it is one of --matrix bt709|bt601|bt2020,
     // --range tv|pc or --chroma-loc left|center; false when it is none of them.

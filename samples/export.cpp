@@ -77,6 +77,7 @@ struct options {
     float mouse[4] = {0, 0, 0, 0}; // iMouse
     std::string date;              // iDate at frame 0, UTC; empty: now, local time
     std::string to_project;        // --to-project: write the project there, render nothing
+    glr_alpha alpha = GLR_ALPHA_OPAQUE; // --alpha, --premultiply
     int start_frame = -1;          // --start-frame; < 0: not given
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
@@ -112,7 +113,12 @@ sample::program_help help()
     std::vector<option_doc> encoding = {
         doc::codec,
         {"--pix-fmt, -pix_fmt", "F", "the pixel format to encode: yuv420p, yuv444p, nv12, p010le, rgb24...",
-         "the encoder's: yuv420p where it takes it"}};
+         "the encoder's: yuv420p where it takes it"},
+        {"--alpha", "",
+         "keep the shader's alpha as transparency (straight): the container's codec with alpha (ProRes 4444 for "
+         ".mov, VP9 for .webm, FFV1 for .mkv, PNG) and its format with alpha",
+         "off: alpha 1, as on Shadertoy"},
+        {"--premultiply", "", "--alpha with the colour multiplied by the alpha (premultiplied)", "off"}};
     for (const encoder_setting &e : encoder_settings)
         encoding.push_back({e.ours ? std::string(e.ours) + ", " + e.ffmpeg : e.ffmpeg, e.value, e.text, "the encoder's"});
     encoding.push_back({"--codec-options", "K=V:K=V", "any other encoder options (ffmpeg -h encoder=NAME lists them)",
@@ -213,6 +219,10 @@ options parse(int argc, char **argv)
             o.end_time = args.duration(0.001, max_seconds);
         } else if (args.is("-c") || args.is("-c:v")) {
             o.codec = args.value();
+        } else if (args.is("--alpha")) {
+            o.alpha = std::max(o.alpha, GLR_ALPHA_STRAIGHT);
+        } else if (args.is("--premultiply")) {
+            o.alpha = GLR_ALPHA_PREMULTIPLIED;
         } else if (args.is("--pix-fmt") || args.is("-pix_fmt")) {
             o.pix_fmt = args.value();
         } else if (args.is("--codec-options")) {
@@ -528,6 +538,7 @@ int main(int argc, char **argv)
         std::copy(std::begin(o.mouse), std::end(o.mouse), pp.mouse);
         pp.date = o.date.empty() ? nullptr : o.date.c_str();
         pp.max_source_bytes = o.max_shader_bytes;
+        pp.alpha = o.alpha;
         params.frame_count = o.frames;
         glr_encoder_params &ep = params.encoder;
         ep.codec = o.codec.empty() ? nullptr : o.codec.c_str();

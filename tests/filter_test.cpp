@@ -312,6 +312,30 @@ TEST(filter_test, negotiates_its_format_with_the_encoder)
     std::remove(raw.c_str());
 }
 
+// alpha= keeps the shader's alpha: the graph gets only formats with alpha (FFV1 takes
+// yuva420p, converted on the GPU), and a format without it is refused.
+TEST(filter_test, alpha_keeps_the_shader_s_alpha_and_negotiates_formats_with_it)
+{
+    std::string shader = glr_test::scratch_path("filter_alpha.frag"), out = glr_test::scratch_path("filter_alpha.mkv");
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) { c = vec4(0.8, 0.4, 0.2, p.x / iResolution.x); }\n";
+    run_result r = ffmpeg({"-v", "verbose", "-filter_complex", "glreader=shader=" + shader + ":alpha=straight:s=64x16:r=10:d=0.3",
+                           "-c:v", "ffv1", out},
+                          "filter_alpha");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), 3u);
+    EXPECT_NE(v.pix_fmt.find('a'), std::string::npos) << v.pix_fmt << " carries alpha";
+    for (int x = 2; x < 62; x += 5)
+        EXPECT_NEAR(v.frames[0].rgba[static_cast<size_t>((8 * 64 + x) * 4 + 3)], std::lround((x + 0.5) / 64 * 255), 1)
+            << "column " << x;
+    std::remove(out.c_str());
+
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=alpha=straight:format=yuv420p:d=0.1", "-f", "null", "-"},
+                                 "filter_alpha_bad"),
+                          "format=yuv420p has no alpha, which alpha= keeps");
+}
+
 TEST(filter_test, duration_rounds_up_to_whole_frames_and_no_duration_runs_until_ffmpeg_stops)
 {
     std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("short.mkv");

@@ -598,10 +598,10 @@ TEST(ffmpeg_child, a_program_that_cannot_start_is_named)
     EXPECT_EQ(glr_ffmpeg_child_spawn(nullptr, &p), nullptr);
     EXPECT_TRUE(contains(glr_last_error(), "size 0x16")) << glr_last_error();
     p.width = 16;
-    int not_a_format = 9;
+    int not_a_format = 42;
     std::memcpy(&p.format, &not_a_format, sizeof p.format); // as a C caller could
     EXPECT_EQ(glr_ffmpeg_child_spawn(nullptr, &p), nullptr);
-    EXPECT_TRUE(contains(glr_last_error(), "unknown format 9")) << glr_last_error();
+    EXPECT_TRUE(contains(glr_last_error(), "unknown format 42")) << glr_last_error();
 }
 
 } // namespace

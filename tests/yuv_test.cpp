@@ -21,7 +21,9 @@ using glr_test::reference_yuv;
 using glr_test::ring_params;
 using glr_test::yuv_planes;
 
-const glr_format yuv_formats[] = {GLR_FORMAT_NV12, GLR_FORMAT_I420, GLR_FORMAT_P010, GLR_FORMAT_YUV444};
+const glr_format yuv_formats[] = {GLR_FORMAT_NV12,    GLR_FORMAT_I420,    GLR_FORMAT_P010,
+                                  GLR_FORMAT_YUV444,  GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444,
+                                  GLR_FORMAT_YUVA444P10};
 const glr_matrix matrices[] = {GLR_MATRIX_BT709, GLR_MATRIX_BT601, GLR_MATRIX_BT2020_NCL};
 const glr_range ranges[] = {GLR_RANGE_LIMITED, GLR_RANGE_FULL};
 const glr_chroma_siting sitings[] = {GLR_CHROMA_LEFT, GLR_CHROMA_CENTER};
@@ -58,6 +60,8 @@ image make_image(const std::string &name, int w, int h)
                 for (int c = 0; c < 3; c++)
                     p[c] = static_cast<uint8_t>(random() & 255);
             }
+            // Alpha of its own, which formats with alpha keep exactly and the others ignore.
+            p[3] = name == "noise" ? static_cast<uint8_t>(random() & 255) : static_cast<uint8_t>((x * 7 + y * 31) & 255);
         }
     return im;
 }
@@ -142,6 +146,7 @@ TEST_F(yuv_test, every_format_matrix_range_and_siting_matches_the_reference)
                         auto d = max_difference(convert(im, format, want), reference_yuv(im.rgba, 48, 20, format, want));
                         EXPECT_LE(d.luma, 1) << d.where;
                         EXPECT_LE(d.chroma, 2) << d.where;
+                        EXPECT_EQ(d.alpha, 0) << d.where;
                     }
     }
 }
@@ -157,6 +162,7 @@ TEST_F(yuv_test, every_test_image_converts_within_one_code_value)
             auto d = max_difference(convert(im, format, {}), reference_yuv(im.rgba, 256, 16, format, defaults));
             EXPECT_LE(d.luma, 1) << d.where;
             EXPECT_LE(d.chroma, 2) << d.where;
+            EXPECT_EQ(d.alpha, 0) << d.where;
         }
     }
 }
@@ -249,7 +255,7 @@ TEST_F(yuv_test, frames_describe_their_planes_and_colour)
 
 TEST_F(yuv_test, sizes_420_cannot_hold_are_refused_with_words)
 {
-    for (glr_format format : {GLR_FORMAT_NV12, GLR_FORMAT_I420, GLR_FORMAT_P010}) {
+    for (glr_format format : {GLR_FORMAT_NV12, GLR_FORMAT_I420, GLR_FORMAT_P010, GLR_FORMAT_YUVA420}) {
         glr_ring_params p = ring_params(33, 20, format);
         EXPECT_EQ(glr_ring_create(nullptr, &p), nullptr);
         EXPECT_NE(std::string(glr_last_error()).find("multiple of 2"), std::string::npos) << glr_last_error();
@@ -263,6 +269,13 @@ TEST_F(yuv_test, sizes_420_cannot_hold_are_refused_with_words)
     auto d = max_difference(convert(im, GLR_FORMAT_YUV444, {}), reference_yuv(im.rgba, 37, 11, GLR_FORMAT_YUV444, color));
     EXPECT_LE(d.luma, 1) << d.where;
     EXPECT_LE(d.chroma, 1) << d.where;
+    for (glr_format format : {GLR_FORMAT_YUVA444, GLR_FORMAT_YUVA444P10}) {
+        glr_color_resolve(format, nullptr, &color);
+        d = max_difference(convert(im, format, {}), reference_yuv(im.rgba, 37, 11, format, color));
+        EXPECT_LE(d.luma, 1) << glr_format_name(format) << " " << d.where;
+        EXPECT_LE(d.chroma, 1) << glr_format_name(format) << " " << d.where;
+        EXPECT_EQ(d.alpha, 0) << glr_format_name(format) << " " << d.where;
+    }
     glr_ring_params bad = ring_params(32, 32, GLR_FORMAT_NV12);
     int not_a_matrix = 5;
     std::memcpy(&bad.color.matrix, &not_a_matrix, sizeof not_a_matrix);

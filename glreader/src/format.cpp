@@ -17,6 +17,9 @@ constexpr glr_format_info formats[] = {
     {GLR_FORMAT_I420, "yuv420p", 3, 1, 1, 1, 1, 8, {1, 1, 1, 0}},
     {GLR_FORMAT_P010, "p010le", 2, 1, 1, 1, 2, 10, {1, 2, 0, 0}},
     {GLR_FORMAT_YUV444, "yuv444p", 3, 1, 0, 0, 1, 8, {1, 1, 1, 0}},
+    {GLR_FORMAT_YUVA420, "yuva420p", 4, 1, 1, 1, 1, 8, {1, 1, 1, 1}},
+    {GLR_FORMAT_YUVA444, "yuva444p", 4, 1, 0, 0, 1, 8, {1, 1, 1, 1}},
+    {GLR_FORMAT_YUVA444P10, "yuva444p10le", 4, 1, 0, 0, 2, 10, {1, 1, 1, 1}},
 };
 
 const glr_format_info *find(int format)
@@ -29,14 +32,15 @@ const glr_format_info *find(int format)
 
 constexpr size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
 
+// Luma (plane 0) and alpha (plane 3) are full size; chroma is subsampled, rounded up.
 int plane_width(const glr_format_info &f, int plane, int width)
 {
-    return plane == 0 ? width : -((-width) >> f.log2_chroma_w); // rounded up
+    return plane == 0 || plane == 3 ? width : -((-width) >> f.log2_chroma_w);
 }
 
 int plane_height(const glr_format_info &f, int plane, int height)
 {
-    return plane == 0 ? height : -((-height) >> f.log2_chroma_h);
+    return plane == 0 || plane == 3 ? height : -((-height) >> f.log2_chroma_h);
 }
 
 } // namespace
@@ -47,7 +51,8 @@ const glr_format_info &format_info(int format, const char *call)
 {
     const glr_format_info *f = find(format);
     if (!f)
-        fail(-EINVAL, "%s: unknown format %d (glreader has rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p)",
+        fail(-EINVAL, "%s: unknown format %d (glreader has rgba, bgra, rgb24, nv12, yuv420p, p010le, yuv444p, "
+                      "yuva420p, yuva444p, yuva444p10le)",
              call, format);
     return *f;
 }

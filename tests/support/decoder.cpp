@@ -45,7 +45,7 @@ yuv_planes yuv_planes_of(const AVFrame *frame, const AVPixFmtDescriptor *desc)
 
 } // namespace
 
-decoded_video decode_file(const std::string &path)
+decoded_video decode_file(const std::string &path, const char *decoder)
 {
     decoded_video out;
     AVFormatContext *fmt = nullptr;
@@ -62,7 +62,12 @@ decoded_video decode_file(const std::string &path)
         return out;
     }
     AVStream *stream = fmt->streams[index];
-    const AVCodec *codec = avcodec_find_decoder(stream->codecpar->codec_id);
+    const AVCodec *codec =
+        decoder ? avcodec_find_decoder_by_name(decoder) : avcodec_find_decoder(stream->codecpar->codec_id);
+    if (!codec) {
+        out.error = std::string("no decoder ") + (decoder ? decoder : "for the stream");
+        return out;
+    }
     AVCodecContext *ctx = avcodec_alloc_context3(codec);
     std::unique_ptr<AVCodecContext, void (*)(AVCodecContext *)> ctx_guard(
         ctx, [](AVCodecContext *c) { avcodec_free_context(&c); });

@@ -27,7 +27,9 @@ struct decoded_video {
     std::vector<decoded_frame> frames;
 };
 
-decoded_video decode_file(const std::string &path);
+// decoder: by name (libvpx-vp9, whose alpha FFmpeg's own VP9 decoder drops); NULL: FFmpeg's
+// default for the stream.
+decoded_video decode_file(const std::string &path, const char *decoder = nullptr);
 
 // "" when the decoded frame is frame n of the test pattern (pattern_scene.hpp), byte for
 // byte (alpha only if with_alpha), else the first difference.

@@ -67,6 +67,10 @@ yuv_planes reference_yuv(const std::vector<uint8_t> &rgba, int w, int h, glr_for
             out.u.push_back(chroma(sum[0], sum[1], sum[2], false));
             out.v.push_back(chroma(sum[0], sum[1], sum[2], true));
         }
+    if (f->planes == 4)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                out.a.push_back(code(rgb(x, y, 3) * max, max));
     return out;
 }
 
@@ -78,7 +82,8 @@ yuv_planes planes_of(const glr_frame &frame)
     out.height = frame.height;
     out.chroma_width = (frame.width + (1 << f->log2_chroma_w) - 1) >> f->log2_chroma_w;
     out.chroma_height = (frame.height + (1 << f->log2_chroma_h) - 1) >> f->log2_chroma_h;
-    const int shift = f->bytes_per_sample == 2 ? 16 - f->bit_depth : 0;
+    // P010 keeps a sample's bits high in its 16; planar formats keep them low.
+    const int shift = f->bytes_per_sample == 2 && f->planes == 2 ? 16 - f->bit_depth : 0;
     auto sample = [&](int plane, int x, int y, int index) {
         const uint8_t *row = frame.planes[plane].data + frame.planes[plane].stride * y;
         int spp = f->samples_per_pixel[plane];
@@ -95,14 +100,18 @@ yuv_planes planes_of(const glr_frame &frame)
             out.u.push_back(sample(1, x, y, 0));
             out.v.push_back(f->planes == 2 ? sample(1, x, y, 1) : sample(2, x, y, 0));
         }
+    if (f->planes == 4)
+        for (int y = 0; y < out.height; y++)
+            for (int x = 0; x < out.width; x++)
+                out.a.push_back(sample(3, x, y, 0));
     return out;
 }
 
 plane_difference max_difference(const yuv_planes &a, const yuv_planes &b)
 {
     plane_difference d;
-    if (a.y.size() != b.y.size() || a.u.size() != b.u.size()) {
-        d.luma = d.chroma = 1 << 16;
+    if (a.y.size() != b.y.size() || a.u.size() != b.u.size() || a.a.size() != b.a.size()) {
+        d.luma = d.chroma = d.alpha = 1 << 16;
         d.where = "the frames differ in shape: " + std::to_string(a.width) + "x" + std::to_string(a.height) + " with " +
                   std::to_string(a.u.size()) + " chroma samples against " + std::to_string(b.width) + "x" +
                   std::to_string(b.height) + " with " + std::to_string(b.u.size());
@@ -122,6 +131,7 @@ plane_difference max_difference(const yuv_planes &a, const yuv_planes &b)
     scan(a.y, b.y, a.width, "Y", d.luma);
     scan(a.u, b.u, a.chroma_width, "U", d.chroma);
     scan(a.v, b.v, a.chroma_width, "V", d.chroma);
+    scan(a.a, b.a, a.width, "A", d.alpha);
     return d;
 }
 

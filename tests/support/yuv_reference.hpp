@@ -16,6 +16,7 @@ struct yuv_planes {
     int width = 0, height = 0;             // luma
     int chroma_width = 0, chroma_height = 0;
     std::vector<int> y, u, v;
+    std::vector<int> a; // formats with alpha: full size, full range
 };
 
 // rgba: width x height pixels, 4 bytes each, top row first.
@@ -28,7 +29,7 @@ yuv_planes planes_of(const glr_frame &frame);
 // The largest difference between two frames of the same shape, luma and chroma apart,
 // with where the first largest one is.
 struct plane_difference {
-    int luma = 0, chroma = 0;
+    int luma = 0, chroma = 0, alpha = 0;
     std::string where;
 };
 plane_difference max_difference(const yuv_planes &a, const yuv_planes &b);

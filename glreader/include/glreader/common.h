@@ -79,18 +79,24 @@ enum glr_format {
     GLR_FORMAT_I420 = 5,   /* 8-bit 4:2:0: Y, U and V planes (FFmpeg's yuv420p) */
     GLR_FORMAT_P010 = 6,   /* 10-bit 4:2:0 as NV12 with 16-bit little-endian samples, the
                               value in the high 10 bits (FFmpeg's p010le) */
-    GLR_FORMAT_YUV444 = 7  /* 8-bit 4:4:4: Y, U and V planes at full size (yuv444p) */
+    GLR_FORMAT_YUV444 = 7, /* 8-bit 4:4:4: Y, U and V planes at full size (yuv444p) */
+    /* With alpha: the planes above, then an alpha plane at full size, full range (the
+     * rendered alpha, as glr_scene's GLR_ALPHA_STRAIGHT or _PREMULTIPLIED keeps it). */
+    GLR_FORMAT_YUVA420 = 8,   /* 8-bit 4:2:0 (yuva420p: VP9's alpha) */
+    GLR_FORMAT_YUVA444 = 9,   /* 8-bit 4:4:4 (yuva444p) */
+    GLR_FORMAT_YUVA444P10 = 10 /* 10-bit 4:4:4, 16-bit little-endian samples, the value in
+                                  the low 10 bits (yuva444p10le: ProRes 4444's) */
 };
 
 /* What glreader knows of a format: the one table every part of glreader reads. */
 struct glr_format_info {
     enum glr_format format;
     const char *name;       /* FFmpeg's pixel format name: "rgba", "nv12", "yuv420p", ... */
-    int planes;             /* 1..3 */
+    int planes;             /* 1..4; a fourth is alpha, at full size */
     int yuv;                /* 1: Y'CbCr, converted on the GPU; 0: RGB, read back as is */
     int log2_chroma_w;      /* planes after the first are subsampled by 2^this across ... */
     int log2_chroma_h;      /* ... and down */
-    int bytes_per_sample;   /* 1, or 2 for P010 */
+    int bytes_per_sample;   /* 1, or 2 for P010 and YUVA444P10 */
     int bit_depth;          /* significant bits per sample: 8 or 10 */
     int samples_per_pixel[4]; /* interleaved samples per pixel of each plane (RGBA: 4; NV12: 1, 2) */
 };

@@ -104,7 +104,13 @@ struct glr_encoder_params {
     /* How a file output is created: GLR_OUTPUT_* flags, or'ed. 0: an existing file is
      * replaced, once the header could be written. */
     unsigned output_flags;
-    unsigned reserved_flags_; /* zero */
+    /* The frames' alpha is the picture's transparency (glr_alpha, scene.h: straight 1,
+     * premultiplied 2): without codec, the container's codec with alpha is taken (ProRes
+     * 4444 for MOV, VP9 for WebM, FFV1 for Matroska, PNG for pictures), and without pix_fmt
+     * the encoder's format with alpha closest to the frames'; an encoder or pix_fmt without
+     * alpha is refused, naming those that have it. WebM and Matroska mark the stream as
+     * having alpha. 0: the frames' alpha is ignored. */
+    int alpha;
     struct glr_interrupt interrupt; /* NULL callback: writes wait as long as the output stalls */
     /* The output's metadata, ffmpeg's -metadata: "key=value" strings (title=..., artist=...,
      * album, comment, date, genre...), NULL-terminated; copied at create. NULL: none. MP4

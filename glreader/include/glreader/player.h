@@ -69,7 +69,9 @@ struct glr_player_params {
     enum glr_channel_upload upload;  /* how channel pixels reach their textures */
     /* Loader for the GL context current at create; NULL: glreader's own (EGL, or GLX). */
     glr_get_proc_address_fn get_proc_address;
-    uint64_t reserved_[4];           /* zero: room for later fields without an ABI break */
+    enum glr_alpha alpha;            /* the Image pass's alpha (scene.h); 0: opaque, as Shadertoy */
+    int reserved_int_;               /* zero */
+    uint64_t reserved_[3];           /* zero: room for later fields without an ABI break */
 };
 
 /* Thread-safety: use it on the thread where its GL context is current.

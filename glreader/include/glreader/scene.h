@@ -100,6 +100,13 @@ enum glr_channel_upload {
     GLR_UPLOAD_DIRECT = 1
 };
 
+/* What the Image pass's alpha becomes. */
+enum glr_alpha {
+    GLR_ALPHA_OPAQUE = 0,       /* 1 everywhere, as Shadertoy shows it */
+    GLR_ALPHA_STRAIGHT = 1,     /* what the shader wrote, its colour as written */
+    GLR_ALPHA_PREMULTIPLIED = 2 /* what the shader wrote, its colour multiplied by it */
+};
+
 /* How buffer passes store their pixels. */
 enum glr_buffer_precision {
     GLR_BUFFER_FLOAT32 = 0, /* RGBA32F, Shadertoy's */
@@ -129,6 +136,7 @@ struct glr_scene_params {
      * GLR_SCENE_DEFAULT_MAX_SOURCE. Only regular files are read: a directory, a device
      * (/dev/zero) or a FIFO is refused at once, as is a file with a NUL byte. */
     size_t max_source_bytes;
+    enum glr_alpha alpha; /* the Image pass's alpha: OPAQUE (0) unless the host keeps it */
 };
 
 /* What a frame's shaders see besides their channels. */

@@ -390,4 +390,83 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
          codec_words(id).c_str(), muxer->name, type_name(type), type_name(type));
 }
 
+bool has_alpha(AVPixelFormat format)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(format);
+    return d && (d->flags & AV_PIX_FMT_FLAG_ALPHA);
+}
+
+bool encodes_alpha(const AVCodec *codec)
+{
+    if (is_hardware_encoder(codec)) // their RGBA inputs (NVENC's bgra) drop the alpha
+        return false;
+    const AVPixelFormat *fmts = encoder_pix_fmts(codec);
+    for (; fmts && *fmts != AV_PIX_FMT_NONE; fmts++)
+        if (has_alpha(*fmts))
+            return true;
+    return false;
+}
+
+const AVCodec *choose_alpha_encoder(const char *asked, const AVOutputFormat *muxer, const char *output,
+                                    const glr_log *log)
+{
+    // Codecs with alpha, in the order taken where a container holds several: ProRes 4444
+    // for QuickTime (what editors take), else lossless FFV1, then VP9.
+    static const AVCodecID for_quicktime[] = {AV_CODEC_ID_PRORES, AV_CODEC_ID_QTRLE, AV_CODEC_ID_PNG, AV_CODEC_ID_VP9,
+                                              AV_CODEC_ID_FFV1};
+    static const AVCodecID for_others[] = {AV_CODEC_ID_FFV1, AV_CODEC_ID_VP9, AV_CODEC_ID_PRORES, AV_CODEC_ID_QTRLE,
+                                           AV_CODEC_ID_PNG};
+    const bool quicktime = muxer && (std::strcmp(muxer->name, "mov") == 0 || std::strcmp(muxer->name, "ipod") == 0);
+    const AVCodecID(&with_alpha)[5] = quicktime ? for_quicktime : for_others;
+    // Where players read each codec's alpha: VP9 keeps it beside the picture
+    // (BlockAdditional), which only Matroska holds; QuickTime Animation and PNG video are
+    // QuickTime's (PNG pictures too).
+    const bool matroska = muxer && (std::strcmp(muxer->name, "matroska") == 0 || std::strcmp(muxer->name, "webm") == 0);
+    const bool pictures = muxer && (std::strcmp(muxer->name, "image2") == 0 || std::strcmp(muxer->name, "apng") == 0);
+    auto alpha_kept = [&](AVCodecID id) {
+        return !muxer || (id == AV_CODEC_ID_VP9 ? matroska
+                          : id == AV_CODEC_ID_QTRLE ? quicktime
+                          : id == AV_CODEC_ID_PNG   ? quicktime || pictures
+                                                    : true);
+    };
+    auto alpha_encoder_of = [&](AVCodecID id) -> const AVCodec * {
+        if (!alpha_kept(id))
+            return nullptr;
+        for (const AVCodec *c : encoders_of(id))
+            if (encodes_alpha(c) && !experimental(c))
+                return c;
+        return nullptr;
+    };
+    std::vector<std::string> offered;
+    for (AVCodecID id : with_alpha)
+        if (const AVCodec *c = alpha_encoder_of(id); c && (!muxer || container_holds(muxer, id) == 1))
+            offered.push_back(c->name);
+    if (asked && *asked) {
+        const AVCodec *codec = choose_encoder(AVMEDIA_TYPE_VIDEO, asked, muxer, output, log);
+        if (!encodes_alpha(codec))
+            fail(-EINVAL, "%s encodes no alpha; encoders with alpha here%s%s: %s", codec->name,
+                 muxer ? " for " : "", muxer ? container_words(muxer).c_str() : "", joined(offered).c_str());
+        if (!alpha_kept(codec->id))
+            fail(-EINVAL, "%s would lose %s's alpha; encoders whose alpha it keeps here: %s",
+                 container_words(muxer).c_str(), codec->name, joined(offered).c_str());
+        return codec;
+    }
+    if (!muxer)
+        fail(-EINVAL, "no output: without one, name the video codec");
+    AVCodecID own = default_codec(AVMEDIA_TYPE_VIDEO, muxer, output);
+    if (const AVCodec *codec = alpha_encoder_of(own))
+        return codec;
+    for (AVCodecID id : with_alpha)
+        if (const AVCodec *codec = container_holds(muxer, id) == 1 ? alpha_encoder_of(id) : nullptr) {
+            glr_priv_log_write(log, GLR_LOG_INFO,
+                               format("%s, %s's usual video, has no alpha: encoding %s with %s", avcodec_get_name(own),
+                                      muxer->name, avcodec_get_name(id), codec->name)
+                                   .c_str());
+            return codec;
+        }
+    fail(-EINVAL, "%s keeps no alpha of a codec this FFmpeg build encodes: write .mov (ProRes 4444), .webm (VP9), "
+                  ".mkv (FFV1) or .png",
+         container_words(muxer).c_str());
+}
+
 } // namespace glr

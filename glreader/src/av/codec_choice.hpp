@@ -33,6 +33,18 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
 // (AV_CODEC_ID_NONE: it holds no such stream), as ffmpeg guesses it from muxer and name.
 AVCodecID default_codec(AVMediaType type, const AVOutputFormat *muxer, const char *output);
 
+// Whether a pixel format carries alpha, and whether an encoder keeps it (one on the CPU
+// that takes such a format).
+bool has_alpha(AVPixelFormat format);
+bool encodes_alpha(const AVCodec *codec);
+
+// The encoder for a video stream whose alpha is transparency: `asked` if it encodes alpha,
+// else the container's own codec if it does, else the best codec with alpha the container
+// holds (ProRes, VP9, FFV1, QuickTime Animation, PNG). Throws with words naming the
+// encoders with alpha the container would take.
+const AVCodec *choose_alpha_encoder(const char *asked, const AVOutputFormat *muxer, const char *output,
+                                    const glr_log *log);
+
 // Whether an encoder runs on some device rather than the CPU.
 bool is_hardware_encoder(const AVCodec *codec);
 

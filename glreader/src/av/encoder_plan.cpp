@@ -30,10 +30,34 @@ bool contains(const AVPixelFormat *fmts, AVPixelFormat f)
     return false;
 }
 
+// The encoder's format with alpha for frames in `input`: that one if it takes it, else the
+// closest that a ring converts to on the GPU (yuva420p, yuva444p, yuva444p10le), else the
+// closest that libswscale makes.
+AVPixelFormat choose_alpha_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input)
+{
+    const AVPixelFormat *fmts = encoder_pix_fmts(codec);
+    std::string list;
+    AVPixelFormat best = AV_PIX_FMT_NONE, best_on_gpu = AV_PIX_FMT_NONE;
+    for (const AVPixelFormat *f = fmts; f && *f != AV_PIX_FMT_NONE; f++)
+        if (has_alpha(*f) && (*f == input || sws_isSupportedOutput(*f))) {
+            list += (list.empty() ? "" : ", ") + std::string(av_get_pix_fmt_name(*f));
+            best = av_find_best_pix_fmt_of_2(best, *f, input, 1, nullptr);
+            if (glr_av_format_of(*f))
+                best_on_gpu = av_find_best_pix_fmt_of_2(best_on_gpu, *f, input, 1, nullptr);
+        }
+    if (asked && !has_alpha(av_get_pix_fmt(asked)))
+        fail(-EINVAL, "%s has no alpha, which was asked to be kept; %s's formats with alpha: %s", asked, codec->name,
+             list.empty() ? "none" : list.c_str());
+    if (best == AV_PIX_FMT_NONE)
+        fail(-EINVAL, "%s takes no format with alpha that glreader can convert to", codec->name);
+    return contains(fmts, input) ? input : best_on_gpu != AV_PIX_FMT_NONE ? best_on_gpu : best;
+}
+
 // What the encoder encodes: the pixel format asked for, else the frames' own where the
 // codec takes it, else yuv420p, else the codec's closest that libswscale can make (an
-// alpha channel not counted: a shader's alpha is no picture's transparency).
-AVPixelFormat choose_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input)
+// alpha channel not counted unless `alpha`: a shader's alpha is no picture's transparency
+// unless the host says so).
+AVPixelFormat choose_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFormat input, bool alpha)
 {
     const AVPixelFormat *fmts = encoder_pix_fmts(codec);
     if (takes_only_hardware_frames(codec)) {
@@ -55,8 +79,12 @@ AVPixelFormat choose_pix_fmt(const AVCodec *codec, const char *asked, AVPixelFor
                 list += (list.empty() ? "" : ", ") + std::string(av_get_pix_fmt_name(*f));
             fail(-EINVAL, "%s cannot encode %s; it takes: %s", codec->name, asked, list.c_str());
         }
+        if (alpha)
+            choose_alpha_pix_fmt(codec, asked, input); // refuses a format without alpha
         return out;
     }
+    if (alpha)
+        return choose_alpha_pix_fmt(codec, nullptr, input);
     if (!fmts || contains(fmts, input))
         return input;
     if (contains(fmts, AV_PIX_FMT_YUV420P))
@@ -150,8 +178,10 @@ encoder_plan plan_encoder(const glr_encoder_params &p, const glr_log *log)
     // Without an output (glr_encoder_preferred_format may be asked before there is one),
     // only a named codec can be planned.
     plan.muxer = p.container || p.output ? choose_muxer(p.container, p.output) : nullptr;
-    plan.video = choose_encoder(AVMEDIA_TYPE_VIDEO, p.codec, plan.muxer, p.output, log);
-    plan.pix_fmt = choose_pix_fmt(plan.video, p.pix_fmt, glr_av_pix_fmt(frames_format(p)));
+    bool alpha = p.alpha != 0;
+    plan.video = alpha ? choose_alpha_encoder(p.codec, plan.muxer, p.output, log)
+                       : choose_encoder(AVMEDIA_TYPE_VIDEO, p.codec, plan.muxer, p.output, log);
+    plan.pix_fmt = choose_pix_fmt(plan.video, p.pix_fmt, glr_av_pix_fmt(frames_format(p)), alpha);
     bool copy = p.audio.codec && std::strcmp(p.audio.codec, "copy") == 0;
     if ((p.audio.input || p.audio.sample_rate) && !copy)
         plan.audio = choose_encoder(AVMEDIA_TYPE_AUDIO, p.audio.codec, plan.muxer, p.output, log);

@@ -7,6 +7,7 @@ extern "C" {
 }
 
 #include "glreader/shadertoy_media.h"
+#include "enum_value.hpp"
 #include "error.hpp"
 
 #include <algorithm>
@@ -498,6 +499,9 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     for (const std::string &entry : s.metadata)
         s.metadata_entries.push_back(entry.c_str());
     s.metadata_entries.push_back(nullptr);
+    // The Image pass's alpha kept is the picture's transparency, which the encoder keeps.
+    if (!p.encoder.alpha)
+        p.encoder.alpha = glr::enum_value(p.player.alpha);
     p.encoder.metadata = e.metadata ? s.metadata_entries.data() : nullptr;
     if (pl.feeder) { // the caller's struct may go; its opaque stays
         s.feeder = *pl.feeder;

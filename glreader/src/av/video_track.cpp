@@ -127,6 +127,9 @@ video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, 
         avcodec_parameters_from_context(stream_->codecpar, context_);
         stream_->time_base = context_->time_base;
         stream_->avg_frame_rate = context_->framerate;
+        // Matroska and WebM say a stream has alpha (its AlphaMode); other muxers ignore it.
+        if (p.alpha && has_alpha(plan.pix_fmt) && av_dict_set(&stream_->metadata, "alpha_mode", "1", 0) < 0)
+            fail(-ENOMEM, "out of memory");
     } catch (...) {
         release();
         throw;

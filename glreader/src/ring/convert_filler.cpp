@@ -32,20 +32,33 @@ uniform bool top_first;    // rows top first (GL's are bottom first)
 uniform vec3 y_row, u_row, v_row; // the matrix, scaled to code values
 uniform vec3 bias;         // code-value offsets of Y, U, V, plus 0.5 to round
 uniform float code_max;
-uniform uint plane_offset[3], plane_stride[3]; // in 32-bit words
+uniform uint plane_offset[4], plane_stride[4]; // in 32-bit words
 
-vec3 px[2][10]; // columns x0 - 1 .. x0 + 8 of the block's two rows
+vec4 px[2][10]; // columns x0 - 1 .. x0 + 8 of the block's two rows
 
 uint code(float v) { return uint(clamp(floor(v), 0.0, code_max)); }
-uint luma(vec3 c) { return code(dot(y_row, c) + bias.x); }
-uint cb(vec3 c) { return code(dot(u_row, c) + bias.y); }
-uint cr(vec3 c) { return code(dot(v_row, c) + bias.z); }
+uint luma(vec4 c) { return code(dot(y_row, c.rgb) + bias.x); }
+uint cb(vec4 c) { return code(dot(u_row, c.rgb) + bias.y); }
+uint cr(vec4 c) { return code(dot(v_row, c.rgb) + bias.z); }
+uint alpha(vec4 c) { return code(c.a * code_max + 0.5); } // full range
 void put(int plane, int row, int word, uint value)
 {
     words[plane_offset[plane] + uint(row) * plane_stride[plane] + uint(word)] = value;
 }
 uint pack8(uint a, uint b, uint c, uint d) { return a | (b << 8) | (c << 16) | (d << 24); }
-uint pack16(uint a, uint b) { return (a << (16 - BITS)) | (b << (32 - BITS)); }
+// 16-bit samples: P010 keeps the value in the high bits, planar formats in the low ones.
+uint pack16(uint a, uint b) { return (a << SHIFT) | (b << (16 + SHIFT)); }
+// Eight samples of a full-size plane's row, from the block's column bx.
+void put8(int plane, int row, int bx, uint s[8])
+{
+#if BITS == 8
+    put(plane, row, bx * 2, pack8(s[0], s[1], s[2], s[3]));
+    put(plane, row, bx * 2 + 1, pack8(s[4], s[5], s[6], s[7]));
+#else
+    for (int w = 0; w < 4; w++)
+        put(plane, row, bx * 4 + w, pack16(s[2 * w], s[2 * w + 1]));
+#endif
+}
 
 void main()
 {
@@ -57,27 +70,29 @@ void main()
         int y = min(y0 + r, size.y - 1);
         int gy = top_first ? size.y - 1 - y : y;
         for (int i = 0; i < 10; i++)
-            px[r][i] = texelFetch(source, ivec2(clamp(x0 - 1 + i, 0, size.x - 1), gy), level).rgb;
+            px[r][i] = texelFetch(source, ivec2(clamp(x0 - 1 + i, 0, size.x - 1), gy), level);
     }
+    uint s[8];
     for (int r = 0; r < 2 && y0 + r < size.y; r++) {
-#if BITS == 8
-        for (int w = 0; w < 2; w++)
-            put(0, y0 + r, bx * 2 + w, pack8(luma(px[r][1 + 4 * w]), luma(px[r][2 + 4 * w]),
-                                             luma(px[r][3 + 4 * w]), luma(px[r][4 + 4 * w])));
-#else
-        for (int w = 0; w < 4; w++)
-            put(0, y0 + r, bx * 4 + w, pack16(luma(px[r][1 + 2 * w]), luma(px[r][2 + 2 * w])));
-#endif
+        for (int i = 0; i < 8; i++)
+            s[i] = luma(px[r][1 + i]);
+        put8(0, y0 + r, bx, s);
 #if CHROMA_444
-        for (int w = 0; w < 2; w++) {
-            vec3 a = px[r][1 + 4 * w], b = px[r][2 + 4 * w], c = px[r][3 + 4 * w], d = px[r][4 + 4 * w];
-            put(1, y0 + r, bx * 2 + w, pack8(cb(a), cb(b), cb(c), cb(d)));
-            put(2, y0 + r, bx * 2 + w, pack8(cr(a), cr(b), cr(c), cr(d)));
-        }
+        for (int i = 0; i < 8; i++)
+            s[i] = cb(px[r][1 + i]);
+        put8(1, y0 + r, bx, s);
+        for (int i = 0; i < 8; i++)
+            s[i] = cr(px[r][1 + i]);
+        put8(2, y0 + r, bx, s);
+#endif
+#if PLANES == 4
+        for (int i = 0; i < 8; i++)
+            s[i] = alpha(px[r][1 + i]);
+        put8(3, y0 + r, bx, s);
 #endif
     }
 #if !CHROMA_444
-    vec3 c[4]; // chroma sample i sits at luma column x0 + 2i (px index 1 + 2i)
+    vec4 c[4]; // chroma sample i sits at luma column x0 + 2i (px index 1 + 2i)
     for (int i = 0; i < 4; i++) {
         int k = 1 + 2 * i;
 #if SITING_LEFT
@@ -86,7 +101,7 @@ void main()
         c[i] = (px[0][k] + px[0][k + 1] + px[1][k] + px[1][k + 1]) / 4.0;
 #endif
     }
-#if PLANES == 3
+#if PLANES >= 3
     put(1, by, bx, pack8(cb(c[0]), cb(c[1]), cb(c[2]), cb(c[3])));
     put(2, by, bx, pack8(cr(c[0]), cr(c[1]), cr(c[2]), cr(c[3])));
 #elif BITS == 8
@@ -169,10 +184,12 @@ private:
 void convert_filler::build_program()
 {
     const glr_format_info &f = *params_.format;
+    // P010 (2 planes) keeps a sample's bits high in its 16; planar formats keep them low.
+    int shift = f.bytes_per_sample == 2 && f.planes == 2 ? 16 - f.bit_depth : 0;
     std::string source = format("#version 430\n#define GROUP_W %d\n#define GROUP_H %d\n#define BITS %d\n"
-                                "#define PLANES %d\n#define CHROMA_444 %d\n#define SITING_LEFT %d\n",
+                                "#define PLANES %d\n#define CHROMA_444 %d\n#define SITING_LEFT %d\n#define SHIFT %d\n",
                                 group_w, group_h, f.bit_depth, f.planes, f.log2_chroma_w == 0 ? 1 : 0,
-                                params_.color.chroma == GLR_CHROMA_LEFT ? 1 : 0) +
+                                params_.color.chroma == GLR_CHROMA_LEFT ? 1 : 0, shift) +
                          shader_body;
     std::string log;
     GLuint shader = compile_shader(gl_, GL_COMPUTE_SHADER, source, log);
@@ -204,13 +221,13 @@ void convert_filler::build_program()
     gl_.ProgramUniform2i(program_, gl_.GetUniformLocation(program_, "size"), params_.width, params_.height);
     gl_.ProgramUniform1i(program_, gl_.GetUniformLocation(program_, "top_first"), params_.flip != GLR_FLIP_NONE);
     gl_.ProgramUniform1i(program_, gl_.GetUniformLocation(program_, "source"), 0);
-    GLuint offsets[3] = {}, strides[3] = {};
+    GLuint offsets[4] = {}, strides[4] = {};
     for (int p = 0; p < params_.layout.count; p++) {
         offsets[p] = static_cast<GLuint>(params_.layout.planes[p].offset / 4);
         strides[p] = static_cast<GLuint>(params_.layout.planes[p].stride / 4);
     }
-    gl_.ProgramUniform1uiv(program_, gl_.GetUniformLocation(program_, "plane_offset"), 3, offsets);
-    gl_.ProgramUniform1uiv(program_, gl_.GetUniformLocation(program_, "plane_stride"), 3, strides);
+    gl_.ProgramUniform1uiv(program_, gl_.GetUniformLocation(program_, "plane_offset"), 4, offsets);
+    gl_.ProgramUniform1uiv(program_, gl_.GetUniformLocation(program_, "plane_stride"), 4, strides);
     level_location_ = gl_.GetUniformLocation(program_, "level");
 
     gl_.GenSamplers(1, &sampler_);

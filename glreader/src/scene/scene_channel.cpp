@@ -139,7 +139,7 @@ void scene_channel::check_image(const glr_image &image, const char *what) const
 void scene_channel::check_yuv_image(const glr_image &image) const
 {
     const glr_format_info *f = glr_format_get_info(image.yuv_format);
-    if (!f || !f->yuv)
+    if (!f || !f->yuv || f->planes == 4) // a channel picture's alpha is not uploaded
         fail(-EINVAL, "%s: yuv_format %d is none of nv12, yuv420p, p010le, yuv444p", where_.c_str(),
              static_cast<int>(image.yuv_format));
     if (!image.data || !image.chroma[0] || (f->planes == 3 && !image.chroma[1]))

@@ -62,10 +62,13 @@ struct glr_scene::pass {
 glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
     : log_(log), width_(p.width), height_(p.height),
       buffer_format_(glr::enum_value(p.buffer_precision) == GLR_BUFFER_FLOAT16 ? GL_RGBA16F : GL_RGBA32F),
-      max_source_(p.max_source_bytes ? p.max_source_bytes : GLR_SCENE_DEFAULT_MAX_SOURCE)
+      max_source_(p.max_source_bytes ? p.max_source_bytes : GLR_SCENE_DEFAULT_MAX_SOURCE),
+      alpha_(static_cast<glr_alpha>(glr::enum_value(p.alpha)))
 {
     if (p.width <= 0 || p.height <= 0)
         glr::fail(-EINVAL, "glr_scene_create: size %dx%d is not positive", p.width, p.height);
+    if (alpha_ < GLR_ALPHA_OPAQUE || alpha_ > GLR_ALPHA_PREMULTIPLIED)
+        glr::fail(-EINVAL, "glr_scene_create: unknown alpha %d (opaque 0, straight 1, premultiplied 2)", alpha_);
     int precision = glr::enum_value(p.buffer_precision);
     if (precision != GLR_BUFFER_FLOAT32 && precision != GLR_BUFFER_FLOAT16)
         glr::fail(-EINVAL, "glr_scene_create: unknown buffer precision %d", precision);
@@ -165,6 +168,7 @@ void glr_scene::build_pass(int index, const std::string &common, const std::stri
     text.body = source ? source : read_source(source_path, p.title + " pass's shader", max_source_);
     text.body_name = source_name ? source_name : source_path ? source_path : p.title;
     text.image_pass = index == GLR_SCENE_IMAGE_PASS;
+    text.alpha = alpha_;
     for (size_t i = 0; i < p.channels.size(); i++)
         text.cube_channels[i] = p.channels[i]->cube();
     // A pass is named by its title and, where it differs, its file.

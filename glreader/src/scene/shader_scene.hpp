@@ -44,6 +44,7 @@ private:
     int width_, height_;
     GLenum buffer_format_;
     size_t max_source_; // bytes of a shader file read
+    glr_alpha alpha_;   // the Image pass's
     bool staged_uploads_ = false; // channels upload through pixel-unpack buffers
     // Buffer A..D (absent: null), then Image.
     std::array<std::unique_ptr<pass>, GLR_SCENE_BUFFERS + 1> passes_;

@@ -134,7 +134,10 @@ std::string fragment_source(const pass_source &pass)
       << "void main() {\n"
          "    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);\n"
          "    mainImage(c, gl_FragCoord.xy);\n"
-      << (pass.image_pass ? "    glr_colour = vec4(c.rgb, 1.0);\n" : "    glr_colour = c;\n") << "}\n";
+      << (!pass.image_pass || pass.alpha == GLR_ALPHA_STRAIGHT ? "    glr_colour = c;\n"
+          : pass.alpha == GLR_ALPHA_PREMULTIPLIED         ? "    glr_colour = vec4(c.rgb * clamp(c.a, 0.0, 1.0), c.a);\n"
+                                                          : "    glr_colour = vec4(c.rgb, 1.0);\n")
+      << "}\n";
     return s.str();
 }
 

@@ -2,6 +2,8 @@
 // compiler's log turned back into the author's files, lines and columns. No GL here.
 #pragma once
 
+#include "glreader/scene.h"
+
 #include <array>
 #include <string>
 
@@ -12,7 +14,8 @@ struct pass_source {
     std::string common, common_name;
     std::string body, body_name;
     std::array<bool, 4> cube_channels{}; // iChannelN is a samplerCube
-    bool image_pass = false;             // writes alpha 1 (the Image pass)
+    bool image_pass = false;             // the Image pass: its alpha as `alpha` says
+    glr_alpha alpha = GLR_ALPHA_OPAQUE;
 };
 
 // The fragment shader of a pass: Shadertoy's inputs, the Common section and the pass, each

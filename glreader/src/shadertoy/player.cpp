@@ -91,6 +91,7 @@ glr_player::glr_player(const glr_log *log, const glr_player_params &p)
         sp.source_name = p.source_name;
     }
     sp.max_source_bytes = p.max_source_bytes;
+    sp.alpha = p.alpha;
     sp.upload = p.upload;
     sp.get_proc_address = p.get_proc_address;
     preroll_ = keeps_state(sp) ? first_ : 0;
