@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -69,13 +70,22 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     pid_t pid = -1;
-    EXPECT_EQ(posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), env.data()), 0) << program;
+    int rc = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
+    // Thrown, so that the test stops here (GoogleTest fails it): a pid of -1 must never
+    // reach kill(), which would signal every process of the user.
+    if (rc != 0 || pid <= 0)
+        throw std::runtime_error("cannot start " + program + ": " + std::strerror(rc ? rc : ECHILD));
     return pid;
 }
 
 child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
 {
+    // No child (spawn failed, and said so): never kill(-1), which signals every process.
+    if (pid <= 0) {
+        ADD_FAILURE() << "no process to wait for (pid " << pid << ")";
+        return child_end{true, SIGKILL};
+    }
     // A pidfd becomes readable when the child ends: poll it with the deadline.
     int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     int ready = 0;

@@ -23,7 +23,8 @@ std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::se
 inline const std::vector<std::string> no_shader_disk_cache = {"MESA_SHADER_CACHE_DISABLE=true",
                                                                "__GL_SHADER_DISK_CACHE=0"};
 
-// Starts program (looked up in PATH) with args, stdout and stderr into the file log.
+// Starts program (looked up in PATH) with args, stdout and stderr into the file log; throws
+// (failing the test) when it cannot start.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
 // Under AddressSanitizer the child does not check for leaks: when a GL context is
 // destroyed at exit, Mesa unloads its driver and loses small blocks no glreader code owns
