@@ -4,6 +4,7 @@
 #include "scene/shader_scene.hpp"
 #include "log.hpp"
 #include "shadertoy/inputs.hpp"
+#include "shadertoy/project.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -11,12 +12,6 @@
 #include <ctime>
 
 namespace {
-
-const char *pass_name(int pass)
-{
-    static const char *const names[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image"};
-    return names[pass];
-}
 
 const char *media_name(glr_media_kind kind)
 {
@@ -79,7 +74,7 @@ glr_player::glr_player(const glr_log *log, const glr_player_params &p)
                 if (const glr_channel_binding *b = glr_project_binding(p.project, pass, c); b && b->media != GLR_MEDIA_NONE)
                     glr::fail(-EINVAL, "glr_player_create: the %s pass's iChannel%d shows %s (%s), and no channel feeder "
                                        "was given to decode it",
-                              pass_name(pass), c, media_name(b->media), b->path ? b->path : "the host's sound");
+                              glr::project_pass_titles[pass], c, media_name(b->media), b->path ? b->path : "the host's sound");
     }
     glr_scene_params sp{};
     sp.width = p.width;

@@ -9,12 +9,18 @@
 #include <sstream>
 #include <vector>
 
+namespace glr {
+const char *const project_pass_files[GLR_SCENE_BUFFERS + 1] = {"bufferA", "bufferB", "bufferC", "bufferD", "image"};
+const char *const project_pass_titles[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D",
+                                                                "Image"};
+} // namespace glr
+
 namespace {
+
+using glr::project_pass_files;
 
 // A channels file binds at most twenty channels: a megabyte is no file of that kind.
 constexpr size_t max_channels_file_bytes = 1u << 20;
-
-const char *const pass_files[GLR_SCENE_BUFFERS + 1] = {"bufferA", "bufferB", "bufferC", "bufferD", "image"};
 
 bool is_directory(const std::string &path)
 {
@@ -160,7 +166,7 @@ glr_project::glr_project(const std::string &path, const std::string &media_dir, 
     if (glr::is_regular_file(path + "/common.glsl"))
         common_.path = path + "/common.glsl";
     for (size_t i = 0; i < GLR_SCENE_BUFFERS; i++) {
-        std::string file = path + "/" + pass_files[i] + ".glsl";
+        std::string file = path + "/" + project_pass_files[i] + ".glsl";
         if (glr::is_regular_file(file))
             passes_[i].path = file;
     }
@@ -186,8 +192,8 @@ void glr_project::read_channels_file(const std::string &dir)
         size_t dot = target.find(".channel");
         int pass = -1;
         for (int i = 0; i <= GLR_SCENE_BUFFERS; i++)
-            if (dot != std::string::npos && target.compare(0, dot, pass_files[i]) == 0 &&
-                dot == std::char_traits<char>::length(pass_files[i]))
+            if (dot != std::string::npos && target.compare(0, dot, project_pass_files[i]) == 0 &&
+                dot == std::char_traits<char>::length(project_pass_files[i]))
                 pass = i;
         std::string index = dot == std::string::npos ? "" : target.substr(dot + 8);
         if (pass < 0 || index.size() != 1 || index[0] < '0' || index[0] > '3')
@@ -203,8 +209,8 @@ void glr_project::bind(int pass, int channel, const std::string &spec, const std
         bad(where, glr::format("no pass %d or channel %d (passes 0..%d, channels 0..%d)", pass, channel,
                                GLR_SCENE_IMAGE_PASS, GLR_SCENE_CHANNELS - 1));
     if (!passes_[static_cast<size_t>(pass)].present() && pass != GLR_SCENE_IMAGE_PASS)
-        bad(where, "binds a channel of " + std::string(pass_files[pass]) + ", but the project has no " +
-                       pass_files[pass] + ".glsl");
+        bad(where, "binds a channel of " + std::string(project_pass_files[pass]) + ", but the project has no " +
+                       project_pass_files[pass] + ".glsl");
     bound &b = passes_[static_cast<size_t>(pass)].channels[static_cast<size_t>(channel)];
     parse_spec(spec, where, base_dir, b.binding, b.path);
     b.binding.path = b.path.empty() ? nullptr : b.path.c_str();

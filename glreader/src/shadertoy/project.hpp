@@ -9,6 +9,13 @@
 #include <optional>
 #include <string>
 
+// The passes' names, Buffer A..D then Image (GLR_SCENE_IMAGE_PASS): as a project folder's
+// files ("bufferA", "image") and as errors say them ("Buffer A", "Image").
+namespace glr {
+extern const char *const project_pass_files[GLR_SCENE_BUFFERS + 1];
+extern const char *const project_pass_titles[GLR_SCENE_BUFFERS + 1];
+} // namespace glr
+
 struct glr_project {
     // path: a .frag file, a project directory, a Shadertoy JSON file (FILE.json, or
     // FILE.json#ID to pick one of several), or empty (the built-in scene). media_dir:

@@ -19,8 +19,6 @@
 
 namespace {
 
-const char *const pass_files[GLR_SCENE_BUFFERS + 1] = {"bufferA", "bufferB", "bufferC", "bufferD", "image"};
-
 // A folder to write into: made, or one that exists and is empty.
 void make_empty_folder(const std::string &dir)
 {
@@ -124,9 +122,9 @@ void glr_project::write(const std::string &dir) const
         const pass_entry &pass = passes_[static_cast<size_t>(p)];
         if (!pass.present())
             continue;
-        files.push_back({std::string(pass_files[p]) + ".glsl", text_of(pass)});
+        files.push_back({std::string(glr::project_pass_files[p]) + ".glsl", text_of(pass)});
         for (int c = 0; c < GLR_SCENE_CHANNELS; c++) {
-            std::string target = std::string(pass_files[p]) + ".channel" + std::to_string(c);
+            std::string target = std::string(glr::project_pass_files[p]) + ".channel" + std::to_string(c);
             std::string spec = spec_of(pass.channels[static_cast<size_t>(c)].binding, target);
             if (!spec.empty())
                 channels += target + " " + spec + "\n";

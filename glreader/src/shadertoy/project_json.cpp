@@ -22,8 +22,6 @@ std::string directory_of(const std::string &path)
     return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-const char *const scene_pass_names[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image"};
-
 // Where a Shadertoy media path ("/media/a/NAME.png", or a whole URL) may be here: laid out
 // as the site has it (FOLDER/media/a/NAME.png) or by its name alone (FOLDER/NAME.png), in
 // the media folder first, then beside the JSON file.
@@ -130,7 +128,7 @@ void glr_project::read_json(const std::string &path, const std::string &media_di
         entry.source = p.code;
         entry.name = name;
         for (const glr::shadertoy::json_input &in : p.inputs) {
-            std::string where = std::string(scene_pass_names[index]) + " iChannel" + std::to_string(in.channel);
+            std::string where = std::string(glr::project_pass_titles[index]) + " iChannel" + std::to_string(in.channel);
             bound &b = entry.channels[static_cast<size_t>(in.channel)];
             b = bound{};
             glr_channel &c = b.binding.channel;
