@@ -244,6 +244,9 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
     }
     if (!(shared->project = glr_project_open(shared->gl.log, &project)))
         return ff_glreader_averror(glr_last_error_code());
+    if (glr_project_has_sound_pass(shared->project))
+        av_log(ctx, AV_LOG_WARNING, "%s has a Sound pass (mainSound), which this filter does not render: it makes "
+               "video only (glreader-export renders the Sound pass as the sound track)\n", s->shader);
     for (i = 0; i < GLR_SCENE_CHANNELS; i++) {
         snprintf(where, sizeof(where), "channel%d", i);
         if (s->channels[i] && glr_project_bind(shared->project, GLR_SCENE_IMAGE_PASS, i, s->channels[i], where) < 0) {

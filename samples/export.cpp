@@ -72,6 +72,7 @@ struct options {
     std::string format_options;
     glr_audio_params audio{};
     std::string audio_input, audio_codec;
+    bool no_audio = false; // -an: no sound track, not even the Sound pass's
     glr_format ring_format{}; // 0: chosen from the encoder and gpu_convert
     glr_color color{};
     float mouse[4] = {0, 0, 0, 0}; // iMouse
@@ -89,6 +90,7 @@ struct options {
 constexpr int max_ring_depth = 64, max_queue = 64;
 constexpr double max_seconds = 1e6;
 constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
+constexpr int min_sound_rate = 8000, max_sound_rate = 192000;
 constexpr long long max_shader_size = 1ll << 30;
 
 // Encoder settings in ffmpeg's spellings (and ours where we had one), each the codec
@@ -154,9 +156,11 @@ sample::program_help help()
          {"Encoding (each option checked against the encoder's own before a frame renders)", encoding},
          {"Sound",
           {{"--audio", "FILE", "a sound file or URL to mux, in step with the frames (a sound channel plays it too)",
-            "none"},
+            "none: the project's Sound pass (mainSound), rendered on the GPU, when it has one"},
+           {"--audio-rate, -ar", "HZ", "the Sound pass's sample rate (iSampleRate), 8000 to 192000", "44100, Shadertoy's"},
+           {"--no-audio, -an", "", "no sound track, not even the Sound pass's", "off"},
            {"--audio-codec, -c:a", "CODEC",
-            "its encoder or codec (aac, libopus, mp3), or copy to keep its packets as they are",
+            "the sound's encoder or codec (aac, libopus, mp3, flac), or copy to keep --audio's packets as they are",
             "the container's own: AAC for .mp4, Vorbis for .mkv, Opus for .webm; a sound already in it is copied"},
            {"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"},
            {"--audio-offset", "SECONDS", "start the sound this much after the video; below 0 cuts its start", "0"},
@@ -274,6 +278,10 @@ options parse(int argc, char **argv)
             o.format_options = args.value();
         } else if (args.is("--audio")) {
             o.audio_input = args.value();
+        } else if (args.is("--audio-rate") || args.is("-ar")) {
+            o.audio.sample_rate = args.count(min_sound_rate, max_sound_rate);
+        } else if (args.is("--no-audio") || args.is("-an")) {
+            o.no_audio = true;
         } else if (args.is("--audio-codec") || args.is("-c:a")) {
             o.audio_codec = args.value();
         } else if (args.is("--audio-bitrate") || args.is("-b:a")) {
@@ -290,8 +298,12 @@ options parse(int argc, char **argv)
             args.fail("unknown option " + args.option());
         }
     }
-    if (o.audio_input.empty() && (!o.audio_codec.empty() || o.audio.bit_rate || o.audio.offset || o.audio.keep_longer))
-        args.fail("the --audio-* options shape the sound of --audio FILE, which is missing");
+    if (o.audio_input.empty() && (o.audio.offset || o.audio.keep_longer))
+        args.fail("--audio-offset and --audio-keep-longer place the sound of --audio FILE, which is missing");
+    if (!o.audio_input.empty() && o.audio.sample_rate)
+        args.fail("--audio-rate is the Sound pass's rate; --audio FILE keeps its own");
+    if (o.no_audio && (!o.audio_input.empty() || !o.audio_codec.empty() || o.audio.bit_rate || o.audio.sample_rate))
+        args.fail("--no-audio asks for no sound track, and another option shapes one");
     int length_options = (o.frames != 0) + o.seconds_given + (o.end_time >= 0);
     if (length_options > 1)
         args.fail("-t, -n and -to each say how long to render: give one of them");
@@ -446,8 +458,9 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n",
                  rs.path ? rs.path : "none", rs.fill ? rs.fill : "none", glr_format_name(st.ring_format),
                  rs.frame_bytes, conversion);
-    if (!o.audio_input.empty())
-        std::fprintf(stderr, "  audio: %s, %llu samples per channel\n", es.audio_copied ? "copied as it is" : "encoded",
+    if (*st.plan.audio_encoder)
+        std::fprintf(stderr, "  audio: %s%s, %llu samples per channel\n",
+                     o.audio_input.empty() ? "the Sound pass's, " : "", es.audio_copied ? "copied as it is" : "encoded",
                      static_cast<unsigned long long>(es.audio_samples_encoded));
     std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
                  static_cast<unsigned long long>(es.zero_copy_frames),
@@ -511,6 +524,10 @@ int main(int argc, char **argv)
     bool render_left_running = false;
     try {
         glr::project project = o.project.load(log);
+        if (o.audio_input.empty() && !o.no_audio && !project.has_sound_pass() &&
+            (!o.audio_codec.empty() || o.audio.bit_rate || o.audio.sample_rate))
+            throw std::runtime_error("--audio-codec, --audio-bitrate and --audio-rate shape the sound track, and there "
+                                     "is none: no --audio FILE, and the project has no Sound pass");
         if (!o.to_project.empty()) {
             project.write(o.to_project.c_str());
             if (o.verbosity >= sample::verbosity::warning)
@@ -559,6 +576,7 @@ int main(int argc, char **argv)
         params.ring_format = o.ring_format;
         params.ring_depth = o.depth;
         params.compile_timeout = o.compile_timeout;
+        params.no_sound_pass = o.no_audio;
         params.context.require_hw = o.require_hw;
         progress bar(o.frames, o.verbosity);
         params.progress = [](void *opaque, const glr_export_stats *s) { static_cast<progress *>(opaque)->report(*s); };

@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -209,6 +210,87 @@ TEST(export_shadertoy, the_sound_channel_hears_the_muxed_audio)
     EXPECT_NEAR(best, std::lround(3000.0 * 2048 / rate), 1);
     EXPECT_EQ(px[1], 48);
     EXPECT_FALSE(glr_test::decode_audio(out, rate, 1).empty()) << "the same sound is muxed";
+}
+
+// A project's Sound pass, rendered on the GPU, is the video's sound track: every sample is
+// the formula's (worked out here on the CPU, with float time as the pass has it), a range
+// has the whole track's samples from its start on, a sound channel hears the track, and
+// -an leaves it out.
+TEST(export_shadertoy, a_sound_pass_is_the_sound_track_and_its_sound_channels_hear_it)
+{
+    const int rate = 44100, fps = 20, frames = 15, first = 5;
+    std::string dir = make_project("sound_pass");
+    write(dir + "/common.glsl", "const float TAU = 6.2831853;\n");
+    write(dir + "/sound.glsl", "vec2 mainSound(int samp, float time) {\n"
+                               "    return vec2(0.5 * sin(TAU * 3000.0 * time), float(samp % 441) / 441.0 - 0.5);\n"
+                               "}\n");
+    // Column x shows bin x of the sound texture's spectrum, and iSampleRate / 1000 in green.
+    write(dir + "/image.glsl",
+          "void mainImage(out vec4 c, in vec2 p) {\n"
+          "    c = vec4(texelFetch(iChannel0, ivec2(int(p.x), 0), 0).r, iSampleRate / 1000.0 / 255.0, 0, 1);\n"
+          "}\n");
+    write(dir + "/channels", "image.channel0 sound\n");
+    std::string whole = glr_test::scratch_path("sound_pass.mkv"), range = glr_test::scratch_path("sound_range.mkv"),
+                silent = glr_test::scratch_path("sound_none.mkv"), log;
+    std::vector<std::string> common = {"-s", "512x2", "-r", std::to_string(fps), "-c", "ffv1", "--shader", dir, "-y"};
+    auto with = [&](std::vector<std::string> more, bool lossless_sound = true) {
+        more.insert(more.begin(), common.begin(), common.end());
+        if (lossless_sound)
+            more.insert(more.end(), {"-c:a", "flac"});
+        return more;
+    };
+    ASSERT_EQ(run_export(with({"-n", std::to_string(frames), "-o", whole}), log), 0) << log;
+    EXPECT_NE(log.find("audio: the Sound pass's, encoded"), std::string::npos) << log;
+
+    std::vector<int16_t> track = glr_test::decode_audio(whole, rate, 2);
+    const size_t samples = static_cast<size_t>(rate) * frames / fps;
+    ASSERT_EQ(track.size(), 2 * samples) << "the track lasts as long as the video";
+    int worst = 0;
+    for (size_t i = 0; i < samples; i++) {
+        const size_t block = 512 * 512;
+        float t = static_cast<float>(static_cast<double>(i / block * block) / rate) +
+                  static_cast<float>(i % block) / static_cast<float>(rate);
+        float phase = (6.2831853f * 3000.0f) * t;
+        int left = static_cast<int>(std::lround(0.5 * std::sin(static_cast<double>(phase)) * 32767.5 - 0.5));
+        int right = static_cast<int>(std::lround(((i % 441) / 441.0 - 0.5) * 32767.5 - 0.5));
+        worst = std::max({worst, std::abs(track[2 * i] - left), std::abs(track[2 * i + 1] - right)});
+    }
+    EXPECT_LE(worst, 8) << "every sample is the formula's, in 16 bits";
+
+    glr_test::decoded_video v = glr_test::decode_file(whole);
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames)) << v.error;
+    const std::vector<uint8_t> &px = v.frames[10].rgba;
+    int loudest = 0;
+    for (int x = 0; x < 512; x++)
+        if (px[static_cast<size_t>(x) * 4] > px[static_cast<size_t>(loudest) * 4])
+            loudest = x;
+    EXPECT_NEAR(loudest, std::lround(3000.0 * 2048 / rate), 1) << "the sound channel hears the 3 kHz tone";
+    EXPECT_EQ(px[1], 44) << "iSampleRate is the Sound pass's rate";
+
+    // A range: the whole track's samples from its first frame on, and the same pictures.
+    ASSERT_EQ(run_export(with({"-n", std::to_string(frames - first), "--start-frame", std::to_string(first), "-o",
+                               range}),
+                         log),
+              0)
+        << log;
+    std::vector<int16_t> part = glr_test::decode_audio(range, rate, 2);
+    const size_t skipped = static_cast<size_t>(rate) * first / fps;
+    ASSERT_EQ(part.size(), track.size() - 2 * skipped);
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), track.begin() + static_cast<std::ptrdiff_t>(2 * skipped)))
+        << "the range's samples are the whole render's";
+    glr_test::decoded_video vr = glr_test::decode_file(range);
+    ASSERT_EQ(vr.frames.size(), static_cast<size_t>(frames - first)) << vr.error;
+    EXPECT_EQ(vr.frames[5].rgba, v.frames[first + 5].rgba) << "the sound channel hears the same track";
+
+    // -an: no sound track (and no Sound pass for a sound channel to hear).
+    ASSERT_NE(run_export(with({"-n", "3", "-an", "-o", silent}, false), log), 0);
+    EXPECT_NE(log.find("is a sound without a file, and no audio was given"), std::string::npos) << log;
+    write(dir + "/channels", "");
+    ASSERT_EQ(run_export(with({"-n", "3", "-an", "-o", silent}, false), log), 0) << log;
+    EXPECT_TRUE(glr_test::decode_audio(silent, rate, 2).empty()) << "no sound track with -an";
+    EXPECT_EQ(glr_test::decode_file(silent).frames.size(), 3u);
+    for (const std::string &path : {whole, range, silent})
+        std::remove(path.c_str());
 }
 
 // Shadertoy's JSON straight in (support/shadertoy_json_project.hpp): buffers by their ids,

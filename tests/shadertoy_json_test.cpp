@@ -71,9 +71,12 @@ json site_shader(const char *id)
                      {"inputs", {input(1, "buffer", 257, "/media/previz/buffer00.png")}}};
     json common = {{"type", "common"}, {"name", "Common"}, {"code", "float shared_value() { return 1.0; }"},
                    {"inputs", json::array()}, {"outputs", json::array()}};
+    json sound = {{"type", "sound"}, {"name", "Sound"},
+                  {"code", "vec2 mainSound(int samp, float time) { return vec2(sin(6.2831 * 440.0 * time)); }"},
+                  {"inputs", json::array()}, {"outputs", json::array()}};
     return {{"ver", "0.1"},
             {"info", {{"id", id}, {"name", std::string("shader ") + id}, {"username", "someone"}}},
-            {"renderpass", {image, common, buffer_a, buffer_b}}};
+            {"renderpass", {image, common, buffer_a, buffer_b, sound}}};
 }
 
 std::string error_of(const std::string &path, const char *media = nullptr)
@@ -113,6 +116,10 @@ TEST(shadertoy_json, the_site_s_export_binds_every_pass_and_input_as_shadertoy_d
     EXPECT_NE(std::string(sp.buffers[1].source).find("0.25"), std::string::npos) << "Buffer B by its output id 258";
     EXPECT_EQ(std::string(sp.buffers[1].source_name), file + " [Buffer B]");
     EXPECT_EQ(sp.buffers[2].source, nullptr);
+    EXPECT_EQ(glr_project_has_sound_pass(project.p), 1);
+    ASSERT_NE(sp.sound_source, nullptr);
+    EXPECT_NE(std::string(sp.sound_source).find("mainSound"), std::string::npos);
+    EXPECT_EQ(std::string(sp.sound_name), file + " [Sound]");
 
     const glr_channel_binding *b = glr_project_binding(project.p, GLR_SCENE_IMAGE_PASS, 0);
     EXPECT_EQ(b->channel.kind, GLR_CHANNEL_BUFFER);
@@ -239,8 +246,8 @@ TEST(shadertoy_json, malformed_and_hostile_files_are_refused_naming_the_field)
         {nowhere.dump(), "the shader.renderpass[0].inputs[0].id: \"zzzzzz\" names no buffer"},
         {bad_filter.dump(), "renderpass[2].inputs[1].sampler.filter: nearest, linear or mipmap, not 'cubic'"},
         {no_image.dump(), "the shader.renderpass: has no image pass"},
-        {twice.dump(), "the shader.renderpass[4]: a second Image pass"},
-        {huge.dump(), "the shader.renderpass: holds 104 entries; Shadertoy has at most 16"},
+        {twice.dump(), "the shader.renderpass[5]: a second Image pass"},
+        {huge.dump(), "the shader.renderpass: holds 105 entries; Shadertoy has at most 16"},
         {bad_kind.dump(), "inputs[1].type: unknown input kind 'hologram'"},
         {deep, "nests deeper than 32 levels"},
     };
@@ -274,6 +281,8 @@ TEST(shadertoy_json, a_project_written_as_a_folder_reads_back_the_same)
     EXPECT_EQ(std::string(sp.common_path), out + "/common.glsl");
     EXPECT_EQ(std::string(sp.buffers[1].source_path), out + "/bufferB.glsl");
     EXPECT_EQ(sp.buffers[2].source_path, nullptr);
+    EXPECT_EQ(std::string(sp.sound_path), out + "/sound.glsl") << "the Sound pass";
+    EXPECT_EQ(glr_project_has_sound_pass(back.p), 1);
     std::ifstream image(out + "/image.glsl");
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(image), {}),
               "void mainImage(out vec4 c, in vec2 p) { c = vec4(1); }");

@@ -279,6 +279,16 @@ int glr_scene_render(glr_scene *scene, const struct glr_scene_inputs *inputs)
     });
 }
 
+int glr_scene_render_sound(glr_scene *scene, int sample_rate, long long first_sample, int count, int16_t *stereo)
+{
+    if (!scene)
+        return null_argument(nullptr, "glr_scene_render_sound", "scene");
+    return glr::guarded(scene->log(), [&] {
+        scene->render_sound(sample_rate, first_sample, count, stereo);
+        return 0;
+    });
+}
+
 int glr_scene_draw(glr_scene *scene, int frame, double seconds, double delta)
 {
     glr_scene_inputs inputs{};

@@ -12,7 +12,8 @@
  *
  * The frame range [first_frame, first_frame + frame_count) is exact: its frames are those
  * of a render from frame 0 (a project with state is pre-rolled), stamped from 0 in the
- * output, and a sound track starts where the range does.
+ * output, and a sound track starts where the range does (a Sound pass's samples are those
+ * of the whole track from the range's first frame on).
  *
  * Stopping. glr_export_cancel stops rendering and still finalizes the output with every
  * frame rendered so far: at once between frames; and when the render thread is held in
@@ -95,7 +96,13 @@ struct glr_export_params {
     void (*progress)(void *opaque, const struct glr_export_stats *stats);
     void *progress_opaque;
     int progress_interval_ms;
-    uint64_t reserved_[4];       /* zero: room for later fields without an ABI break */
+    /* The project's Sound pass (mainSound), when it has one and encoder.audio.input is NULL,
+     * makes the sound track: rendered on the GPU at encoder.audio.sample_rate (0: the
+     * feeder's rate, else Shadertoy's 44100), stereo, for the range, muxed with the frames
+     * and played by every sound channel without a file. Non-zero: no track from it. */
+    int no_sound_pass;
+    int reserved_int_;           /* zero */
+    uint64_t reserved_[3];       /* zero: room for later fields without an ABI break */
 };
 
 struct glr_export_stats {

@@ -244,6 +244,7 @@ public:
     }
     // Writes it as a project folder (glr_project_write). Throws glr::error.
     void write(const char *dir) const { detail::check(glr_project_write(project_.get(), dir), "glr_project_write"); }
+    bool has_sound_pass() const { return glr_project_has_sound_pass(project_.get()) != 0; }
     glr_project *get() const { return project_.get(); }
 
 private:

@@ -137,6 +137,12 @@ struct glr_scene_params {
      * (/dev/zero) or a FIFO is refused at once, as is a file with a NUL byte. */
     size_t max_source_bytes;
     enum glr_alpha alpha; /* the Image pass's alpha: OPAQUE (0) unless the host keeps it */
+    /* The Sound pass: vec2 mainSound(int samp, float time) (or Shadertoy's older
+     * mainSound(float time)), with the Common section; all NULL: none. Rendered by
+     * glr_scene_render_sound. sound_name: how errors name it (NULL: sound_path, else "Sound"). */
+    const char *sound_source;
+    const char *sound_path;
+    const char *sound_name;
 };
 
 /* What a frame's shaders see besides their channels. */
@@ -197,6 +203,17 @@ GLR_API glr_scene *glr_scene_create(glr_log *log, const struct glr_scene_params 
  * framebuffer. Returns 0, -EINVAL (inputs NULL), GLR_ERROR_NO_CONTEXT or GLR_ERROR_GL,
  * with a message. */
 GLR_API int glr_scene_render(glr_scene *scene, const struct glr_scene_inputs *inputs);
+
+/* Renders `count` stereo samples of the Sound pass from sample `first_sample` of its track
+ * (sample 0 at time 0) at `sample_rate` (iSampleRate) into `stereo` (2 x count values, left
+ * then right), as Shadertoy renders them: blocks of 512 x 512 samples drawn into a texture,
+ * each channel kept as 16 bits, here read back through a ring (glreader/ring.h) while the
+ * next block draws. Blocks start at multiples of a block on the track, so a sample is the
+ * same from any start, and from one render to the next. The Sound pass reads no channels.
+ * Returns 0, -EINVAL (no Sound pass; a rate not positive; a range past sample 2^31 - 1) or
+ * GLR_ERROR_GL, with a message. */
+GLR_API int glr_scene_render_sound(glr_scene *scene, int sample_rate, long long first_sample, int count,
+                                   int16_t *stereo);
 
 /* glr_scene_render with iFrame `frame`, iTime `seconds`, iTimeDelta `delta` and every
  * other input zero (or its default). */

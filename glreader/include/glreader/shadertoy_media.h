@@ -47,6 +47,19 @@ typedef struct glr_media_channels glr_media_channels;
 GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
                                                            const char *audio);
 
+/* A sound track in memory, sample 0 at iTime 0: what a project's Sound pass rendered
+ * (glr_player_render_sound). */
+struct glr_media_track {
+    const int16_t *stereo; /* left, right, left, ...: `frames` pairs */
+    long long frames;
+    int sample_rate;
+};
+
+/* glr_media_channels_create, with each sound channel without a file playing `track`
+ * (copied, mixed down to mono) instead of a file. */
+GLR_MEDIA_API glr_media_channels *glr_media_channels_create_with_track(glr_log *log, const glr_project *project,
+                                                                      const struct glr_media_track *track);
+
 /* Frees the decoders and sets *media to NULL. NULL and a pointer to NULL are accepted. */
 GLR_MEDIA_API void glr_media_channels_destroy(glr_media_channels **media);
 

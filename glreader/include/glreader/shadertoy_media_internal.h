@@ -368,13 +368,35 @@ static inline void glr_media_sound_close(struct glr_media_sound *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Sets up the analysis (the FFT, its window) of a sound whose samples are in; closes it on
+ * failure. */
+static inline int glr_media_sound_prepare(struct glr_media_sound *s, const char *name)
+{
+    float scale = 1.0f;
+    int ret, i;
+    s->fft_in = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
+    s->fft_out = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
+    if (!s->fft_in || !s->fft_out)
+        ret = AVERROR(ENOMEM);
+    else
+        ret = av_tx_init(&s->fft, &s->fft_fn, AV_TX_FLOAT_FFT, 0, GLR_SOUND_FFT_SIZE, &scale, 0);
+    if (ret < 0) {
+        glr_media_sound_close(s);
+        return glr_media_fail(ret, "cannot set up the FFT for the sound %s", name);
+    }
+    for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) { /* Blackman, as Web Audio's analyser */
+        double x = 2.0 * M_PI * i / GLR_SOUND_FFT_SIZE;
+        s->window[i] = (float)(0.42 - 0.5 * cos(x) + 0.08 * cos(2.0 * x));
+    }
+    return 0;
+}
+
 static inline int glr_media_sound_open(struct glr_media_sound *s, const char *path)
 {
     struct glr_media_decoder d;
     SwrContext *swr = NULL;
     size_t capacity = 0;
-    float scale = 1.0f;
-    int ret, i;
+    int ret;
     memset(s, 0, sizeof *s);
     if ((ret = glr_media_decoder_open(&d, path, AVMEDIA_TYPE_AUDIO, "sound")) < 0)
         return ret;
@@ -412,21 +434,25 @@ static inline int glr_media_sound_open(struct glr_media_sound *s, const char *pa
         glr_media_sound_close(s);
         return glr_media_fail(ret, "cannot decode the sound %s", path);
     }
-    s->fft_in = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
-    s->fft_out = (AVComplexFloat *)av_malloc(GLR_SOUND_FFT_SIZE * sizeof(AVComplexFloat));
-    if (!s->fft_in || !s->fft_out)
-        ret = AVERROR(ENOMEM);
-    else
-        ret = av_tx_init(&s->fft, &s->fft_fn, AV_TX_FLOAT_FFT, 0, GLR_SOUND_FFT_SIZE, &scale, 0);
-    if (ret < 0) {
-        glr_media_sound_close(s);
-        return glr_media_fail(ret, "cannot set up the FFT for the sound %s", path);
-    }
-    for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) { /* Blackman, as Web Audio's analyser */
-        double x = 2.0 * M_PI * i / GLR_SOUND_FFT_SIZE;
-        s->window[i] = (float)(0.42 - 0.5 * cos(x) + 0.08 * cos(2.0 * x));
-    }
-    return 0;
+    return glr_media_sound_prepare(s, path);
+}
+
+/* A sound channel playing a track in memory (the Sound pass's), mixed down to mono. */
+static inline int glr_media_sound_of_track(struct glr_media_sound *s, const struct glr_media_track *track,
+                                           const char *name)
+{
+    long long i;
+    memset(s, 0, sizeof *s);
+    if (track->frames < 0 || track->sample_rate <= 0 || (track->frames && !track->stereo))
+        return glr_media_fail(AVERROR(EINVAL), "%s: %lld samples at %d Hz are no sound track", name, track->frames,
+                              track->sample_rate);
+    s->sample_rate = track->sample_rate;
+    s->count = (size_t)track->frames;
+    if (s->count && !(s->samples = (float *)av_malloc_array(s->count, sizeof(float))))
+        return glr_media_fail(AVERROR(ENOMEM), "no memory for %s", name);
+    for (i = 0; i < track->frames; i++)
+        s->samples[i] = (float)(track->stereo[2 * i] + track->stereo[2 * i + 1]) / 65536.0f;
+    return glr_media_sound_prepare(s, name);
 }
 
 /* The sample at index i, silence outside the file. */
@@ -472,6 +498,7 @@ struct glr_media_source {
     AVFrame *faces[6];         /* cube map: +X, -X, +Y, -Y, +Z, -Z */
     struct glr_media_video video;
     struct glr_media_sound sound;
+    int from_track;            /* sound: plays a track in memory, which `path` names */
     double time;               /* the media time of what was decoded last */
     double analysed;           /* sound: the time of the last analysis; -1 before */
 };
@@ -503,9 +530,11 @@ static inline void glr_media_channels_close(struct glr_media_channels *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The source decoding `path` as `kind`, opened now unless another channel opened it. */
+/* The source decoding `path` as `kind` (a sound: `track` when not NULL, which `path` names),
+ * opened now unless another channel opened it. */
 static inline int glr_media_channels_source(struct glr_media_channels *m, enum glr_media_kind kind,
-                                            const char *path, int loop, struct glr_media_source **out)
+                                            const char *path, const struct glr_media_track *track, int loop,
+                                            struct glr_media_source **out)
 {
     /* {} in a cube map's pattern: glreader's face names; {_}: Shadertoy's. */
     static const char *const faces[6] = {"px", "nx", "py", "ny", "pz", "nz"};
@@ -514,7 +543,7 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
     int i, ret = 0;
     for (i = 0; i < m->source_count; i++) {
         src = m->sources[i];
-        if (src->kind == kind && src->loop == loop && !strcmp(src->path, path)) {
+        if (src->kind == kind && src->loop == loop && src->from_track == (track != NULL) && !strcmp(src->path, path)) {
             *out = src;
             return 0;
         }
@@ -526,11 +555,14 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
     m->sources[m->source_count++] = src; /* closed with the rest, whatever happens next */
     src->kind = kind;
     src->loop = loop;
+    src->from_track = track != NULL;
     src->analysed = -1;
     switch (kind) {
     case GLR_MEDIA_IMAGE: ret = glr_media_load_image(path, &src->picture); break;
     case GLR_MEDIA_VIDEO: ret = glr_media_video_open(&src->video, path, loop); break;
-    case GLR_MEDIA_SOUND: ret = glr_media_sound_open(&src->sound, path); break;
+    case GLR_MEDIA_SOUND:
+        ret = track ? glr_media_sound_of_track(&src->sound, track, path) : glr_media_sound_open(&src->sound, path);
+        break;
     case GLR_MEDIA_CUBEMAP:
         if (!strstr(path, "{}") && !strstr(path, "{_}"))
             return glr_media_fail(AVERROR(EINVAL), "the cube map %s has no {} (or {_}) for its faces", path);
@@ -556,10 +588,11 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
 }
 
 /* Opens the file of every channel of `project` that has one; a sound channel without a
- * file takes `audio_path` (NULL: none, an error naming the channel). Returns 0 or an
- * AVERROR, the last error naming the file; m is closed on failure. */
+ * file plays `track` when there is one, else `audio_path` (NULL: none, an error naming the
+ * channel). Returns 0 or an AVERROR, the last error naming the file; m is closed on
+ * failure. */
 static inline int glr_media_channels_open(struct glr_media_channels *m, const glr_project *project,
-                                          const char *audio_path)
+                                          const char *audio_path, const struct glr_media_track *track)
 {
     static const char *const pass_names[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D",
                                                                  "Image"};
@@ -572,6 +605,11 @@ static inline int glr_media_channels_open(struct glr_media_channels *m, const gl
             struct glr_media_source *src = NULL;
             if (b->media == GLR_MEDIA_NONE)
                 continue;
+            const struct glr_media_track *plays = NULL;
+            if (!path && track) {
+                path = "the Sound pass";
+                plays = track;
+            }
             if (!path && !(path = audio_path)) {
                 glr_media_channels_close(m);
                 return glr_media_fail(AVERROR(EINVAL),
@@ -579,7 +617,7 @@ static inline int glr_media_channels_open(struct glr_media_channels *m, const gl
                                       "given to take (sound:FILE names one)",
                                       pass_names[pass], channel);
             }
-            if ((ret = glr_media_channels_source(m, b->media, path, b->loop, &src)) < 0) {
+            if ((ret = glr_media_channels_source(m, b->media, path, plays, b->loop, &src)) < 0) {
                 glr_media_channels_close(m);
                 return ret;
             }
@@ -693,10 +731,8 @@ static inline float glr_media_channels_feeder_rate(void *opaque)
     return glr_media_channels_sample_rate((const struct glr_media_channels *)opaque);
 }
 
-/* The functions of glreader/shadertoy_media.h. */
-
-GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
-                                                           const char *audio)
+static inline glr_media_channels *glr_media_channels_make(glr_log *log, const glr_project *project,
+                                                           const char *audio, const struct glr_media_track *track)
 {
     struct glr_media_channels *m;
     char said[700];
@@ -708,13 +744,31 @@ GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const 
         glr_priv_report_error(log, -ENOMEM, "glr_media_channels_create: out of memory", 1);
         return NULL;
     }
-    if (glr_media_channels_open(m, project, audio) < 0) {
+    if (glr_media_channels_open(m, project, audio, track) < 0) {
         snprintf(said, sizeof said, "%s", glr_last_error());
         glr_priv_report_error(log, glr_last_error_code(), said, 1);
         av_free(m);
         return NULL;
     }
     return m;
+}
+
+/* The functions of glreader/shadertoy_media.h. */
+
+GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
+                                                           const char *audio)
+{
+    return glr_media_channels_make(log, project, audio, NULL);
+}
+
+GLR_MEDIA_API glr_media_channels *glr_media_channels_create_with_track(glr_log *log, const glr_project *project,
+                                                                      const struct glr_media_track *track)
+{
+    if (!track) {
+        glr_priv_report_error(log, -EINVAL, "glr_media_channels_create_with_track: track is NULL", 1);
+        return NULL;
+    }
+    return glr_media_channels_make(log, project, NULL, track);
 }
 
 GLR_MEDIA_API void glr_media_channels_destroy(glr_media_channels **media)

@@ -7,7 +7,8 @@
  * with FFmpeg's libraries) and the scene (glreader/scene.h) renders.
  *
  * A project is one fragment file (the Image pass), a directory holding image.glsl,
- * optionally common.glsl and bufferA..D.glsl, and a `channels` file of lines
+ * optionally common.glsl, bufferA..D.glsl and sound.glsl (the Sound pass, mainSound), and
+ * a `channels` file of lines
  * "PASS.channelN SPEC" (PASS: image or bufferA..bufferD, N: 0..3; # starts a comment), or
  * Shadertoy's own JSON (FILE.json: the API's {"Shader": ...} or the site's export, one
  * shader or an array of them, FILE.json#ID picking one), every pass and input bound as
@@ -95,6 +96,10 @@ GLR_API const struct glr_channel_binding *glr_project_binding(const glr_project 
 /* Fills every pass's source_path, the common section's and every channel of `params`,
  * leaving its other fields as they are. The paths point into the project. */
 GLR_API void glr_project_scene_params(const glr_project *project, struct glr_scene_params *params);
+
+/* 1 when the project has a Sound pass (vec2 mainSound(int samp, float time): a folder's
+ * sound.glsl, a JSON's Sound pass), rendered by glr_scene_render_sound; else 0. */
+GLR_API int glr_project_has_sound_pass(const glr_project *project);
 
 /* Frees the project and sets *project to NULL. NULL and a pointer to NULL are accepted. */
 GLR_API void glr_project_destroy(glr_project **project);

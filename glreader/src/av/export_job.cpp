@@ -4,6 +4,7 @@
 
 extern "C" {
 #include <libavformat/avformat.h>
+#include <libavutil/mathematics.h>
 }
 
 #include "glreader/shadertoy_media.h"
@@ -15,6 +16,7 @@ extern "C" {
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -36,6 +38,8 @@ constexpr auto cancel_grace = std::chrono::milliseconds(500);
 // How often the supervisor looks at the cancel, the interrupt and the limits.
 constexpr auto tick = std::chrono::milliseconds(20);
 constexpr int default_ring_depth = 3, default_progress_ms = 100;
+// The Sound pass's rates: Shadertoy's, and what audio encoders take.
+constexpr int default_sound_rate = 44100, min_sound_rate = 8000, max_sound_rate = 192000;
 
 // A failure a glreader C call already logged (and kept as the render thread's last error):
 // the supervisor only hands it on.
@@ -62,6 +66,23 @@ T *check(T *created)
 std::string copy_of(const char *s) { return s ? s : ""; }
 const char *pointer_to(const std::string &s, const char *original) { return original ? s.c_str() : nullptr; }
 
+// The first sample of frame `frame` on a track at `rate` (frame 0 starts at sample 0).
+long long sample_at(int frame, int rate, int fps_num, int fps_den)
+{
+    return av_rescale_rnd(frame, static_cast<int64_t>(rate) * fps_den, fps_num, AV_ROUND_DOWN);
+}
+
+// Whether a sound channel of the project plays the host's sound (it has no file).
+bool plays_host_sound(const glr_project *project)
+{
+    for (int pass = 0; pass <= GLR_SCENE_IMAGE_PASS; pass++)
+        for (int c = 0; c < GLR_SCENE_CHANNELS; c++)
+            if (const glr_channel_binding *b = glr_project_binding(project, pass, c);
+                b && b->media == GLR_MEDIA_SOUND && !b->path)
+                return true;
+    return false;
+}
+
 // Into a fixed-size field, cut to fit.
 void copy_text(char *to, size_t size, const char *from) { std::snprintf(to, size, "%s", from); }
 
@@ -78,6 +99,7 @@ struct export_shared {
     glr_channel_feeder feeder{};
     glr_format ring_format{};
     glr_encoder_plan plan{};
+    int sound_rate = 0; // the Sound pass makes the sound track at this rate; 0: it does not
 
     // Written by cancel() (a signal handler may call it) and by the supervisor; read by
     // the render thread between frames and by the encoder's interrupt.
@@ -232,7 +254,12 @@ private:
         glr_player_params pp = p.player;
         pp.get_proc_address = nullptr;
         glr_channel_feeder feeder{};
-        if (!pp.feeder) {
+        if (!pp.feeder && s_->sound_rate) {
+            // The channels play the Sound pass's track, which the player renders first: the
+            // media open once it is there, before the first frame.
+            feeder = {this, feed_media, skip_media, sound_pass_rate};
+            pp.feeder = &feeder;
+        } else if (!pp.feeder) {
             media_ = check(glr_media_channels_create(s_->log, pp.project, p.encoder.audio.input));
             feeder = glr_media_channels_feeder(media_);
             pp.feeder = &feeder;
@@ -253,6 +280,12 @@ private:
         }
         if (s_->stopping())
             return;
+        if (s_->sound_rate) {
+            s_->leave_busy();
+            if (!render_sound_track(feeder.opaque == this))
+                return;
+            s_->enter_busy(preroll == 0);
+        }
         render_next();
         s_->leave_busy();
 
@@ -283,6 +316,8 @@ private:
             s_->enter_busy(false);
             capture(source, i);
             s_->leave_busy();
+            if (s_->sound_rate)
+                submit_sound(i);
             std::lock_guard<std::mutex> lock(s_->mutex);
             s_->frames_rendered = i + 1;
         }
@@ -290,6 +325,86 @@ private:
         drain();
         s_->leave_busy();
         finish();
+    }
+
+    // The channel feeder while the channels play the Sound pass's track.
+    static int feed_media(void *opaque, glr_scene *scene, double seconds, char *err, size_t err_size)
+    {
+        glr_media_channels *media = static_cast<render_work *>(opaque)->media_;
+        glr_channel_feeder f = glr_media_channels_feeder(media);
+        return f.update(f.opaque, scene, seconds, err, err_size);
+    }
+    static void skip_media(void *opaque, double seconds)
+    {
+        glr_media_channels *media = static_cast<render_work *>(opaque)->media_;
+        glr_channel_feeder f = glr_media_channels_feeder(media);
+        f.skip(f.opaque, seconds);
+    }
+    static float sound_pass_rate(void *opaque)
+    {
+        return static_cast<float>(static_cast<render_work *>(opaque)->s_->sound_rate);
+    }
+
+    // Renders the Sound pass's samples from the range's first frame to its end (from the
+    // track's start when a channel plays it, for its analysis of the frames before), then
+    // opens the media (feeds_channels) with it. false: cancelled meanwhile.
+    bool render_sound_track(bool feeds_channels)
+    {
+        const glr_export_params &p = s_->params;
+        const glr_player_params &pl = p.player;
+        const int rate = s_->sound_rate;
+        track_first_ = feeds_channels && plays_host_sound(pl.project)
+                           ? 0
+                           : sample_at(pl.first_frame, rate, pl.fps_num, pl.fps_den);
+        long long end = sample_at(pl.first_frame + p.frame_count, rate, pl.fps_num, pl.fps_den);
+        if (end > INT32_MAX)
+            throw failure(-EINVAL, format("the Sound pass renders up to sample 2^31 - 1 (%.0f s at %d Hz); the range "
+                                          "ends at sample %lld: render it without the Sound pass, or in parts",
+                                          INT32_MAX / static_cast<double>(rate), rate, end));
+        track_.resize(static_cast<size_t>(end - track_first_) * 2);
+        auto started = clock::now();
+        // In pieces, so that a cancel is seen on the way.
+        constexpr int piece = 1 << 21;
+        for (long long at = track_first_; at < end; at += piece) {
+            if (s_->stopping())
+                return false;
+            int count = static_cast<int>(std::min<long long>(piece, end - at));
+            s_->enter_busy(false);
+            check(glr_scene_render_sound(glr_player_scene(player_), rate, at, count,
+                                         &track_[static_cast<size_t>(at - track_first_) * 2]));
+            s_->leave_busy();
+        }
+        glr_priv_log_write(s_->log, GLR_LOG_INFO,
+                           format("the Sound pass: %.2f s of sound at %d Hz, rendered in %.2f s",
+                                  static_cast<double>(end - track_first_) / rate, rate,
+                                  std::chrono::duration<double>(clock::now() - started).count())
+                               .c_str());
+        if (feeds_channels) {
+            glr_media_track track{track_.data(), end - track_first_, rate};
+            if (track_first_ == 0)
+                media_ = check(glr_media_channels_create_with_track(s_->log, pl.project, &track));
+            else // no channel plays it
+                media_ = check(glr_media_channels_create(s_->log, pl.project, nullptr));
+        }
+        return true;
+    }
+
+    // Hands the encoder the Sound pass's samples of the range's frame i, stamped from the
+    // range's start.
+    void submit_sound(int i)
+    {
+        const glr_player_params &pl = s_->params.player;
+        const int rate = s_->sound_rate;
+        long long range_first = sample_at(pl.first_frame, rate, pl.fps_num, pl.fps_den);
+        long long from = sample_at(pl.first_frame + i, rate, pl.fps_num, pl.fps_den);
+        long long to = sample_at(pl.first_frame + i + 1, rate, pl.fps_num, pl.fps_den);
+        samples_.resize(static_cast<size_t>(to - from) * 2);
+        const int16_t *in = &track_[static_cast<size_t>(from - track_first_) * 2];
+        for (size_t k = 0; k < samples_.size(); k++)
+            samples_[k] = in[k] / 32768.0f;
+        std::lock_guard<std::mutex> lock(s_->submit_mutex);
+        if (!s_->abandoned)
+            check(glr_encoder_submit_audio(encoder_, samples_.data(), static_cast<int>(to - from), from - range_first));
     }
 
     void render_next()
@@ -313,8 +428,10 @@ private:
         ep.fps_num = p.player.fps_num;
         ep.fps_den = p.player.fps_den;
         ep.format = s_->ring_format;
-        // The sound starts where the picture does.
-        ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
+        // The sound file starts where the picture does (the Sound pass's samples are
+        // submitted from the range's start).
+        if (ep.audio.input)
+            ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
         ep.interrupt = {output_interrupt, s_.get()};
         s_->opening_output = true;
         encoder_ = glr_encoder_create(s_->log, &ep);
@@ -416,6 +533,11 @@ private:
     glr_ring *ring_ = nullptr;
     glr_encoder *encoder_ = nullptr;
     bool finished_ = false; // the encoder's finish was called
+    // The Sound pass's track (stereo, 16 bits as Shadertoy keeps it) from sample
+    // track_first_, and one frame's worth of it as the encoder takes it.
+    std::vector<int16_t> track_;
+    long long track_first_ = 0;
+    std::vector<float> samples_;
 };
 
 // Finalizes an encoder the render thread was left behind by, on a thread of its own so
@@ -506,6 +628,23 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     if (pl.feeder) { // the caller's struct may go; its opaque stays
         s.feeder = *pl.feeder;
         p.player.feeder = &s.feeder;
+    }
+
+    glr_audio_params &audio = p.encoder.audio;
+    if (!audio.input && !params.no_sound_pass && glr_project_has_sound_pass(pl.project)) {
+        if (!audio.sample_rate && s.feeder.sample_rate)
+            audio.sample_rate = static_cast<int>(std::lround(s.feeder.sample_rate(s.feeder.opaque)));
+        if (!audio.sample_rate)
+            audio.sample_rate = glr::default_sound_rate;
+        if (audio.sample_rate < glr::min_sound_rate || audio.sample_rate > glr::max_sound_rate)
+            glr::fail(-EINVAL, "glr_export_create: the Sound pass's sample rate %d Hz is outside %d..%d",
+                      audio.sample_rate, glr::min_sound_rate, glr::max_sound_rate);
+        audio.channels = 2;
+        s.sound_rate = audio.sample_rate;
+    } else if (!audio.input && audio.sample_rate) {
+        glr::fail(-EINVAL, "glr_export_create: encoder.audio.sample_rate without audio.input is the Sound pass's "
+                           "rate, and %s",
+                  params.no_sound_pass ? "no_sound_pass is set" : "the project has no Sound pass");
     }
 
     // What the encoder will be, checked now, before any GL (an unknown codec or option, a

@@ -1,6 +1,7 @@
 #include "scene/shader_scene.hpp"
 
 #include "format.hpp"
+#include "ring/ring.hpp"
 
 #include "ring/readback_state.hpp"
 #include "context/shader.hpp"
@@ -12,7 +13,10 @@
 #include "log.hpp"
 #include "text_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -80,6 +84,7 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
                                          : "";
     std::string common_name = p.common_name ? p.common_name : p.common_path ? p.common_path : "Common";
     glr::gl::load(fns_, p.get_proc_address);
+    get_proc_address_ = p.get_proc_address;
     staged_uploads_ = upload == GLR_UPLOAD_STAGED && glr::gl::unpack_ring::supported(fns_);
     if (upload == GLR_UPLOAD_STAGED && !staged_uploads_)
         log_->write(GLR_LOG_INFO,
@@ -100,6 +105,8 @@ glr_scene::glr_scene(const glr_log *log, const glr_scene_params &p)
         bool builtin = !p.source && !p.source_path;
         build_pass(GLR_SCENE_IMAGE_PASS, common, common_name, builtin ? builtin_source : p.source, p.source_path,
                    p.source_name ? p.source_name : builtin ? "built-in scene" : nullptr, p.channels);
+        if (p.sound_source || p.sound_path)
+            build_sound(common, common_name, p.sound_source, p.sound_path, p.sound_name);
         // Every buffer a channel reads must exist; readers asking for mipmaps get them.
         for (auto &reader : passes_)
             for (size_t i = 0; reader && i < reader->channels.size(); i++) {
@@ -147,6 +154,12 @@ void glr_scene::release()
     }
     gl_.DeleteFramebuffers(1, &fbo_);
     gl_.DeleteTextures(1, &texture_);
+    if (sound_.ring)
+        sound_.ring->destroy();
+    gl_.DeleteProgram(sound_.program);
+    gl_.DeleteFramebuffers(1, &sound_.fbo);
+    gl_.DeleteTextures(1, &sound_.texture);
+    sound_ = {};
     gl_.DeleteVertexArrays(1, &vao_);
     fbo_ = texture_ = vao_ = 0;
 }
@@ -174,20 +187,7 @@ void glr_scene::build_pass(int index, const std::string &common, const std::stri
     // A pass is named by its title and, where it differs, its file.
     std::string label = text.body_name == p.title ? p.title : p.title + " pass (" + text.body_name + ")";
 
-    std::string log;
-    GLuint vs = glr::gl::compile_shader(gl_, GL_VERTEX_SHADER, fullscreen_vertex_source, log);
-    if (!vs)
-        glr::fail(GLR_ERROR_SHADER, "glreader's vertex shader does not compile:\n%s", log.c_str());
-    GLuint fs = glr::gl::compile_shader(gl_, GL_FRAGMENT_SHADER, glr::shadertoy::fragment_source(text), log);
-    if (!fs) {
-        gl_.DeleteShader(vs);
-        glr::fail(GLR_ERROR_SHADER, "%s does not compile:\n%s", label.c_str(),
-                  glr::shadertoy::locate_errors(log, text).c_str());
-    }
-    p.program = glr::gl::link_program(gl_, {vs, fs}, log);
-    if (!p.program)
-        glr::fail(GLR_ERROR_SHADER, "%s does not link:\n%s", label.c_str(),
-                  glr::shadertoy::locate_errors(log, text).c_str());
+    p.program = build_program(glr::shadertoy::fragment_source(text), text, label);
     auto at = [&](const char *name) { return gl_.GetUniformLocation(p.program, name); };
     p.resolution = at("iResolution");
     p.time = at("iTime");
@@ -203,6 +203,119 @@ void glr_scene::build_pass(int index, const std::string &common, const std::stri
     for (int i = 0; i < GLR_SCENE_CHANNELS; i++)
         gl_.Uniform1i(at(("iChannel" + std::to_string(i)).c_str()), i);
     gl_.UseProgram(0);
+}
+
+GLuint glr_scene::build_program(const std::string &fragment, const glr::shadertoy::pass_source &text,
+                                const std::string &label)
+{
+    std::string log;
+    GLuint vs = glr::gl::compile_shader(gl_, GL_VERTEX_SHADER, fullscreen_vertex_source, log);
+    if (!vs)
+        glr::fail(GLR_ERROR_SHADER, "glreader's vertex shader does not compile:\n%s", log.c_str());
+    GLuint fs = glr::gl::compile_shader(gl_, GL_FRAGMENT_SHADER, fragment, log);
+    if (!fs) {
+        gl_.DeleteShader(vs);
+        glr::fail(GLR_ERROR_SHADER, "%s does not compile:\n%s", label.c_str(),
+                  glr::shadertoy::locate_errors(log, text).c_str());
+    }
+    GLuint program = glr::gl::link_program(gl_, {vs, fs}, log);
+    if (!program)
+        glr::fail(GLR_ERROR_SHADER, "%s does not link:\n%s", label.c_str(),
+                  glr::shadertoy::locate_errors(log, text).c_str());
+    return program;
+}
+
+void glr_scene::build_sound(const std::string &common, const std::string &common_name, const char *source,
+                            const char *source_path, const char *source_name)
+{
+    glr::shadertoy::pass_source text;
+    text.common = common;
+    text.common_name = common_name;
+    text.body = source ? source : read_source(source_path, "Sound pass's shader", max_source_);
+    text.body_name = source_name ? source_name : source_path ? source_path : "Sound";
+    std::string label = text.body_name == "Sound" ? "Sound" : "Sound pass (" + text.body_name + ")";
+    sound_.program = build_program(glr::shadertoy::sound_source(text), text, label);
+    auto at = [&](const char *name) { return gl_.GetUniformLocation(sound_.program, name); };
+    sound_.first_sample = at("glr_first_sample");
+    sound_.first_time = at("glr_first_time");
+    sound_.block_width = at("glr_block_width");
+    sound_.sample_rate = at("iSampleRate");
+    gl_.GenTextures(1, &sound_.texture);
+    gl_.BindTexture(GL_TEXTURE_2D, sound_.texture);
+    gl_.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, sound_block, sound_block, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    gl_.GenFramebuffers(1, &sound_.fbo);
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, sound_.fbo);
+    gl_.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, sound_.texture, 0);
+}
+
+void glr_scene::render_sound(int sample_rate, long long first_sample, int count, int16_t *stereo)
+{
+    glr::gl::require_current(fns_, "glr_scene_render_sound");
+    if (!sound_.program)
+        glr::fail(-EINVAL, "glr_scene_render_sound: the scene has no Sound pass");
+    if (sample_rate <= 0 || first_sample < 0 || count < 0 || first_sample + count > INT32_MAX || (count && !stereo))
+        glr::fail(-EINVAL, "glr_scene_render_sound: %d samples from %lld at %d Hz (or no buffer) cannot be rendered",
+                  count, first_sample, sample_rate);
+    if (!sound_.ring) {
+        glr_ring_params rp{};
+        rp.width = rp.height = sound_block;
+        rp.format = GLR_FORMAT_RGBA8;
+        rp.flip = GLR_FLIP_NONE; // GL's row 0 first: sample order
+        rp.get_proc_address = get_proc_address_;
+        sound_.ring = new glr_ring(log_, rp);
+    }
+    glr::gl::state_scope scope(fns_, glr::gl::scope::draw, log_, "glr_scene_render_sound");
+    gl_.UseProgram(sound_.program);
+    gl_.Uniform1i(sound_.block_width, sound_block);
+    gl_.Uniform1f(sound_.sample_rate, static_cast<float>(sample_rate));
+    gl_.BindVertexArray(vao_);
+    for (int unit = 0; unit < GLR_SCENE_CHANNELS; unit++) { // the Sound pass reads no channels
+        gl_.ActiveTexture(GL_TEXTURE0 + unit);
+        gl_.BindTexture(GL_TEXTURE_2D, 0);
+        gl_.BindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    }
+    const long long end = first_sample + count;
+    // The oldest block read back (waiting up to timeout_ns), its samples in the range
+    // decoded into `stereo`; false when none was ready.
+    auto take_block = [&](uint64_t timeout_ns) {
+        glr_frame f{};
+        int rc = sound_.ring->acquire(f, timeout_ns);
+        if (rc == -EAGAIN || rc == -ENODATA)
+            return false;
+        if (rc < 0)
+            glr::fail(rc, "glr_scene_render_sound: reading a block of samples back failed");
+        const glr_plane &plane = f.planes[0];
+        for (long long i = std::max<long long>(first_sample, f.pts); i < std::min<long long>(end, f.pts + block_samples); i++) {
+            long long local = i - f.pts;
+            const uint8_t *px = plane.data + local / sound_block * plane.stride + local % sound_block * 4;
+            stereo[2 * (i - first_sample)] = static_cast<int16_t>(px[0] + 256 * px[1] - 32768);
+            stereo[2 * (i - first_sample) + 1] = static_cast<int16_t>(px[2] + 256 * px[3] - 32768);
+        }
+        sound_.ring->release(f);
+        return true;
+    };
+    // Blocks start at multiples of a block on the whole track, whatever sample is asked for
+    // first: a sample's time (the block's, plus its place in it, in float as on Shadertoy)
+    // and so its value are the same from any start. A block draws while the one before it
+    // is read back.
+    const glr_source source{GLR_SOURCE_FRAMEBUFFER, sound_.fbo, 0, 0, 0};
+    for (long long start = first_sample / block_samples * block_samples; start < end; start += block_samples) {
+        gl_.Uniform1i(sound_.first_sample, static_cast<GLint>(start));
+        gl_.Uniform1f(sound_.first_time, static_cast<float>(static_cast<double>(start) / sample_rate));
+        gl_.BindFramebuffer(GL_FRAMEBUFFER, sound_.fbo);
+        glr::gl::set_viewport(fns_, sound_block, sound_block);
+        gl_.DrawArrays(GL_TRIANGLES, 0, 3);
+        int rc;
+        while ((rc = sound_.ring->capture(source, start)) == -EBUSY)
+            take_block(UINT64_MAX);
+        if (rc < 0)
+            glr::fail(rc, "glr_scene_render_sound: reading a block of samples back failed");
+        while (take_block(0)) {
+        }
+    }
+    while (take_block(UINT64_MAX)) {
+    }
+    glr::gl::check_errors(gl_, "glr_scene_render_sound");
 }
 
 void glr_scene::create_buffer_targets(pass &p)
@@ -258,7 +371,7 @@ void glr_scene::draw_pass(pass &p, GLuint target_fbo, const glr_scene_inputs &in
     gl_.Uniform3fv(p.channel_resolution, GLR_SCENE_CHANNELS, resolutions.data());
     gl_.Uniform4fv(p.mouse, 1, in.mouse);
     gl_.Uniform4fv(p.date, 1, in.date);
-    gl_.Uniform1f(p.sample_rate, in.sample_rate > 0 ? in.sample_rate : 44100.0f);
+    gl_.Uniform1f(p.sample_rate, in.sample_rate > 0 ? in.sample_rate : static_cast<float>(default_sample_rate));
     gl_.BindVertexArray(vao_);
     gl_.DrawArrays(GL_TRIANGLES, 0, 3);
 }

@@ -100,7 +100,11 @@ bool is_blank(const std::string &text) { return text.find_first_not_of(" \t\r\n"
 
 } // namespace
 
-std::string fragment_source(const pass_source &pass)
+namespace {
+
+// Shadertoy's inputs, the Common section and the pass's body, numbered by section; the
+// entry point follows.
+std::string sections(const pass_source &pass)
 {
     int version = base_version;
     std::string common = without_version_line(pass.common, version), body = without_version_line(pass.body, version);
@@ -130,7 +134,16 @@ std::string fragment_source(const pass_source &pass)
     if (!pass.common.empty())
         s << line_directive(common_section) << common << "\n";
     s << line_directive(pass_body) << body << "\n";
-    s << line_directive(entry_point)
+    s << line_directive(entry_point);
+    return s.str();
+}
+
+} // namespace
+
+std::string fragment_source(const pass_source &pass)
+{
+    std::ostringstream s;
+    s << sections(pass)
       << "void main() {\n"
          "    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);\n"
          "    mainImage(c, gl_FragCoord.xy);\n"
@@ -138,6 +151,28 @@ std::string fragment_source(const pass_source &pass)
           : pass.alpha == GLR_ALPHA_PREMULTIPLIED         ? "    glr_colour = vec4(c.rgb * clamp(c.a, 0.0, 1.0), c.a);\n"
                                                           : "    glr_colour = vec4(c.rgb, 1.0);\n")
       << "}\n";
+    return s.str();
+}
+
+std::string sound_source(const pass_source &pass)
+{
+    // Shadertoy's mainSound took only the time before 2020.
+    static const std::regex time_only(R"(vec2\s+mainSound\s*\(\s*(in\s+)?float\b)");
+    bool old_form = std::regex_search(pass.body, time_only);
+    std::ostringstream s;
+    s << sections(pass)
+      << "uniform int glr_first_sample;\n"
+         "uniform float glr_first_time;\n" // first_sample / rate, in double on the CPU
+         "uniform int glr_block_width;\n"
+         "void main() {\n"
+         "    int local = int(gl_FragCoord.y) * glr_block_width + int(gl_FragCoord.x);\n"
+         "    float t = glr_first_time + float(local) / iSampleRate;\n"
+      << (old_form ? "    vec2 y = mainSound(t);\n" : "    vec2 y = mainSound(glr_first_sample + local, t);\n")
+      << "    // Each channel as 16 bits over two bytes, as Shadertoy stores a sample.\n"
+         "    vec2 v = floor((0.5 + 0.5 * clamp(y, -1.0, 1.0)) * 65535.0 + 0.5);\n"
+         "    vec2 high = floor(v / 256.0), low = v - 256.0 * high;\n"
+         "    glr_colour = vec4(low.x, high.x, low.y, high.y) / 255.0;\n"
+         "}\n";
     return s.str();
 }
 

@@ -22,6 +22,12 @@ struct pass_source {
 // numbered so that the log tells them apart; the pass's lines count from 1.
 std::string fragment_source(const pass_source &pass);
 
+// The fragment shader of a Sound pass (vec2 mainSound(int samp, float time), or Shadertoy's
+// older mainSound(float time)): pixel (x, y) of a block glr_block_width wide is sample
+// glr_first_sample + y * width + x, its two channels as 16 bits each over R, G (left) and
+// B, A (right), low byte first: a sample is (low + 256 high) - 32768.
+std::string sound_source(const pass_source &pass);
+
 // The compiler's log with each "STRING:LINE(COLUMN): " (Mesa) or "STRING(LINE) : " (NVIDIA)
 // naming the author's file instead ("bufferA.glsl:3:7: "), lists of candidate overloads
 // dropped, each line once, and no trailing newline.

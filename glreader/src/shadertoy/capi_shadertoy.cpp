@@ -79,6 +79,8 @@ void glr_project_scene_params(const glr_project *project, struct glr_scene_param
         project->scene_params(*params);
 }
 
+int glr_project_has_sound_pass(const glr_project *project) { return project && project->has_sound_pass(); }
+
 void glr_project_destroy(glr_project **project)
 {
     if (!project || !*project)

@@ -165,6 +165,8 @@ glr_project::glr_project(const std::string &path, const std::string &media_dir, 
     passes_[GLR_SCENE_IMAGE_PASS].path = image;
     if (glr::is_regular_file(path + "/common.glsl"))
         common_.path = path + "/common.glsl";
+    if (glr::is_regular_file(path + "/sound.glsl"))
+        sound_.path = path + "/sound.glsl";
     for (size_t i = 0; i < GLR_SCENE_BUFFERS; i++) {
         std::string file = path + "/" + project_pass_files[i] + ".glsl";
         if (glr::is_regular_file(file))
@@ -235,6 +237,9 @@ void glr_project::scene_params(glr_scene_params &params) const
     params.common_source = source_of(common_);
     params.common_path = path_of(common_);
     params.common_name = name_of(common_);
+    params.sound_source = source_of(sound_);
+    params.sound_path = path_of(sound_);
+    params.sound_name = name_of(sound_);
     for (size_t c = 0; c < GLR_SCENE_CHANNELS; c++)
         params.channels[c] = image.channels[c].binding.channel;
     for (size_t b = 0; b < GLR_SCENE_BUFFERS; b++) {

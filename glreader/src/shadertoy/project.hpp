@@ -28,6 +28,7 @@ struct glr_project {
     void bind(int pass, int channel, const std::string &spec, const std::string &where, const std::string &base_dir);
     const glr_channel_binding *binding(int pass, int channel) const;
     void scene_params(glr_scene_params &params) const;
+    bool has_sound_pass() const { return sound_.present(); }
     // Writes the project as a folder (image.glsl, ..., channels) into `dir`, which must not
     // exist or be empty; nothing is overwritten. Throws glr::failure naming the file.
     void write(const std::string &dir) const;
@@ -54,5 +55,6 @@ private:
     void read_json(const std::string &path, const std::string &media_dir, const glr_log *log);
 
     code common_;
+    code sound_; // the Sound pass: vec2 mainSound(int samp, float time)
     std::array<pass_entry, GLR_SCENE_BUFFERS + 1> passes_{}; // Buffer A..D, Image
 };

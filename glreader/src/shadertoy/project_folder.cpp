@@ -118,6 +118,8 @@ void glr_project::write(const std::string &dir) const
     std::vector<std::pair<std::string, std::string>> files;
     if (common_.present())
         files.push_back({"common.glsl", text_of(common_)});
+    if (sound_.present())
+        files.push_back({"sound.glsl", text_of(sound_)});
     for (int p = 0; p <= GLR_SCENE_IMAGE_PASS; p++) {
         const pass_entry &pass = passes_[static_cast<size_t>(p)];
         if (!pass.present())

@@ -115,8 +115,11 @@ void glr_project::read_json(const std::string &path, const std::string &media_di
             continue;
         }
         if (p.type == "sound") {
-            to->write(GLR_LOG_WARN, file + ": the Sound pass (mainSound) is not rendered: the video has no sound of "
-                                           "its own (--audio gives it one)");
+            sound_.source = p.code;
+            sound_.name = name;
+            for (const glr::shadertoy::json_input &in : p.inputs)
+                to->write(GLR_LOG_WARN, file + ": the Sound pass's iChannel" + std::to_string(in.channel) + " (" +
+                                            in.kind + ") is not bound: glreader's Sound pass reads no channels");
             continue;
         }
         if (p.type == "cubemap") {
