@@ -53,9 +53,19 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
         argv.push_back(a.data());
     argv.push_back(nullptr);
 
+    // An extra variable replaces the inherited one of its name (getenv takes the first of
+    // two, so appending would leave the caller's in force).
+    auto overridden = [&](const char *entry) {
+        if (std::strncmp(entry, "ASAN_OPTIONS=", 13) == 0)
+            return true;
+        for (const std::string &extra : extra_env)
+            if (size_t eq = extra.find('='); eq != std::string::npos && std::strncmp(entry, extra.c_str(), eq + 1) == 0)
+                return true;
+        return false;
+    };
     std::vector<std::string> env_storage;
     for (char **e = environ; *e; e++)
-        if (std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0)
+        if (!overridden(*e))
             env_storage.push_back(*e);
     const char *asan = std::getenv("ASAN_OPTIONS");
     env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0");
