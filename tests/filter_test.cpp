@@ -127,6 +127,15 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
     ASSERT_EQ(e.status, 0) << e.log;
 
     expect_the_same_frames(filtered, exported, 30);
+
+    // A Sound pass: the filter makes video only, and says so.
+    std::ofstream(dir + "/sound.glsl") << "vec2 mainSound(int samp, float time) { return vec2(sin(time)); }\n";
+    run_result with_sound = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + dir + ":audio=" + wav + ":s=16x8:d=0.2",
+                                    "-f", "null", "-"},
+                                   "project_sound_pass");
+    ASSERT_EQ(with_sound.status, 0) << with_sound.log;
+    EXPECT_NE(with_sound.log.find("has a Sound pass (mainSound), which this filter does not render"), std::string::npos)
+        << with_sound.log;
 }
 
 // Shadertoy's JSON as the filter's shader=, its media from media=: glreader-export's frames.
