@@ -5,13 +5,15 @@
 #
 #   gpu-check.sh RESULTS_DIR [--quick] [--require-gpu] [--jobs N]
 #
-# It prints the GL renderer and the EGL platform, runs every test suite the bundle carries
-# on that GL (N at a time, default: one per CPU, each under a time limit) and fails unless
-# exactly the tests the build listed (bundle tests/*.list) passed, then the benchmarks:
-# glreader-bench ring (readback, and the render thread's stall p99 with the GPU idle and
-# with the frame's drawing queued), encode (BGRA and YUV converted on the GPU) and filter
-# (the glshader filter, async and sync). Into RESULTS_DIR it writes:
-#   summary.md   the machine, the GL, each suite's counts and the benchmarks' tables
+# It prints the GL renderer and the EGL platform, runs glreader-bench ring (readback, and
+# the render thread's stall p99 with the GPU idle and with the frame's drawing queued),
+# then every test suite the bundle carries on that GL (N at a time, default: one per CPU,
+# each under a time limit) and fails unless exactly the tests the build listed (bundle
+# tests/*.list) passed, then glreader-bench encode (BGRA and YUV converted on the GPU) and
+# filter (the glshader filter, async and sync). Every stage has a time limit, so that a
+# full check fits one 10-minute command. Into RESULTS_DIR it writes:
+#   summary.md   the machine, the GL, each suite's counts and the benchmarks' tables,
+#                written anew after each stage (a check cut short keeps what it found)
 #   tests.json   each suite's status, counts and time
 #   info.json, ring.json, encode.json, filter.json   glreader-bench's own JSON
 #   tests.log    every suite's whole output
@@ -93,11 +95,73 @@ if [ "$(info 'software rasterizer')" = no ] &&
   say "FAILED: on a GPU, expected EGL platform 'device' and ring path 'persistent-map+fences'"
 fi
 
+# The summary, written anew after each stage: a check cut short keeps what it found.
+write_summary() {
+  {
+    echo "# glreader GPU check, $(date -u +%Y-%m-%d)"
+    echo
+    echo "$verdict"
+    echo
+    echo "- machine: $(uname -m), $(nproc) CPUs, $(ldd --version | head -n 1)$(command -v nvidia-smi >/dev/null &&
+          nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
+          head -n 1 | sed 's/^/; nvidia-smi: /')"
+    sed 's/^/- /' "$work/info.txt"
+    sed 's/^/- bundle: /' "$bundle/BUILD"
+    echo "- mode: $([ $quick = 1 ] && echo "quick (CI: tiny sizes, one run)" || echo full)"
+    echo
+    echo "## Test suites"
+    echo
+    echo "| suite | result | passed | failed | skipped | seconds |"
+    echo "|---|---|---|---|---|---|"
+    if [ -n "$suite_rows" ]; then printf '%s' "$suite_rows"; else echo "| (not run yet) | | | | | |"; fi
+    echo
+    echo "## Benchmarks"
+    printf '%s' "$tables"
+  } >"$results/summary.md"
+}
+
+# The benchmarks, one after the other (they time the machine); each keeps its tables.
+# The ring's first, the readback being what a GPU run is for; then the suites (their
+# failures tell what breaks there); then the encoder's and the filter's benchmarks.
+suite_rows="" tables=""
+if [ $quick = 1 ]; then
+  ring_limit=600 suite_limit=900 late_limit=600
+  ring_args=(--sizes 320x180 --runs 1 --frames 8)
+  encode_args=(--sizes 320x180 --presets ultrafast --runs 1 --frames 8)
+  filter_args=(--sizes 320x180 --runs 1 --frames 8)
+else
+  ring_limit=120 suite_limit=240 late_limit=90
+  # Sized so that the whole check fits one command on a lent machine (under 9 minutes,
+  # each stage bounded below); ultrafast only: slower presets time libx264 on the CPU.
+  ring_args=(--sizes 720p,1080p,2160p --runs 3 --frames 60)
+  encode_args=(--sizes 720p,1080p --presets ultrafast --runs 2 --frames 60)
+  filter_args=(--sizes 720p,1080p --runs 2 --frames 60)
+fi
+bench() { # LIMIT_SECONDS MODE ARGS...
+  local limit=$1 mode=$2 start=$SECONDS
+  shift
+  say "glreader-bench $* (at most $limit s)"
+  if (cd "$work" && timeout -k 10 "$limit" "$bundle/bin/glreader-bench" "$@" --json "$results/$mode.json") \
+       >"$work/bench-$mode.md" 2>"$work/bench-$mode.err"; then
+    tables+=$'\n'"### glreader-bench $*"$'\n'"$(grep -v '^wrote ' "$work/bench-$mode.md")"$'\n'
+    say "  done in $((SECONDS - start)) s"
+  else
+    local status=$?
+    failed=1
+    tail -n 20 "$work/bench-$mode.err" >&2
+    # What it printed before it failed or ran out of time: its progress and any table.
+    tables+=$'\n'"### glreader-bench $*: FAILED (exit $status$([ $status = 124 ] && echo ", over $limit s"))"
+    tables+=$'\n\n```\n'"$(tail -n 40 "$work/bench-$mode.err")"$'\n```\n'"$(grep -v '^wrote ' "$work/bench-$mode.md")"$'\n'
+    say "  FAILED (exit $status)"
+  fi
+  write_summary
+}
+bench "$ring_limit" ring "${ring_args[@]}"
+
 # The suites, N at a time, each from the scratch folder with its output in its own log,
 # each bounded in time (a hang fails that suite, with status 124, and the run goes on).
 suites=(capi_test)
 for list in "$bundle"/tests/*.list; do suites+=("$(basename "$list" .list)"); done
-suite_limit=$([ $quick = 1 ] && echo 900 || echo 480)
 run_suite() { # NAME
   local start=$SECONDS status=0
   (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$1") >"$work/$1.log" 2>&1 || status=$?
@@ -116,7 +180,7 @@ done
 wait
 
 : >"$results/tests.log"
-suite_rows="" suite_json=""
+suite_json=""
 for suite in "${suites[@]}"; do
   read -r status seconds <"$work/$suite.status"
   log=$work/$suite.log
@@ -149,58 +213,10 @@ done
 printf '{\n  "software": %s,\n  "suites": [%s\n  ]\n}\n' \
   "$([ "$(info 'software rasterizer')" = yes ] && echo true || echo false)" "$suite_json" >"$results/tests.json"
 
-# The benchmarks, one after the other (they time the machine); each keeps its tables.
-if [ $quick = 1 ]; then
-  ring_args=(--sizes 320x180 --runs 1 --frames 8)
-  encode_args=(--sizes 320x180 --presets ultrafast --runs 1 --frames 8)
-  filter_args=(--sizes 320x180 --runs 1 --frames 8)
-else
-  ring_args=(--sizes 720p,1080p,2160p --runs 5 --frames 120)
-  # ultrafast only: slower presets time libx264 on the CPU, not the GPU, and the whole
-  # run must fit one 10-minute command on a lent machine.
-  encode_args=(--sizes 720p,1080p --presets ultrafast --runs 3 --frames 120)
-  filter_args=(--sizes 720p,1080p --runs 3 --frames 120)
-fi
-tables=""
-bench() { # MODE ARGS...
-  local mode=$1 start=$SECONDS
-  say "glreader-bench $*"
-  if (cd "$work" && timeout -k 10 600 "$bundle/bin/glreader-bench" "$@" --json "$results/$mode.json") \
-       >"$work/bench-$mode.md" 2>"$work/bench-$mode.err"; then
-    tables+=$'\n'"### glreader-bench $*"$'\n'"$(grep -v '^wrote ' "$work/bench-$mode.md")"$'\n'
-    say "  done in $((SECONDS - start)) s"
-  else
-    failed=1
-    tail -n 20 "$work/bench-$mode.err" >&2
-    tables+=$'\n'"### glreader-bench $*: FAILED"$'\n\n```\n'"$(tail -n 20 "$work/bench-$mode.err")"$'\n```\n'
-    say "  FAILED"
-  fi
-}
-bench ring "${ring_args[@]}"
-bench encode "${encode_args[@]}"
-bench filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
+write_summary
+bench "$late_limit" encode "${encode_args[@]}"
+bench "$late_limit" filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
 
-{
-  echo "# glreader GPU check, $(date -u +%Y-%m-%d)"
-  echo
-  echo "$verdict"
-  echo
-  echo "- machine: $(uname -m), $(nproc) CPUs, $(ldd --version | head -n 1)$(command -v nvidia-smi >/dev/null &&
-        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
-        head -n 1 | sed 's/^/; nvidia-smi: /')"
-  sed 's/^/- /' "$work/info.txt"
-  sed 's/^/- bundle: /' "$bundle/BUILD"
-  echo "- mode: $([ $quick = 1 ] && echo "quick (CI: tiny sizes, one run)" || echo full)"
-  echo
-  echo "## Test suites"
-  echo
-  echo "| suite | result | passed | failed | skipped | seconds |"
-  echo "|---|---|---|---|---|---|"
-  printf '%s' "$suite_rows"
-  echo
-  echo "## Benchmarks"
-  printf '%s' "$tables"
-} >"$results/summary.md"
 
 say "results in $results (summary.md)"
 [ $failed = 0 ] || { say "some suites or benchmarks FAILED: see $results/summary.md and tests.log"; exit 1; }

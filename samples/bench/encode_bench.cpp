@@ -456,6 +456,9 @@ int bench_encode(int argc, char **argv)
                 run_cost cost = measure([&] { return r.run(methods[m], yuv); });
                 c.fps[m].push_back(cost.fps);
                 c.cpu_ms[m].push_back(cost.cpu_ms_per_frame);
+                // Each cell as it ends: a run cut short still says how far it came.
+                std::fprintf(stderr, "    %s %s, %s: %.1f fps\n", c.size.name.c_str(), c.preset.c_str(),
+                             method_name(methods[m]), cost.fps);
             }
             c.load.push_back(load.other_cpu_seconds());
             c.channel_ms.push_back(r.channel_ms_);

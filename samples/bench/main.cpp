@@ -11,6 +11,8 @@
 
 int main(int argc, char **argv)
 {
+    // Tables a line at a time: a run stopped at its time limit keeps what it printed.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     std::string mode = argc > 1 ? argv[1] : "";
     try {
         if (mode == "info")

@@ -177,6 +177,9 @@ int bench_ring(int argc, char **argv)
         for (size_t i = 0; i < results.size(); i++) {
             per_size &p = state[i];
             measure_once(*p.scene, *p.ring, *p.stall_ring, results[i], frames, p.a, p.b, p.client, load);
+            // Each cell as it ends: a run cut short still says how far it came.
+            std::fprintf(stderr, "    %s: ring %.3f ms, glReadPixels %.3f ms a frame\n", results[i].size.name.c_str(),
+                         results[i].ring_ms.back(), results[i].sync_ms.back());
         }
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, runs);
     }
@@ -184,6 +187,7 @@ int bench_ring(int argc, char **argv)
     // glReadPixels) and the NV12 one (a compute pass too, so more state).
     for (size_t i = 0; i < results.size(); i++) {
         ring_results &r = results[i];
+        std::fprintf(stderr, "  %s: the host state's cost, NV12\n", r.size.name.c_str());
         r.state_rgba = state[i].ring->stats().host_state;
         glr_ring_stats nv12 = ring_stats_of(*state[i].scene, GLR_FORMAT_NV12, r.size.width, r.size.height, frames);
         r.state_nv12 = nv12.host_state;
