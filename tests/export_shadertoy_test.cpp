@@ -282,6 +282,20 @@ TEST(export_shadertoy, a_sound_pass_is_the_sound_track_and_its_sound_channels_he
     ASSERT_EQ(vr.frames.size(), static_cast<size_t>(frames - first)) << vr.error;
     EXPECT_EQ(vr.frames[5].rgba, v.frames[first + 5].rgba) << "the sound channel hears the same track";
 
+    // A picture holds no sound: the channel still hears the Sound pass.
+    std::string poster = glr_test::scratch_path("sound_poster.png");
+    ASSERT_EQ(run_export({"-s", "512x2", "-r", std::to_string(fps), "--shader", dir, "-y", "-v", "info", "-n", "1",
+                          "--start-frame", "10", "-o", poster},
+                         log),
+              0)
+        << log;
+    EXPECT_NE(log.find("holds no sound: the Sound pass renders for the sound channels alone"), std::string::npos)
+        << log;
+    glr_test::decoded_video picture = glr_test::decode_file(poster);
+    ASSERT_EQ(picture.frames.size(), 1u) << picture.error;
+    EXPECT_EQ(picture.frames[0].rgba, v.frames[10].rgba) << "frame 10 as the video shows it";
+    std::remove(poster.c_str());
+
     // -an: no sound track (and no Sound pass for a sound channel to hear).
     ASSERT_NE(run_export(with({"-n", "3", "-an", "-o", silent}, false), log), 0);
     EXPECT_NE(log.find("is a sound without a file, and no audio was given"), std::string::npos) << log;

@@ -99,7 +99,9 @@ struct glr_export_params {
     /* The project's Sound pass (mainSound), when it has one and encoder.audio.input is NULL,
      * makes the sound track: rendered on the GPU at encoder.audio.sample_rate (0: the
      * feeder's rate, else Shadertoy's 44100), stereo, for the range, muxed with the frames
-     * and played by every sound channel without a file. Non-zero: no track from it. */
+     * and played by every sound channel without a file. An output that holds no sound (an
+     * image sequence, a GIF) gets none: the pass then renders for those channels alone.
+     * Non-zero: the Sound pass is not rendered. */
     int no_sound_pass;
     int reserved_int_;           /* zero */
     uint64_t reserved_[3];       /* zero: room for later fields without an ABI break */

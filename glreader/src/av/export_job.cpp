@@ -1,5 +1,6 @@
 #include "av/export_job.hpp"
 
+#include "av/codec_choice.hpp"
 #include "av/encoder.hpp"
 
 extern "C" {
@@ -72,6 +73,17 @@ long long sample_at(int frame, int rate, int fps_num, int fps_den)
     return av_rescale_rnd(frame, static_cast<int64_t>(rate) * fps_den, fps_num, AV_ROUND_DOWN);
 }
 
+// Whether the output's container holds a sound track it chooses the codec of (an image
+// sequence and a GIF hold none); one that cannot be told is left to the encoder's check.
+bool holds_sound(const glr_encoder_params &e)
+{
+    try {
+        return default_codec(AVMEDIA_TYPE_AUDIO, choose_muxer(e.container, e.output), e.output) != AV_CODEC_ID_NONE;
+    } catch (const failure &) {
+        return true;
+    }
+}
+
 // Whether a sound channel of the project plays the host's sound (it has no file).
 bool plays_host_sound(const glr_project *project)
 {
@@ -99,7 +111,8 @@ struct export_shared {
     glr_channel_feeder feeder{};
     glr_format ring_format{};
     glr_encoder_plan plan{};
-    int sound_rate = 0; // the Sound pass makes the sound track at this rate; 0: it does not
+    int sound_rate = 0;     // the Sound pass renders at this rate; 0: it does not
+    bool mux_sound = false; // ...and is the output's sound track
 
     // Written by cancel() (a signal handler may call it) and by the supervisor; read by
     // the render thread between frames and by the encoder's interrupt.
@@ -316,7 +329,7 @@ private:
             s_->enter_busy(false);
             capture(source, i);
             s_->leave_busy();
-            if (s_->sound_rate)
+            if (s_->mux_sound)
                 submit_sound(i);
             std::lock_guard<std::mutex> lock(s_->mutex);
             s_->frames_rendered = i + 1;
@@ -631,21 +644,38 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     }
 
     glr_audio_params &audio = p.encoder.audio;
-    if (!audio.input && !params.no_sound_pass && glr_project_has_sound_pass(pl.project)) {
-        if (!audio.sample_rate && s.feeder.sample_rate)
-            audio.sample_rate = static_cast<int>(std::lround(s.feeder.sample_rate(s.feeder.opaque)));
-        if (!audio.sample_rate)
-            audio.sample_rate = glr::default_sound_rate;
-        if (audio.sample_rate < glr::min_sound_rate || audio.sample_rate > glr::max_sound_rate)
-            glr::fail(-EINVAL, "glr_export_create: the Sound pass's sample rate %d Hz is outside %d..%d",
-                      audio.sample_rate, glr::min_sound_rate, glr::max_sound_rate);
-        audio.channels = 2;
-        s.sound_rate = audio.sample_rate;
-    } else if (!audio.input && audio.sample_rate) {
+    bool sound_pass = !audio.input && !params.no_sound_pass && glr_project_has_sound_pass(pl.project);
+    if (!audio.input && audio.sample_rate && !sound_pass)
         glr::fail(-EINVAL, "glr_export_create: encoder.audio.sample_rate without audio.input is the Sound pass's "
                            "rate, and %s",
                   params.no_sound_pass ? "no_sound_pass is set" : "the project has no Sound pass");
+    // An output that holds no sound (an image sequence, a GIF) gets none; the Sound pass
+    // still renders for the sound channels that hear it.
+    s.mux_sound = sound_pass && (audio.codec || glr::holds_sound(p.encoder));
+    if (sound_pass && !s.mux_sound) {
+        sound_pass = !pl.feeder && glr::plays_host_sound(pl.project);
+        glr_priv_log_write(log, GLR_LOG_INFO,
+                           glr::format("%s holds no sound: the Sound pass %s", p.encoder.output,
+                                       sound_pass ? "renders for the sound channels alone" : "is not rendered")
+                               .c_str());
     }
+    if (sound_pass) {
+        int &rate = s.sound_rate;
+        rate = audio.sample_rate;
+        if (!rate && s.feeder.sample_rate)
+            rate = static_cast<int>(std::lround(s.feeder.sample_rate(s.feeder.opaque)));
+        if (!rate)
+            rate = glr::default_sound_rate;
+        if (rate < glr::min_sound_rate || rate > glr::max_sound_rate)
+            glr::fail(-EINVAL, "glr_export_create: the Sound pass's sample rate %d Hz is outside %d..%d", rate,
+                      glr::min_sound_rate, glr::max_sound_rate);
+        if (s.mux_sound) {
+            audio.sample_rate = rate;
+            audio.channels = 2;
+        }
+    }
+    if (!s.mux_sound && !audio.input)
+        audio.sample_rate = 0; // no sound track
 
     // What the encoder will be, checked now, before any GL (an unknown codec or option, a
     // container that cannot hold the codec): for RGB frames, then the ring format is the

@@ -285,7 +285,8 @@ void glr_scene::render_sound(int sample_rate, long long first_sample, int count,
         if (rc < 0)
             glr::fail(rc, "glr_scene_render_sound: reading a block of samples back failed");
         const glr_plane &plane = f.planes[0];
-        for (long long i = std::max<long long>(first_sample, f.pts); i < std::min<long long>(end, f.pts + block_samples); i++) {
+        const long long from = std::max<long long>(first_sample, f.pts), to = std::min<long long>(end, f.pts + block_samples);
+        for (long long i = from; i < to; i++) {
             long long local = i - f.pts;
             const uint8_t *px = plane.data + local / sound_block * plane.stride + local % sound_block * 4;
             stereo[2 * (i - first_sample)] = static_cast<int16_t>(px[0] + 256 * px[1] - 32768);
