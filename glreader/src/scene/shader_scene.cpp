@@ -285,7 +285,8 @@ void glr_scene::render_sound(int sample_rate, long long first_sample, int count,
         if (rc < 0)
             glr::fail(rc, "glr_scene_render_sound: reading a block of samples back failed");
         const glr_plane &plane = f.planes[0];
-        const long long from = std::max<long long>(first_sample, f.pts), to = std::min<long long>(end, f.pts + block_samples);
+        const long long from = std::max<long long>(first_sample, f.pts);
+        const long long to = std::min<long long>(end, f.pts + block_samples);
         for (long long i = from; i < to; i++) {
             long long local = i - f.pts;
             const uint8_t *px = plane.data + local / sound_block * plane.stride + local % sound_block * 4;
