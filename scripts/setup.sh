@@ -16,6 +16,7 @@ packages=(
   libgl-dev                         # GL/glcorearb.h, for docs/library.md's C program
   xvfb xauth                        # a display for the viewer (Xvfb in its tests, xvfb-run for users)
   ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
+  python3-dev python3-venv          # the Python package (python/): its headers, its virtual environments
   "$@"
 )
 

@@ -12,6 +12,9 @@
 # that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line), the
 # ring, encoder and pipe tests under ThreadSanitizer, and every text parser under libFuzzer
 # for 20 seconds each (scripts/fuzz.sh).
+# Every build but the sanitizers' has the Python package (python/), whose pytest suite runs
+# with the rest; whole and --no-sanitizers also build it as `pip install .` does and use it
+# from a fresh virtual environment (tests/python_package_test.sh).
 # --quick: the library and the programs only: every test but the FFmpeg filters' and the
 # docs' commands, without sanitizers and without building any FFmpeg (for a change to one
 # file; under ten minutes from a fresh clone).
@@ -58,10 +61,13 @@ run_tests() { # DIR [ctest args...]
 run_stages() {
   "$root/scripts/setup.sh"
   echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
+  # The Python package's build tools and pytest (a virtual environment outside the clone).
+  python=$("$root/scripts/python-env.sh")
+  python_build=(-DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python")
 
   if [ "$mode" = --quick ]; then
     stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
-    configure_and_build build
+    configure_and_build build "${python_build[@]}"
     run_tests build -j "$(nproc)" -LE filter
     stage "all quick tests passed"
     return
@@ -80,8 +86,11 @@ run_stages() {
 
   stage "build and run all tests"
   configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
-    -DGLREADER_COMPLETE_FFMPEG="$complete"
+    -DGLREADER_COMPLETE_FFMPEG="$complete" "${python_build[@]}"
   run_tests build -j "$(nproc)"
+
+  stage "the Python package as pip installs it (tests/python_package_test.sh)"
+  "$root/tests/python_package_test.sh" "$python"
 
   stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
   bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)

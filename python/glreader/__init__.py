@@ -1,0 +1,14 @@
+"""glreader: OpenGL frames into FFmpeg, fast, and Shadertoy projects rendered to video.
+
+    import glreader
+    glreader.render("shader.frag", "out.mp4", size=(1280, 720), duration=5)
+
+`render` runs the library's export job, the engine glreader-export drives. Failures are
+exceptions with the library's words: ValueError for options, FileNotFoundError,
+FileExistsError, BrokenPipeError, and glreader.Error for OpenGL, shader and encoder
+failures. glreader's warnings go to the "glreader" logger of the logging module.
+"""
+from ._glreader import Error, __version__
+from .render import render
+
+__all__ = ["Error", "__version__", "render"]

@@ -1,0 +1,17 @@
+// The extension module glreader._glreader: what the pure-Python package (python/glreader)
+// builds on.
+#include "errors.hpp"
+#include "render.hpp"
+
+#include <nanobind/nanobind.h>
+
+namespace nb = nanobind;
+
+NB_MODULE(_glreader, m)
+{
+    m.doc() = "glreader's C library, for the glreader package";
+    m.attr("__version__") = GLREADER_VERSION_STRING;
+    glr_python::register_errors(m);
+    m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
+          nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
+}

@@ -1,0 +1,136 @@
+"""glreader.render: the library's export job from Python. Frames decoded and compared with
+glreader-export's of the same project, ranges exact, errors as Python's exceptions with the
+library's words, progress, Ctrl-C finalizing the output, messages through logging."""
+import logging
+import os
+import re
+import signal
+
+import pytest
+
+import glreader
+from conftest import REPO, decode_frames, export_program
+
+import subprocess
+
+# Frame n shows n in red and its column in green: any frame out of place, lost or repeated
+# shows, and so would a picture upside down (green grows to the right, blue upwards).
+COUNTER = """void mainImage(out vec4 c, in vec2 p) {
+    c = vec4(float(iFrame) / 255.0, floor(p.x) / 255.0, floor(p.y) / 255.0, 1.0);
+}
+"""
+
+
+@pytest.fixture
+def counter(tmp_path):
+    path = tmp_path / "counter.frag"
+    path.write_text(COUNTER)
+    return path
+
+
+def test_version_is_the_library_s():
+    with open(os.path.join(REPO, "CMakeLists.txt")) as f:
+        version = re.search(r"project\(glreader VERSION ([0-9.]+)", f.read()).group(1)
+    assert glreader.__version__ == version
+
+
+def test_frames_are_glreader_export_s_and_in_order(tmp_path, counter):
+    ours, theirs = tmp_path / "ours.mkv", tmp_path / "theirs.mkv"
+    stats = glreader.render(counter, ours, size=(32, 16), fps=25, frames=12, codec="ffv1", progress=False)
+    assert stats["stop"] == "complete" and stats["frames_encoded"] == 12
+    subprocess.run([export_program(), "--shader", str(counter), "-s", "32x16", "-r", "25", "-n", "12", "-c", "ffv1",
+                    "-o", str(theirs)], check=True, capture_output=True, timeout=120)
+    frames = decode_frames(str(ours), 32, 16)
+    assert frames == decode_frames(str(theirs), 32, 16)
+    assert [f[0] for f in frames] == list(range(12)), "frame n shows n: none lost, none repeated"
+    top_left = frames[0][0:4]
+    assert top_left[1] == 0 and top_left[2] == 15, "upright: the top row is y = 15"
+
+
+def test_a_range_of_a_stateful_json_project_is_the_full_render_s(tmp_path, shaders):
+    json = os.path.join(shaders, "trail.json")
+    full, part = tmp_path / "full.mkv", tmp_path / "part.mkv"
+    glreader.render(json, full, size=(48, 32), frames=10, codec="ffv1", progress=False)
+    stats = glreader.render(json, part, size=(48, 32), frames=4, first_frame=6, codec="ffv1", progress=False)
+    assert stats["preroll_frames"] == 6, "its buffer reads its own last frame: pre-rolled"
+    assert decode_frames(str(part), 48, 32) == decode_frames(str(full), 48, 32)[6:]
+
+
+def test_a_sound_pass_and_duration(tmp_path, shaders):
+    out = tmp_path / "chime.mkv"
+    stats = glreader.render(os.path.join(shaders, "chime"), out, size=(64, 36), fps="30000/1001", duration=1.0,
+                            codec="ffv1", audio_codec="flac", progress=False)
+    assert stats["frames_encoded"] == 30  # 1 s at 29.97 fps, rounded
+    assert stats["audio_encoder"] == "flac" and stats["audio_samples_encoded"] > 0
+
+
+def test_errors_are_python_s_exceptions_with_the_library_s_words(tmp_path, counter):
+    kept = tmp_path / "kept.mkv"
+    kept.write_bytes(b"precious")
+    with pytest.raises(FileExistsError) as e:
+        glreader.render(counter, kept, frames=2, progress=False)
+    assert "already exists" in str(e.value) and e.value.errno == 17
+    assert kept.read_bytes() == b"precious", "untouched"
+
+    with pytest.raises(FileNotFoundError, match="/nonexistent/shader.frag"):
+        glreader.render("/nonexistent/shader.frag", tmp_path / "a.mkv", frames=2, progress=False)
+    with pytest.raises(ValueError, match="'nope' is no video encoder"):
+        glreader.render(counter, tmp_path / "b.mkv", frames=2, codec="nope", progress=False)
+    with pytest.raises(ValueError, match="unknown channel kind 'picture'"):
+        glreader.render(counter, tmp_path / "c.mkv", frames=2, channels={0: "picture:x.png"}, progress=False)
+    for bad in (dict(size=(0, 10)), dict(fps=0), dict(frames=0), dict(frames=2, duration=1), dict(alpha="maybe"),
+                dict(first_frame=-1), dict(mouse=(1,))):
+        with pytest.raises(ValueError):
+            glreader.render(counter, tmp_path / "d.mkv", progress=False, **{"frames": 2, **bad})
+
+    broken = tmp_path / "broken.frag"
+    broken.write_text("void mainImage(out vec4 c, in vec2 p) {\n    c = vec4(missing_value);\n}\n")
+    with pytest.raises(glreader.Error) as e:
+        glreader.render(broken, tmp_path / "e.mkv", frames=2, progress=False)
+    assert f"{broken}:2:" in str(e.value), "the author's file and line"
+    assert e.value.code == -1009  # GLR_ERROR_SHADER
+    assert not (tmp_path / "e.mkv").exists(), "nothing written"
+
+
+def test_progress_reports_and_its_exception_stops_the_render_with_the_file_finalized(tmp_path, counter):
+    seen = []
+    out = tmp_path / "progress.mkv"
+    glreader.render(counter, out, size=(32, 16), frames=20, codec="ffv1", progress=seen.append,
+                    progress_interval=0.01)
+    assert seen[-1]["state"] == "ended" and seen[-1]["frames_rendered"] == 20
+    assert [s["frames_rendered"] for s in seen] == sorted(s["frames_rendered"] for s in seen)
+
+    class Enough(Exception):
+        pass
+
+    def stop_at_three(stats):
+        if stats["frames_rendered"] >= 3:
+            raise Enough
+
+    out = tmp_path / "stopped.mkv"
+    with pytest.raises(Enough):
+        glreader.render(counter, out, size=(32, 16), frames=100000, codec="ffv1", progress=stop_at_three,
+                        progress_interval=0.01)
+    frames = decode_frames(str(out), 32, 16)
+    assert 3 <= len(frames) < 100000 and [f[0] for f in frames] == [n % 256 for n in range(len(frames))]
+
+
+def test_ctrl_c_cancels_and_finalizes_what_was_rendered(tmp_path, counter):
+    out = tmp_path / "interrupted.mkv"
+
+    def interrupt_at_five(stats):
+        if stats["frames_rendered"] >= 5:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        glreader.render(counter, out, size=(32, 16), frames=100000, codec="ffv1", progress=interrupt_at_five,
+                        progress_interval=0.01)
+    frames = decode_frames(str(out), 32, 16)
+    assert 5 <= len(frames) < 100000, "the output keeps the frames rendered, and plays"
+
+
+def test_messages_go_to_logging(tmp_path, shaders, caplog):
+    caplog.set_level(logging.INFO, logger="glreader")
+    glreader.render(os.path.join(shaders, "chime"), tmp_path / "poster.png", size=(64, 36), frames=1,
+                    progress=False)
+    assert any("holds no sound" in r.getMessage() for r in caplog.records if r.name == "glreader"), caplog.text

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python the tests and the package's build use: a virtual environment of Debian's
+# python3 with nanobind, scikit-build-core and pytest from PyPI, kept outside the clone
+# (as FFmpeg's builds are) and made again when the pinned versions change. Prints its
+# python's path.
+#
+#   scripts/python-env.sh            # -> ~/.cache/glreader-python/venv/bin/python
+#   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
+set -euo pipefail
+env=${GLREADER_PYTHON_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-python/venv}
+packages="nanobind==3.1.0 scikit-build-core==1.1.2 pytest==9.2.0"
+if [ ! -x "$env/bin/python" ] || [ "$(cat "$env/glreader-packages" 2>/dev/null)" != "$packages" ]; then
+  echo "python-env: making $env ($packages)" >&2
+  rm -rf "$env"
+  /usr/bin/python3 -m venv "$env" >&2
+  # shellcheck disable=SC2086 # one word per package
+  "$env/bin/pip" install -q --disable-pip-version-check $packages >&2
+  echo "$packages" >"$env/glreader-packages"
+fi
+echo "$env/bin/python"
