@@ -2,6 +2,7 @@
 // builds on.
 #include "errors.hpp"
 #include "render.hpp"
+#include "turbopipe.hpp"
 
 #include <nanobind/nanobind.h>
 
@@ -12,6 +13,7 @@ NB_MODULE(_glreader, m)
     m.doc() = "glreader's C library, for the glreader package";
     m.attr("__version__") = GLREADER_VERSION_STRING;
     glr_python::register_errors(m);
+    glr_python::register_turbopipe(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
 }

@@ -1,0 +1,133 @@
+"""glreader.turbopipe as TurboPipe's users run it: writes in order per fd from bytes,
+bytearray, memoryview, numpy and moderngl buffers; pipe() waiting for memory still queued;
+sync, done, close in their 1.x and 2.x forms; a moderngl render loop (ShaderFlow's: read
+into one buffer, pipe it, never sync) into a real ffmpeg, every frame decoded in order; a
+reader that dies raising BrokenPipeError, never killing the interpreter."""
+import subprocess
+
+import moderngl
+import numpy
+import pytest
+
+import glreader.turbopipe as turbopipe
+from conftest import decode_frames
+
+
+@pytest.fixture
+def cat(tmp_path):
+    """A reader child that copies its standard input to a file."""
+    out = tmp_path / "read.bin"
+    with open(out, "wb") as sink:
+        child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=sink)
+    yield child, out
+    if child.poll() is None:
+        child.stdin.close()
+        child.wait(timeout=60)
+
+
+def finish(child):
+    turbopipe.sync()
+    child.stdin.close()
+    assert child.wait(timeout=60) == 0
+
+
+def test_writes_keep_their_order_whatever_holds_the_bytes(cat):
+    child, out = cat
+    pieces = [bytes([n]) * 100_000 for n in range(8)]
+    objects = [pieces[0], bytearray(pieces[1]), memoryview(pieces[2]), numpy.frombuffer(pieces[3], numpy.uint8),
+               pieces[4], bytearray(pieces[5]), memoryview(bytearray(pieces[6])), numpy.full(100_000, 7, numpy.uint8)]
+    for data in objects:
+        turbopipe.pipe(data, child.stdin.fileno())
+    finish(child)
+    assert out.read_bytes() == b"".join(pieces)
+
+
+def test_the_same_memory_waits_for_its_last_write_and_sync_finds_it_by_address(cat):
+    child, out = cat
+    frame = bytearray(1 << 20)
+    for n in range(6):
+        frame[:] = bytes([n]) * len(frame)  # after sync: the bytes are the reader's already
+        turbopipe.pipe(frame, child.stdin)  # a file object, as TurboPipe 1.0 took it
+        turbopipe.sync(memoryview(frame))   # another view of the same memory
+    turbopipe.pipe(frame, child.stdin.fileno())
+    turbopipe.pipe(frame, child.stdin.fileno())  # waits for the write before it
+    turbopipe.done(frame)
+    finish(child)
+    data = out.read_bytes()
+    assert [data[n << 20] for n in range(8)] == [0, 1, 2, 3, 4, 5, 5, 5]
+
+
+def test_closing_one_fd_and_all_of_them(tmp_path):
+    outs = [tmp_path / f"{n}.bin" for n in range(2)]
+    children = []
+    for out in outs:
+        with open(out, "wb") as sink:
+            children.append(subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=sink))
+    turbopipe.pipe(b"a" * 1000, children[0].stdin.fileno())
+    turbopipe.pipe(b"b" * 1000, children[1].stdin.fileno())
+    turbopipe.close(children[0].stdin.fileno())  # 2.0: that fd's writes out
+    children[0].stdin.close()
+    assert children[0].wait(timeout=60) == 0 and outs[0].read_bytes() == b"a" * 1000
+    turbopipe.close()  # 1.x: everything out, every writer ended
+    children[1].stdin.close()
+    assert children[1].wait(timeout=60) == 0 and outs[1].read_bytes() == b"b" * 1000
+
+
+def test_a_dead_reader_raises_broken_pipe_and_the_rest_goes_on(tmp_path):
+    dead = subprocess.Popen(["true"], stdin=subprocess.PIPE)
+    dead.wait(timeout=60)
+    with pytest.raises(BrokenPipeError, match="EPIPE"):
+        for _ in range(64):  # the first write may land before the error is known
+            turbopipe.pipe(b"x" * 65536, dead.stdin.fileno())
+            turbopipe.sync()
+    dead.stdin.close()
+    # A new reader, most likely on the number the dead one's pipe had: it starts afresh.
+    out = tmp_path / "after.bin"
+    with open(out, "wb") as sink:
+        child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=sink)
+    turbopipe.pipe(b"still here", child.stdin.fileno())
+    finish(child)
+    assert out.read_bytes() == b"still here"
+
+
+COUNTER = """
+#version 330
+out vec4 colour;
+uniform int frame;
+void main() { colour = vec4(float(frame) / 255.0, gl_FragCoord.x / 255.0, gl_FragCoord.y / 255.0, 1.0); }
+"""
+QUAD = """
+#version 330
+in vec2 corner;
+void main() { gl_Position = vec4(corner, 0.0, 1.0); }
+"""
+
+
+def test_a_moderngl_loop_into_ffmpeg_delivers_every_frame_in_order(tmp_path):
+    width, height, frames = 64, 32, 24
+    ctx = moderngl.create_standalone_context(backend="egl")
+    program = ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
+    quad = ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
+    vao = ctx.vertex_array(program, [(quad, "2f", "corner")])
+    fbo = ctx.simple_framebuffer((width, height), components=4)
+    buffer = ctx.buffer(reserve=width * height * 4)
+    out = tmp_path / "moderngl.mkv"
+    ffmpeg = subprocess.Popen(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", f"{width}x{height}",
+                               "-i", "-", "-c:v", "ffv1", "-y", str(out)], stdin=subprocess.PIPE)
+    for n in range(frames):  # ShaderFlow's loop: one buffer, read into and piped, no sync
+        fbo.use()
+        program["frame"] = n
+        vao.render(moderngl.TRIANGLE_STRIP)
+        fbo.read_into(buffer, components=4)
+        turbopipe.pipe(buffer, ffmpeg.stdin.fileno())
+    turbopipe.sync()
+    ffmpeg.stdin.close()
+    assert ffmpeg.wait(timeout=120) == 0
+    decoded = decode_frames(str(out), width, height)
+    assert [f[0] for f in decoded] == list(range(frames)), "every frame, in order"
+    # moderngl renders on as before: the pipe left its buffer and state alone.
+    program["frame"] = 200
+    vao.render(moderngl.TRIANGLE_STRIP)
+    assert fbo.read(components=4)[0] == 200
+    assert buffer.read()[0] == frames - 1
+    ctx.release()
