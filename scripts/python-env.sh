@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The Python the tests and the package's build use: a virtual environment of Debian's
 # python3 with nanobind, scikit-build-core, pytest, moderngl and numpy (what the tests draw
-# and read with) from PyPI, kept outside the clone
-# (as FFmpeg's builds are) and made again when the pinned versions change. Prints its
-# python's path.
+# and read with) from PyPI, kept outside the clone (as FFmpeg's builds are) and made again
+# when the pinned versions change. Prints its python's path.
 #
 #   scripts/python-env.sh            # -> ~/.cache/glreader-python/venv/bin/python
 #   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
