@@ -3,12 +3,20 @@
     import glreader
     glreader.render("shader.frag", "out.mp4", size=(1280, 720), duration=5)
 
+    with glreader.Recorder("out.mp4", size=(1280, 720)) as rec:   # your own GL frames
+        for n in range(300):
+            draw(n)
+            rec.write(fbo)
+
+glreader.turbopipe is a drop-in for TurboPipe.
+
 `render` runs the library's export job, the engine glreader-export drives. Failures are
 exceptions with the library's words: ValueError for options, FileNotFoundError,
 FileExistsError, BrokenPipeError, and glreader.Error for OpenGL, shader and encoder
 failures. glreader's warnings go to the "glreader" logger of the logging module.
 """
 from ._glreader import Error, __version__
+from .recorder import Recorder
 from .render import render
 
-__all__ = ["Error", "__version__", "render"]
+__all__ = ["Error", "Recorder", "__version__", "render"]

@@ -1,6 +1,7 @@
 // The extension module glreader._glreader: what the pure-Python package (python/glreader)
 // builds on.
 #include "errors.hpp"
+#include "recorder.hpp"
 #include "render.hpp"
 #include "turbopipe.hpp"
 
@@ -14,6 +15,7 @@ NB_MODULE(_glreader, m)
     m.attr("__version__") = GLREADER_VERSION_STRING;
     glr_python::register_errors(m);
     glr_python::register_turbopipe(m);
+    glr_python::register_recorder(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
 }

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "messages.hpp"
+#include "options.hpp"
 
 #include "glreader/export.h"
 #include "glreader/ffmpeg_log.h"
@@ -28,24 +29,6 @@ namespace nb = nanobind;
 namespace glr_python {
 
 namespace {
-
-// A dict's value as T, or `otherwise` when the key is absent or None.
-template <typename T>
-T get(const nb::dict &d, const char *key, T otherwise)
-{
-    if (!d.contains(key) || d[key].is_none())
-        return otherwise;
-    return nb::cast<T>(d[key]);
-}
-
-std::optional<std::string> text(const nb::dict &d, const char *key)
-{
-    if (!d.contains(key) || d[key].is_none())
-        return std::nullopt;
-    return nb::cast<std::string>(d[key]);
-}
-
-const char *c_str(const std::optional<std::string> &s) { return s ? s->c_str() : nullptr; }
 
 struct project_deleter {
     void operator()(glr_project *p) const { glr_project_destroy(&p); }
@@ -132,10 +115,7 @@ nb::dict run_export(const nb::dict &o, const nb::object &progress, double interv
             fail_with_last_error();
     }
 
-    std::optional<std::string> output = text(o, "output"), codec = text(o, "codec"), pix_fmt = text(o, "pix_fmt"),
-                               codec_options = text(o, "codec_options"), container = text(o, "container"),
-                               format_options = text(o, "format_options"), audio = text(o, "audio"),
-                               audio_codec = text(o, "audio_codec"), date = text(o, "date");
+    std::optional<std::string> date = text(o, "date");
     glr_export_params p{};
     glr_player_params &pl = p.player;
     pl.width = get<int>(o, "width", 0);
@@ -149,18 +129,8 @@ nb::dict run_export(const nb::dict &o, const nb::object &progress, double interv
     if (std::optional<std::string> mouse = text(o, "mouse"); mouse && glr_shadertoy_parse_mouse(mouse->c_str(), pl.mouse) < 0)
         fail_with_last_error();
     p.frame_count = get<int>(o, "frames", 0);
-    glr_encoder_params &e = p.encoder;
-    e.output = c_str(output);
-    e.codec = c_str(codec);
-    e.pix_fmt = c_str(pix_fmt);
-    e.codec_options = c_str(codec_options);
-    e.container = c_str(container);
-    e.format_options = c_str(format_options);
-    e.output_flags = get<bool>(o, "overwrite", false) ? 0 : GLR_OUTPUT_NO_OVERWRITE;
-    e.audio.input = c_str(audio);
-    e.audio.codec = c_str(audio_codec);
-    e.audio.bit_rate = get<long long>(o, "audio_bitrate", 0);
-    e.audio.sample_rate = get<int>(o, "audio_rate", 0);
+    encoder_options encoder(o);
+    p.encoder = encoder.params;
     p.no_sound_pass = get<bool>(o, "no_audio", false);
     p.compile_timeout = get<double>(o, "compile_timeout", 0);
 

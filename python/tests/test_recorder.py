@@ -1,0 +1,141 @@
+"""glreader.Recorder in moderngl's own context: frames decoded pixel for pixel as moderngl
+reads them, a frame counter through the GPU YUV path decoded in order and upright, sound
+pushed from numpy, moderngl rendering on untouched, and misuse refused with words."""
+import threading
+
+import moderngl
+import numpy
+import pytest
+
+import glreader
+from conftest import decode_frames
+
+WIDTH, HEIGHT = 64, 32
+COUNTER = """
+#version 330
+out vec4 colour;
+uniform int frame;
+void main() { colour = vec4(float(frame) / 255.0, gl_FragCoord.x / 255.0, gl_FragCoord.y / 255.0, 1.0); }
+"""
+QUAD = """
+#version 330
+in vec2 corner;
+void main() { gl_Position = vec4(corner, 0.0, 1.0); }
+"""
+
+
+class Scene:
+    """A moderngl context drawing frame n's counter into a framebuffer."""
+
+    def __init__(self):
+        self.ctx = moderngl.create_standalone_context(backend="egl")
+        self.program = self.ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
+        quad = self.ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
+        self.vao = self.ctx.vertex_array(self.program, [(quad, "2f", "corner")])
+        self.texture = self.ctx.texture((WIDTH, HEIGHT), 4)
+        self.fbo = self.ctx.framebuffer(color_attachments=[self.texture])
+
+    def draw(self, n):
+        self.fbo.use()
+        self.program["frame"] = n
+        self.vao.render(moderngl.TRIANGLE_STRIP)
+
+    def upright(self):
+        """The framebuffer as moderngl reads it (bottom row first), top row first."""
+        rows = self.fbo.read(components=4)
+        return b"".join(rows[y * WIDTH * 4:(y + 1) * WIDTH * 4] for y in reversed(range(HEIGHT)))
+
+
+@pytest.fixture
+def scene():
+    s = Scene()
+    yield s
+    s.ctx.release()
+
+
+def test_frames_are_moderngl_s_pixels_exactly(tmp_path, scene):
+    out = tmp_path / "exact.mkv"
+    expected = []
+    with glreader.Recorder(out, (WIDTH, HEIGHT), codec="ffv1") as rec:
+        for n in range(12):
+            scene.draw(n)
+            expected.append(scene.upright())
+            rec.write(scene.fbo if n % 2 else scene.texture)  # a framebuffer or its texture
+    assert rec.stats["frames_encoded"] == 12
+    assert decode_frames(str(out), WIDTH, HEIGHT) == expected
+
+
+def test_the_gpu_yuv_path_keeps_every_frame_in_order_and_upright(tmp_path, scene):
+    out = tmp_path / "counter.mp4"
+    rec = glreader.Recorder(out, (WIDTH, HEIGHT), fps=25, codec="libx264", codec_options={"crf": 0, "preset": "ultrafast"})
+    for n in range(0, 240, 8):
+        scene.draw(n)
+        rec.write(scene.fbo)
+    stats = rec.close()
+    assert stats["gpu_convert"] and stats["ring_format"] == "yuv420p", stats
+    assert stats["zero_copy_frames"] + stats["copied_frames"] == 30 and stats["converted_frames"] == 0
+    assert all(stats[stage]["count"] > 0 for stage in ("capture", "readback", "encode"))
+    frames = decode_frames(str(out), WIDTH, HEIGHT)
+    assert [round(f[0] / 8) for f in frames] == list(range(30)), "every frame, in order"
+    top, bottom = frames[0][2], frames[0][(HEIGHT - 1) * WIDTH * 4 + 2]
+    assert top > bottom, "upright: blue grows upwards in GL, so the top row is the bluest"
+    assert rec.close() == stats, "closing again gives the same statistics"
+
+
+def test_sound_pushed_from_numpy_is_muxed_whole(tmp_path, scene):
+    out = tmp_path / "sound.mkv"
+    rate = 48000
+    with glreader.Recorder(out, (WIDTH, HEIGHT), fps=25, codec="ffv1", audio_codec="flac", audio_rate=rate) as rec:
+        for n in range(25):
+            scene.draw(n)
+            rec.write(scene.fbo)
+            t = numpy.arange(n * rate // 25, (n + 1) * rate // 25) / rate
+            tone = (0.25 * numpy.sin(2 * numpy.pi * 440 * t)).astype(numpy.float32)
+            rec.write_audio(numpy.repeat(tone, 2))  # interleaved stereo
+    assert rec.stats["audio_samples_encoded"] == rate
+
+
+def test_moderngl_renders_on_as_before_after_captures(tmp_path, scene):
+    scene.draw(3)
+    with glreader.Recorder(tmp_path / "state.mkv", (WIDTH, HEIGHT), codec="ffv1") as rec:
+        rec.write(scene.fbo)
+        # No rebinding: the framebuffer, program and vertex array moderngl set are in force.
+        scene.program["frame"] = 77
+        scene.vao.render(moderngl.TRIANGLE_STRIP)
+        assert scene.fbo.read(components=4)[0] == 77
+        rec.write(scene.fbo)
+
+
+def test_misuse_is_refused_with_words(tmp_path, scene):
+    kept = tmp_path / "kept.mp4"
+    kept.write_bytes(b"precious")
+    with pytest.raises(FileExistsError):
+        glreader.Recorder(kept, (WIDTH, HEIGHT))
+    assert kept.read_bytes() == b"precious"
+    with pytest.raises(ValueError, match="'nope' is no video encoder"):
+        glreader.Recorder(tmp_path / "a.mp4", (WIDTH, HEIGHT), codec="nope")
+    with pytest.raises(ValueError):
+        glreader.Recorder(tmp_path / "b.mp4", (0, HEIGHT))
+
+    rec = glreader.Recorder(tmp_path / "c.mkv", (WIDTH, HEIGHT), codec="ffv1")
+    with pytest.raises(ValueError, match="Framebuffer or Texture"):
+        rec.write("not a framebuffer")
+    with pytest.raises(ValueError, match="no pushed sound"):
+        rec.write_audio(numpy.zeros(4, numpy.float32))
+    scene.draw(0)
+    rec.write(scene.fbo)
+    caught = []
+
+    def elsewhere():
+        try:
+            rec.write(scene.fbo)
+        except ValueError as e:
+            caught.append(str(e))
+
+    other = threading.Thread(target=elsewhere)
+    other.start()
+    other.join(timeout=60)
+    assert caught and "another thread" in caught[0]
+    rec.close()
+    with pytest.raises(ValueError, match="closed"):
+        rec.write(scene.fbo)
