@@ -18,5 +18,6 @@ failures. glreader's warnings go to the "glreader" logger of the logging module.
 from ._glreader import Error, __version__
 from .recorder import Recorder
 from .render import render
+from .ring import Frame, Plane, Ring
 
-__all__ = ["Error", "Recorder", "__version__", "render"]
+__all__ = ["Error", "Frame", "Plane", "Recorder", "Ring", "__version__", "render"]

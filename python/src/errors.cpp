@@ -24,6 +24,7 @@ PyObject *exception_of(int code)
     case EACCES:
     case EPERM: return PyExc_PermissionError;
     case ENOMEM: return PyExc_MemoryError;
+    case EBUSY: return PyExc_BufferError; // memory still lent out
     default: return glreader_error;
     }
 }
