@@ -170,18 +170,23 @@ void pipe(nb::object data, nb::handle file)
     s.queued[k].push_back(std::move(b));
 }
 
-void sync_all()
+// Waits for every queued write, then lets every view go; returns the first error.
+int wait_all(state &s)
 {
-    state &s = the_state();
-    if (!s.pipe)
-        return;
     int rc;
     {
         nb::gil_scoped_release unlocked;
         rc = glr_pipe_sync_all(s.pipe);
     }
     s.queued.clear();
-    check(rc, "sync");
+    return rc;
+}
+
+void sync_all()
+{
+    state &s = the_state();
+    if (s.pipe)
+        check(wait_all(s), "sync");
 }
 
 void close_fd(int fd)
@@ -199,13 +204,11 @@ void close_all()
     state &s = the_state();
     if (!s.pipe)
         return;
-    int rc;
+    int rc = wait_all(s);
     {
         nb::gil_scoped_release unlocked;
-        rc = glr_pipe_sync_all(s.pipe);
         glr_pipe_destroy(&s.pipe); // every writer thread ends
     }
-    s.queued.clear();
     s.files.clear();
     check(rc, "close");
 }

@@ -1,6 +1,6 @@
 """What every test of the Python package shares: a time limit per test (a hang ends the
-run with every thread's traceback, never waits forever), a scratch folder, and decoding
-with the system's ffmpeg."""
+run with every thread's traceback, never waits forever), decoding with the system's
+ffmpeg, and a moderngl scene that draws a frame counter."""
 import faulthandler
 import os
 import subprocess
@@ -37,3 +37,45 @@ def export_program():
     program = os.environ.get("GLREADER_EXPORT")
     assert program, "GLREADER_EXPORT names the glreader-export the tests compare with (ctest sets it)"
     return program
+
+
+COUNTER = """
+#version 330
+out vec4 colour;
+uniform int frame;
+void main() { colour = vec4(float(frame) / 255.0, gl_FragCoord.x / 255.0, gl_FragCoord.y / 255.0, 1.0); }
+"""
+QUAD = """
+#version 330
+in vec2 corner;
+void main() { gl_Position = vec4(corner, 0.0, 1.0); }
+"""
+
+
+class CounterScene:
+    """A moderngl standalone context (EGL) drawing frame n as (n, x, y, 255) into a
+    framebuffer of its own texture: red counts frames, green the column, blue the row from
+    the bottom."""
+
+    def __init__(self, width, height):
+        import moderngl
+        import numpy
+
+        self.moderngl = moderngl
+        self.width, self.height = width, height
+        self.ctx = moderngl.create_standalone_context(backend="egl")
+        self.program = self.ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
+        quad = self.ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
+        self.vao = self.ctx.vertex_array(self.program, [(quad, "2f", "corner")])
+        self.texture = self.ctx.texture((width, height), 4)
+        self.fbo = self.ctx.framebuffer(color_attachments=[self.texture])
+
+    def draw(self, n):
+        self.fbo.use()
+        self.program["frame"] = n
+        self.vao.render(self.moderngl.TRIANGLE_STRIP)
+
+    def upright(self):
+        """The framebuffer as moderngl reads it (bottom row first), top row first."""
+        rows, size = self.fbo.read(components=4), self.width * 4
+        return b"".join(rows[y * size:(y + 1) * size] for y in reversed(range(self.height)))

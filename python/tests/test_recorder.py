@@ -8,47 +8,14 @@ import numpy
 import pytest
 
 import glreader
-from conftest import decode_frames
+from conftest import CounterScene, decode_frames
 
 WIDTH, HEIGHT = 64, 32
-COUNTER = """
-#version 330
-out vec4 colour;
-uniform int frame;
-void main() { colour = vec4(float(frame) / 255.0, gl_FragCoord.x / 255.0, gl_FragCoord.y / 255.0, 1.0); }
-"""
-QUAD = """
-#version 330
-in vec2 corner;
-void main() { gl_Position = vec4(corner, 0.0, 1.0); }
-"""
-
-
-class Scene:
-    """A moderngl context drawing frame n's counter into a framebuffer."""
-
-    def __init__(self):
-        self.ctx = moderngl.create_standalone_context(backend="egl")
-        self.program = self.ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
-        quad = self.ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
-        self.vao = self.ctx.vertex_array(self.program, [(quad, "2f", "corner")])
-        self.texture = self.ctx.texture((WIDTH, HEIGHT), 4)
-        self.fbo = self.ctx.framebuffer(color_attachments=[self.texture])
-
-    def draw(self, n):
-        self.fbo.use()
-        self.program["frame"] = n
-        self.vao.render(moderngl.TRIANGLE_STRIP)
-
-    def upright(self):
-        """The framebuffer as moderngl reads it (bottom row first), top row first."""
-        rows = self.fbo.read(components=4)
-        return b"".join(rows[y * WIDTH * 4:(y + 1) * WIDTH * 4] for y in reversed(range(HEIGHT)))
 
 
 @pytest.fixture
 def scene():
-    s = Scene()
+    s = CounterScene(WIDTH, HEIGHT)
     yield s
     s.ctx.release()
 

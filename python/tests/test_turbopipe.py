@@ -10,7 +10,7 @@ import numpy
 import pytest
 
 import glreader.turbopipe as turbopipe
-from conftest import decode_frames
+from conftest import CounterScene, decode_frames
 
 
 @pytest.fixture
@@ -90,35 +90,16 @@ def test_a_dead_reader_raises_broken_pipe_and_the_rest_goes_on(tmp_path):
     assert out.read_bytes() == b"still here"
 
 
-COUNTER = """
-#version 330
-out vec4 colour;
-uniform int frame;
-void main() { colour = vec4(float(frame) / 255.0, gl_FragCoord.x / 255.0, gl_FragCoord.y / 255.0, 1.0); }
-"""
-QUAD = """
-#version 330
-in vec2 corner;
-void main() { gl_Position = vec4(corner, 0.0, 1.0); }
-"""
-
-
 def test_a_moderngl_loop_into_ffmpeg_delivers_every_frame_in_order(tmp_path):
     width, height, frames = 64, 32, 24
-    ctx = moderngl.create_standalone_context(backend="egl")
-    program = ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
-    quad = ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
-    vao = ctx.vertex_array(program, [(quad, "2f", "corner")])
-    fbo = ctx.simple_framebuffer((width, height), components=4)
-    buffer = ctx.buffer(reserve=width * height * 4)
+    scene = CounterScene(width, height)
+    buffer = scene.ctx.buffer(reserve=width * height * 4)
     out = tmp_path / "moderngl.mkv"
     ffmpeg = subprocess.Popen(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", f"{width}x{height}",
                                "-i", "-", "-c:v", "ffv1", "-y", str(out)], stdin=subprocess.PIPE)
     for n in range(frames):  # ShaderFlow's loop: one buffer, read into and piped, no sync
-        fbo.use()
-        program["frame"] = n
-        vao.render(moderngl.TRIANGLE_STRIP)
-        fbo.read_into(buffer, components=4)
+        scene.draw(n)
+        scene.fbo.read_into(buffer, components=4)
         turbopipe.pipe(buffer, ffmpeg.stdin.fileno())
     turbopipe.sync()
     ffmpeg.stdin.close()
@@ -126,8 +107,8 @@ def test_a_moderngl_loop_into_ffmpeg_delivers_every_frame_in_order(tmp_path):
     decoded = decode_frames(str(out), width, height)
     assert [f[0] for f in decoded] == list(range(frames)), "every frame, in order"
     # moderngl renders on as before: the pipe left its buffer and state alone.
-    program["frame"] = 200
-    vao.render(moderngl.TRIANGLE_STRIP)
-    assert fbo.read(components=4)[0] == 200
+    scene.program["frame"] = 200
+    scene.vao.render(moderngl.TRIANGLE_STRIP)
+    assert scene.fbo.read(components=4)[0] == 200
     assert buffer.read()[0] == frames - 1
-    ctx.release()
+    scene.ctx.release()
