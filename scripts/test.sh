@@ -14,7 +14,8 @@
 # for 20 seconds each (scripts/fuzz.sh).
 # Every build but the sanitizers' has the Python package (python/), whose pytest suite runs
 # with the rest; whole and --no-sanitizers also build it as `pip install .` does and use it
-# from a fresh virtual environment (tests/python_package_test.sh).
+# from a fresh virtual environment (tests/python_package_test.sh), and build the wheel that
+# carries FFmpeg and use it where the system's FFmpeg is hidden (tests/python_wheel_test.sh).
 # --quick: the library and the programs only: every test but the FFmpeg filters' and the
 # docs' commands, without sanitizers and without building any FFmpeg (for a change to one
 # file; under ten minutes from a fresh clone).
@@ -95,6 +96,10 @@ run_stages() {
   stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
   bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
   "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
+
+  stage "the Python wheel that carries FFmpeg, where FFmpeg is not (scripts/python-wheel.sh, tests/python_wheel_test.sh)"
+  wheel=$("$root/scripts/python-wheel.sh" "$root/build/wheelhouse" | tail -n 1)
+  "$root/tests/python_wheel_test.sh" "$wheel"
 
   if [ "$mode" = whole ]; then
     stage "all tests under AddressSanitizer + UndefinedBehaviorSanitizer"
