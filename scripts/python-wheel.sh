@@ -25,7 +25,7 @@ PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib \
   >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
 say "carrying its libraries (auditwheel repair)"
 mkdir -p "$out"
-LD_LIBRARY_PATH=$prefix/lib "$python" -m auditwheel repair --plat "manylinux_2_36_x86_64" -w "$out" \
+PATH=$(dirname "$python"):$PATH LD_LIBRARY_PATH=$prefix/lib "$python" -m auditwheel repair --plat "manylinux_2_36_x86_64" -w "$out" \
   "$work"/plain/glreader-*.whl >"$work/repair.log" 2>&1 || { tail -n 40 "$work/repair.log" >&2; exit 1; }
 wheel=$(ls -t "$out"/glreader-*manylinux*.whl | head -n 1)
 say "$(du -h "$wheel" | cut -f1) $wheel"

@@ -17,7 +17,6 @@ packages=(
   xvfb xauth                        # a display for the viewer (Xvfb in its tests, xvfb-run for users)
   ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
   python3-dev python3-venv          # the Python package (python/): its headers, its virtual environments
-  patchelf                          # auditwheel, for the wheel that carries FFmpeg (scripts/python-wheel.sh)
   "$@"
 )
 

@@ -1,5 +1,7 @@
 #include "messages.hpp"
 
+#include "glreader/ffmpeg_log.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
@@ -63,6 +65,22 @@ void flush_messages()
         int python_level = level == GLR_LOG_ERROR ? 40 : level == GLR_LOG_WARN ? 30 : level == GLR_LOG_INFO ? 20 : 10;
         logger.attr("log")(python_level, text);
     }
+}
+
+namespace {
+int ffmpeg_routes = 0; // guarded by the GIL
+} // namespace
+
+ffmpeg_messages::ffmpeg_messages()
+{
+    if (ffmpeg_routes++ == 0)
+        glr_ffmpeg_log_route(messages_log());
+}
+
+ffmpeg_messages::~ffmpeg_messages()
+{
+    if (--ffmpeg_routes == 0)
+        glr_ffmpeg_log_route(nullptr);
 }
 
 } // namespace glr_python

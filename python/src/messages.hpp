@@ -15,4 +15,14 @@ glr_log *messages_log();
 // Emits the queued messages through logging.getLogger("glreader"). Needs the GIL.
 void flush_messages();
 
+// FFmpeg's log goes to messages_log() while at least one of these lives (a render, a
+// recorder), and back to FFmpeg's own printer after the last. With the GIL.
+class ffmpeg_messages {
+public:
+    ffmpeg_messages();
+    ~ffmpeg_messages();
+    ffmpeg_messages(const ffmpeg_messages &) = delete;
+    ffmpeg_messages &operator=(const ffmpeg_messages &) = delete;
+};
+
 } // namespace glr_python

@@ -202,6 +202,7 @@ private:
         return true;
     }
 
+    ffmpeg_messages ffmpeg_log_; // FFmpeg's lines (x264's summary) to logging while it lives
     encoder_options encoder_;
     glr_encoder *encoder_ptr_ = nullptr;
     glr_ring *ring_ = nullptr;

@@ -9,7 +9,6 @@
 #include "options.hpp"
 
 #include "glreader/export.h"
-#include "glreader/ffmpeg_log.h"
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -135,11 +134,7 @@ nb::dict run_export(const nb::dict &o, const nb::object &progress, double interv
     p.compile_timeout = get<double>(o, "compile_timeout", 0);
 
     // FFmpeg's lines (x264's summary, a muxer's warnings) go to logging while it runs.
-    struct route_deleter {
-        void operator()(glr_log *) const { glr_ffmpeg_log_route(nullptr); }
-    };
-    glr_ffmpeg_log_route(log);
-    std::unique_ptr<glr_log, route_deleter> route(log);
+    std::optional<ffmpeg_messages> route(std::in_place);
     std::unique_ptr<glr_export, job_deleter> job(glr_export_create(log, &p));
     if (!job)
         fail_with_last_error();
