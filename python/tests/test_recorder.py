@@ -106,3 +106,21 @@ def test_misuse_is_refused_with_words(tmp_path, scene):
     rec.close()
     with pytest.raises(ValueError, match="closed"):
         rec.write(scene.fbo)
+
+
+def test_no_current_context_is_an_error_not_a_crash(tmp_path):
+    rec = glreader.Recorder(tmp_path / "nothing.mkv", (WIDTH, HEIGHT), codec="ffv1")
+    caught = []
+
+    def without_context():  # a new thread has no GL context current
+        try:
+            rec.write(0)
+        except glreader.Error as e:
+            caught.append(e)
+
+    worker = threading.Thread(target=without_context)
+    worker.start()
+    worker.join(timeout=60)
+    assert caught, "refused"
+    assert "context" in str(caught[0]).lower(), str(caught[0])
+    rec.close()
