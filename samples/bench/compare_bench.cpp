@@ -1,10 +1,11 @@
 // glreader-bench compare | pipe [--sizes 720p,1080p,2160p] [--outputs null,ultrafast,slow]
 //     [--buffers 1,4] [--runs 3] [--frames 600] [--seconds 1] [--no-load-row]
-//     [--python PROGRAM] [--json FILE]
+//     [--python PROGRAM] [--python-cell FILE] [--json FILE]
 //
 // TurboPipe's README table, reproduced on this machine in one run. Every method moves the
 // same RGBA frames, read back from the same framebuffer (drawn once: rendering is not
-// what is compared), into the same `ffmpeg -f rawvideo -i - ARGS` command:
+// what is compared, but in the Python rows below), into the same
+// `ffmpeg -f rawvideo -i - ARGS` command:
 //   standard      glReadPixels into memory, then write() on the render thread
 //   threaded      glReadPixels into one of N buffers, a writer thread write()s it
 //   turbopipe     the real TurboPipe (PyPI) from a moderngl EGL buffer, N buffers
@@ -15,7 +16,17 @@
 //   vmsplice loop the same bytes from N buffers, no readback, and no waiting for the
 //                 reader before a buffer is spliced again: the transport's ceiling
 // and, to compare the transports alone, TurboPipe and glr_pipe fed that same buffer with
-// no readback (N buffers, each synced before it is queued again).
+// no readback (N buffers, each synced before it is queued again): TurboPipe's own benchmark.
+// The Python rows (samples/bench/python_cell.py, in PROGRAM with PYTHONPATH at the build's
+// Python package) run the whole path a moderngl program runs: the scene drawn anew every
+// frame, read back, handed over, encoded and muxed, by
+//   Python: TurboPipe           fbo.read_into(buffer), turbopipe.pipe(buffer, fd), N buffers
+//   Python: glreader.turbopipe  the same lines with `import glreader.turbopipe as turbopipe`
+//   Python: glreader.Recorder   recorder.write(fbo): GPU yuv420p, in-process, no child
+// with where their time went (ms per frame in each step, and the scene's drawing timed
+// alone) in a second table; they need a build with -DGLREADER_PYTHON=ON. PROGRAM defaults
+// to the checkout's .venv (scripts/bench-setup.sh), FILE to the checkout's python_cell.py
+// (the GPU bundle carries both elsewhere, and its packages on PYTHONPATH).
 // ARGS: null = "-f null -" (passthrough), ultrafast / slow = libx264 to yuv420p.
 // Each cell runs for --seconds or --frames, whichever ends first, `runs` times, methods
 // interleaved; min / median / max fps per cell, CPU milliseconds per frame over every
@@ -47,7 +58,10 @@ extern "C" {
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <deque>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -86,7 +100,10 @@ enum class method {
     in_process_yuv,
     vmsplice_loop,
     turbopipe_no_readback,
-    glreader_no_readback
+    glreader_no_readback,
+    python_turbopipe,
+    python_glreader_turbopipe,
+    python_recorder
 };
 
 const char *method_name(method m)
@@ -103,6 +120,9 @@ const char *method_name(method m)
     case method::vmsplice_loop: return "vmsplice loop, no readback (ceiling)";
     case method::turbopipe_no_readback: return "TurboPipe 2.1, no readback";
     case method::glreader_no_readback: return "glreader pipe (vmsplice), no readback";
+    case method::python_turbopipe: return "Python: TurboPipe 2.1, whole path";
+    case method::python_glreader_turbopipe: return "Python: glreader.turbopipe, whole path";
+    case method::python_recorder: return "Python: glreader.Recorder, GPU yuv420p, whole path";
     }
     return "?";
 }
@@ -121,6 +141,9 @@ const char *method_key(method m)
     case method::vmsplice_loop: return "vmsplice_loop";
     case method::turbopipe_no_readback: return "turbopipe_no_readback";
     case method::glreader_no_readback: return "glreader_pipe_no_readback";
+    case method::python_turbopipe: return "python_turbopipe";
+    case method::python_glreader_turbopipe: return "python_glreader_turbopipe";
+    case method::python_recorder: return "python_glreader_recorder_gpu_yuv420p";
     }
     return "?";
 }
@@ -135,7 +158,34 @@ struct cell_spec {
 struct limits {
     int frames;
     double seconds;
-    std::string python, turbopipe_script;
+    std::string python, python_cell;
+};
+
+// How python_cell.py runs a method (its --engine and flags), or null for a method run here.
+struct python_run {
+    const char *engine;
+    bool render, readback;
+};
+
+const python_run *python_method(method m)
+{
+    static const python_run turbopipe{"turbopipe", false, true}, fixed_bytes{"turbopipe", false, false},
+        whole{"turbopipe", true, true}, drop_in{"glreader.turbopipe", true, true},
+        recorder{"glreader.Recorder", true, true};
+    switch (m) {
+    case method::turbopipe: return &turbopipe;
+    case method::turbopipe_no_readback: return &fixed_bytes;
+    case method::python_turbopipe: return &whole;
+    case method::python_glreader_turbopipe: return &drop_in;
+    case method::python_recorder: return &recorder;
+    default: return nullptr;
+    }
+}
+
+// A run's cost, and for a Python run the ms per frame of each step of its loop.
+struct cell_cost {
+    run_cost cost;
+    std::vector<std::pair<std::string, double>> stages;
 };
 
 // Frames of one run: stops at `frames` or once `seconds` have passed (after 5 frames).
@@ -153,7 +203,8 @@ glr_format readback_format(method m)
 {
     switch (m) {
     case method::glreader_vmsplice_yuv: return GLR_FORMAT_NV12;
-    case method::in_process_yuv: return GLR_FORMAT_I420;
+    case method::in_process_yuv:
+    case method::python_recorder: return GLR_FORMAT_I420;
     case method::vmsplice_loop:
     case method::turbopipe_no_readback:
     case method::glreader_no_readback: return static_cast<glr_format>(0);
@@ -165,13 +216,11 @@ class cell_runner {
 public:
     cell_runner(sample::scene &scene, const cell_spec &c, const limits &l) : scene_(scene), c_(c), l_(l) {}
 
-    run_cost run(method m)
+    cell_cost run(method m)
     {
-        switch (m) {
-        case method::turbopipe: return turbopipe(true); // measured by the script itself
-        case method::turbopipe_no_readback: return turbopipe(false);
-        default: return measure([&] { return run_here(m); });
-        }
+        if (const python_run *p = python_method(m))
+            return python(*p); // measured by the script itself
+        return {measure([&] { return run_here(m); }), {}};
     }
 
 private:
@@ -361,29 +410,35 @@ private:
         return moved(b);
     }
 
-    run_cost turbopipe(bool readback)
+    cell_cost python(const python_run &p)
     {
-        std::string command = "'" + l_.python + "' '" + l_.turbopipe_script + "' --width " +
+        std::string command = "'" + l_.python + "' '" + l_.python_cell + "' --engine " + p.engine + " --width " +
                               std::to_string(c_.size.width) + " --height " + std::to_string(c_.size.height) +
                               " --buffers " + std::to_string(c_.buffers) + " --frames " + std::to_string(l_.frames) +
-                              " --seconds " + std::to_string(l_.seconds) + (readback ? "" : " --no-readback") + " --";
+                              " --seconds " + std::to_string(l_.seconds) + (p.render ? " --render" : "") +
+                              (p.readback ? "" : " --no-readback") + " --codec '" + c_.output.codec +
+                              "' --codec-options '" + c_.output.codec_options + "' --";
         for (const std::string &a : c_.output.ffmpeg_args)
             command += " '" + a + "'";
         FILE *out = popen(command.c_str(), "r");
         if (!out)
             throw std::runtime_error("cannot run " + l_.python);
-        char line[512] = {};
-        double fps = 0, cpu = 0;
+        char line[512] = {}, stage[64] = {};
+        double fps = 0, cpu = 0, ms = 0;
         int frames = 0;
+        cell_cost result;
         while (std::fgets(line, sizeof line, out)) {
             std::sscanf(line, "fps %lf", &fps);
             std::sscanf(line, "frames %d", &frames);
             std::sscanf(line, "cpu_seconds %lf", &cpu);
+            if (std::sscanf(line, "stage %63s %lf", stage, &ms) == 2)
+                result.stages.emplace_back(stage, ms);
         }
         int status = pclose(out);
         if (status != 0 || fps <= 0 || frames <= 0)
-            throw std::runtime_error("the TurboPipe run failed: " + command);
-        return {fps, cpu * 1000 / frames};
+            throw std::runtime_error(std::string("the Python run (") + p.engine + ") failed: " + command);
+        result.cost = {fps, cpu * 1000 / frames};
+        return result;
     }
 
     sample::scene &scene_;
@@ -417,14 +472,51 @@ struct cell_result {
     cell_spec spec;
     std::vector<method> methods;
     std::vector<std::vector<double>> fps, cpu_ms; // per method, per run
+    std::vector<std::map<std::string, std::vector<double>>> stages; // per method: ms per frame, per run
     std::vector<double> load;
 };
+
+// The Python rows' steps, in the order of their loops (python_cell.py's names and ours).
+const std::pair<const char *, const char *> python_stages[] = {
+    {"render_alone", "scene drawn alone"}, {"draw", "draw calls"}, {"sync", "sync"}, {"read_back", "read_into"},
+    {"pipe", "pipe"}, {"write", "write"}, {"finish", "finish"}};
+
+// The where-the-time-went table of the Python rows: ms per frame, the median of the runs.
+void print_python_stages(const std::vector<cell_result> &cells)
+{
+    std::printf("\nPython rows, ms per frame in each step of the loop (median of the runs): the scene drawn alone "
+                "(glFinish after each frame, before the run: the rasterizer's own cost), the draw calls, "
+                "sync(buffer), fbo.read_into(buffer) (which waits for the drawing), pipe(buffer, fd), "
+                "recorder.write(fbo), and the finish (the last writes, ffmpeg's or the encoder's end) spread "
+                "over the frames\n\n| size | ffmpeg | buffers | method |");
+    for (const auto &[key, title] : python_stages)
+        std::printf(" %s |", title);
+    std::printf("\n|---|---|---|---|");
+    for (size_t i = 0; i < std::size(python_stages); i++)
+        std::printf("---|");
+    std::printf("\n");
+    for (const cell_result &c : cells)
+        for (size_t m = 0; m < c.methods.size(); m++) {
+            if (c.stages[m].empty() || !python_method(c.methods[m])->render)
+                continue;
+            std::printf("| %s | %s%s | %d | %s |", c.spec.size.name.c_str(), c.spec.output.name.c_str(),
+                        c.spec.loaded ? " + one core busy" : "", c.spec.buffers, method_name(c.methods[m]));
+            for (const auto &[key, title] : python_stages) {
+                auto it = c.stages[m].find(key);
+                if (it == c.stages[m].end())
+                    std::printf(" - |");
+                else
+                    std::printf(" %.2f |", summarize(it->second).median);
+            }
+            std::printf("\n");
+        }
+}
 
 int compare(int argc, char **argv, bool everything)
 {
     std::string outputs = everything ? "null,ultrafast,slow" : "null", buffers = "1,4";
     std::string python = GLREADER_SOURCE_DIR "/.venv/bin/python";
-    limits l{600, 1.0, python, GLREADER_SOURCE_DIR "/samples/bench/turbopipe_cell.py"};
+    limits l{600, 1.0, python, GLREADER_SOURCE_DIR "/samples/bench/python_cell.py"};
     bool load_row = true;
     options o = parse_options(argc, argv, {"720p,1080p,2160p", "", 3, 600}, [&](sample::command_line &args) {
         if (args.is("--outputs")) {
@@ -440,6 +532,8 @@ int compare(int argc, char **argv, bool everything)
             l.seconds = args.decimal(0.1, 3600);
         } else if (args.is("--python")) {
             l.python = args.value();
+        } else if (args.is("--python-cell")) {
+            l.python_cell = args.value();
         } else if (args.is("--no-load-row")) {
             load_row = false;
         } else {
@@ -454,11 +548,26 @@ int compare(int argc, char **argv, bool everything)
         if (access(l.python.c_str(), X_OK) != 0)
             throw std::runtime_error("TurboPipe's Python environment is missing (" + l.python +
                                      "): run scripts/bench-setup.sh, or pass --python");
+        if (access(l.python_cell.c_str(), R_OK) != 0)
+            throw std::runtime_error("the Python rows' script is missing (" + l.python_cell + "): pass --python-cell");
         methods.insert(methods.begin() + 2, method::turbopipe);
         methods.insert(methods.begin() + 5, method::glreader_vmsplice_yuv);
         methods.push_back(method::in_process);
         methods.push_back(method::in_process_yuv);
         methods.push_back(method::turbopipe_no_readback);
+        methods.push_back(method::python_turbopipe);
+#ifdef GLREADER_PYTHON_ROWS
+        if (*GLREADER_PYTHON_PATH) { // the package as this build made it, ahead of any other
+            const char *path = std::getenv("PYTHONPATH");
+            std::string python_path = GLREADER_PYTHON_PATH + (path && *path ? ":" + std::string(path) : "");
+            setenv("PYTHONPATH", python_path.c_str(), 1);
+        }
+        methods.push_back(method::python_glreader_turbopipe);
+        methods.push_back(method::python_recorder);
+#else
+        std::fprintf(stderr, "glreader-bench compare: no glreader.turbopipe and glreader.Recorder rows: this "
+                             "build has no Python package (configure with -DGLREADER_PYTHON=ON)\n");
+#endif
     }
     methods.push_back(method::glreader_no_readback);
 
@@ -474,6 +583,7 @@ int compare(int argc, char **argv, bool everything)
     for (cell_result &c : cells) {
         c.fps.resize(methods.size());
         c.cpu_ms.resize(methods.size());
+        c.stages.resize(methods.size());
     }
     std::fprintf(stderr, "glreader-bench %s on %s, %u CPUs: %zu cells x %zu methods x %d runs, interleaved\n",
                  everything ? "compare" : "pipe", ctx.renderer().c_str(), std::thread::hardware_concurrency(),
@@ -498,9 +608,11 @@ int compare(int argc, char **argv, bool everything)
             cell_runner runner(scene, c.spec, l);
             load.other_cpu_seconds();
             for (size_t m = 0; m < methods.size(); m++) {
-                run_cost cost = runner.run(methods[m]);
-                c.fps[m].push_back(cost.fps);
-                c.cpu_ms[m].push_back(cost.cpu_ms_per_frame);
+                cell_cost cost = runner.run(methods[m]);
+                c.fps[m].push_back(cost.cost.fps);
+                c.cpu_ms[m].push_back(cost.cost.cpu_ms_per_frame);
+                for (const auto &[stage, ms] : cost.stages)
+                    c.stages[m][stage].push_back(ms);
             }
             c.load.push_back(load.other_cpu_seconds());
         }
@@ -527,6 +639,8 @@ int compare(int argc, char **argv, bool everything)
                         summarize(c.load).max);
         }
     }
+    if (everything)
+        print_python_stages(cells);
     std::string method_names;
     for (size_t m = 0; m < methods.size(); m++)
         method_names += std::string(m ? ", " : "") + "\"" + method_key(methods[m]) + "\": \"" + method_name(methods[m]) + "\"";
@@ -543,6 +657,9 @@ int compare(int argc, char **argv, bool everything)
                     ",\n     \"" + std::string(method_key(methods[m])) + "_cpu_ms_per_frame\": " +
                     json_summary(c.cpu_ms[m]) + ",\n     \"" + std::string(method_key(methods[m])) +
                     "_readback_bytes_per_frame\": " + std::to_string(f ? glr_format_frame_bytes(f, c.spec.size.width, c.spec.size.height) : 0);
+            for (const auto &[stage, ms] : c.stages[m])
+                item += ",\n     \"" + std::string(method_key(methods[m])) + "_" + stage + "_ms_per_frame\": " +
+                        json_summary(ms);
         }
         items.push_back(item + "}");
     }
