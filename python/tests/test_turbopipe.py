@@ -1,8 +1,9 @@
 """glreader.turbopipe as TurboPipe's users run it: writes in order per fd from bytes,
 bytearray, memoryview, numpy and moderngl buffers; pipe() waiting for memory still queued;
-sync, done, close in their 1.x and 2.x forms; a moderngl render loop (ShaderFlow's: read
-into one buffer, pipe it, never sync) into a real ffmpeg, every frame decoded in order; a
-reader that dies raising BrokenPipeError, never killing the interpreter."""
+sync, done, close in their 1.x and 2.x forms; moderngl render loops into a real ffmpeg (one
+buffer never synced; ShaderFlow's export loop and its finish, which closes stdin as soon as
+sync(buffer) returned), every frame decoded in order; a reader that dies raising
+BrokenPipeError, never killing the interpreter."""
 import subprocess
 
 import moderngl
@@ -90,6 +91,33 @@ def test_a_dead_reader_raises_broken_pipe_and_the_rest_goes_on(tmp_path):
     assert out.read_bytes() == b"still here"
 
 
+def test_shaderflows_export_loop_then_its_finish_delivers_every_frame(tmp_path):
+    # ShaderFlow's ExportingHelper: two buffers; per frame sync(buffer), fbo.read_into(buffer),
+    # pipe(buffer, fd); at the end sync and release each buffer, then close ffmpeg's stdin at
+    # once. Nothing may still be on its way when sync(buffer) returns, or the close loses it.
+    width, height, frames = 64, 32, 30
+    scene = CounterScene(width, height)
+    buffers = [scene.ctx.buffer(reserve=width * height * 4) for _ in range(2)]
+    out = tmp_path / "shaderflow.mkv"
+    ffmpeg = subprocess.Popen(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", f"{width}x{height}",
+                               "-i", "-", "-c:v", "ffv1", "-y", str(out)], stdin=subprocess.PIPE)
+    fileno = ffmpeg.stdin.fileno()
+    for n in range(frames):
+        scene.draw(n)
+        buffer = buffers[n % len(buffers)]
+        turbopipe.sync(buffer)
+        scene.fbo.read_into(buffer, components=4)
+        turbopipe.pipe(buffer, fileno)
+    for buffer in buffers:
+        turbopipe.sync(buffer)
+        buffer.release()
+    ffmpeg.stdin.close()
+    assert ffmpeg.wait(timeout=120) == 0
+    decoded = decode_frames(str(out), width, height)
+    assert [f[0] for f in decoded] == list(range(frames)), "every frame, in order"
+    scene.ctx.release()
+
+
 def test_a_moderngl_loop_into_ffmpeg_delivers_every_frame_in_order(tmp_path):
     width, height, frames = 64, 32, 24
     scene = CounterScene(width, height)
@@ -97,7 +125,7 @@ def test_a_moderngl_loop_into_ffmpeg_delivers_every_frame_in_order(tmp_path):
     out = tmp_path / "moderngl.mkv"
     ffmpeg = subprocess.Popen(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", f"{width}x{height}",
                                "-i", "-", "-c:v", "ffv1", "-y", str(out)], stdin=subprocess.PIPE)
-    for n in range(frames):  # ShaderFlow's loop: one buffer, read into and piped, no sync
+    for n in range(frames):  # one buffer, read into and piped, never synced: the next pipe() waits
         scene.draw(n)
         scene.fbo.read_into(buffer, components=4)
         turbopipe.pipe(buffer, ffmpeg.stdin.fileno())
