@@ -17,6 +17,10 @@
 #                      here and unpacked there by gpu-check.sh
 # OUT/src/doc/         FFmpeg's filters.texi and the filters' sections it includes,
 #                      whose examples a filter test runs
+# OUT/python/          the benchmark's Python rows: glreader's package (built here against
+#                      OUT/lib), moderngl, glcontext and TurboPipe 2.1 from PyPI (cp311),
+#                      samples/bench/python_cell.py, and debs/ with Debian 12's CPython 3.11
+#                      (the GPU machine's own Python is another version), unpacked there
 #
 # Every program and library finds its libraries through $ORIGIN, so the folder runs from
 # anywhere, with no LD_LIBRARY_PATH and no FFmpeg installed (tests/gpu_bundle_test.sh
@@ -38,13 +42,15 @@ ffmpeg_prefix=$(dirname "$(dirname "$ffmpeg")")
 # display). The cache goes so that a rebuilt FFmpeg in a new folder is found again.
 say "building glreader's programs and test suites against $ffmpeg_prefix (in $build)"
 rm -f "$build/CMakeCache.txt"
+python=$("$root/scripts/python-env.sh") # 3.11, the interpreter the bundle carries
 PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON \
-  -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" >/dev/null
+  -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" -DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python" \
+  -DGLREADER_BENCH_PYTHON_PATH= >/dev/null # compare's Python rows: the bundle's package, on PYTHONPATH
 programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
 # Every suite that needs no display (the viewer's tests need one and are not built).
 suites=(ring_test log_test context_test context_display_test capi_test scene_test shadertoy_media_test encoder_test pipe_test
         memory_test export_test filter_test glshader_test)
-cmake --build "$build" --target "${programs[@]}" "${suites[@]}"
+cmake --build "$build" --target "${programs[@]}" "${suites[@]}" _glreader
 
 say "assembling $out"
 rm -rf "$out"
@@ -62,6 +68,13 @@ for texi in filters.texi $(cd "$root/plugin" && ls -- *.texi); do # and the sect
   cp "$(dirname "$ffmpeg_prefix")/src/doc/$texi" "$out/src/doc/"
 done
 cp "$root/scripts/gpu-check.sh" "$out/"
+mkdir -p "$out/python/debs"
+cp -r "$build/python/glreader" "$out/python/"
+cp "$root/samples/bench/python_cell.py" "$out/python/"
+"$python" -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --no-compile \
+  --target "$out/python" moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 >&2 ||
+  die "pip could not fetch moderngl, glcontext and turbopipe for the bundle (is PyPI reachable?)"
+rm -rf "$out"/python/*.dist-info "$out"/python/bin
 
 # Every library the binaries load, found as this machine finds it, but glibc's (the
 # target has its own) and the GL loaders (carried as packages).
@@ -70,7 +83,8 @@ is_system_library() { # SONAME
     [[ $1 =~ ^lib(EGL|GL|GLX|OpenGL|GLdispatch|GLESv2)\.so ]]
 }
 declare -A copied=()
-for binary in "$out"/bin/*; do
+python_module=$(ls "$out"/python/glreader/_glreader*.so)
+for binary in "$out"/bin/* "$python_module"; do
   while read -r soname _ path _; do
     [ -n "$path" ] && [ "$path" != "not" ] || die "$binary: $soname is not found here"
     is_system_library "$soname" && continue
@@ -82,14 +96,19 @@ done
 chmod u+w "$out"/lib/* "$out"/bin/*
 strip --strip-unneeded "$out"/bin/* "$out"/lib/* 2>/dev/null || true
 for binary in "$out"/bin/*; do patchelf --set-rpath '$ORIGIN/../lib' "$binary"; done
+chmod u+w "$python_module"
+strip --strip-unneeded "$python_module"
+patchelf --set-rpath '$ORIGIN/../../lib' "$python_module"
 for library in "$out"/lib/*; do patchelf --set-rpath '$ORIGIN' "$library"; done
 
 say "fetching the GL/EGL loader packages"
 (cd "$out/loaders" && apt-get -o APT::Sandbox::User=root download -q libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null) ||
   die "apt-get download of the GL/EGL loaders failed (run apt-get update?)"
+(cd "$out/python/debs" && apt-get -o APT::Sandbox::User=root download -q python3.11-minimal libpython3.11-minimal \
+   libpython3.11-stdlib >/dev/null) || die "apt-get download of CPython 3.11 failed (run apt-get update?)"
 
 # Nothing may resolve outside the bundle but glibc: checked with the bundle's own paths.
-for binary in "$out"/bin/* "$out"/lib/*; do
+for binary in "$out"/bin/* "$out"/lib/* "$python_module"; do
   while read -r soname path; do
     is_system_library "$soname" && continue
     path=$(realpath "$path")

@@ -10,12 +10,15 @@
 # then every test suite the bundle carries on that GL (N at a time, default: one per CPU,
 # each under a time limit) and fails unless exactly the tests the build listed (bundle
 # tests/*.list) passed, then glreader-bench encode (BGRA and YUV converted on the GPU) and
-# filter (the glshader filter, async and sync). Every stage has a time limit, so that a
+# filter (the glshader filter, async and sync). Right after the ring's, glreader-bench
+# compare at 1080p: pipe mode and in-process against TurboPipe, with the Python rows
+# (TurboPipe 2.1, glreader.turbopipe and glreader.Recorder over the whole path, in the
+# CPython 3.11 the bundle carries). Every stage has a time limit, so that a
 # full check fits one 10-minute command. Into RESULTS_DIR it writes:
 #   summary.md   the machine, the GL, each suite's counts and the benchmarks' tables,
 #                written anew after each stage (a check cut short keeps what it found)
 #   tests.json   each suite's status, counts and time
-#   info.json, ring.json, encode.json, filter.json   glreader-bench's own JSON
+#   info.json, ring.json, encode.json, filter.json, compare.json   glreader-bench's JSON
 #   tests.log    every suite's whole output
 # When the renderer rasterizes in software (llvmpipe) the results say that they are not
 # GPU results; with --require-gpu it then stops at once. --quick: small sizes and one run
@@ -121,21 +124,24 @@ write_summary() {
 }
 
 # The benchmarks, one after the other (they time the machine); each keeps its tables.
-# The ring's first, the readback being what a GPU run is for; then the suites (their
-# failures tell what breaks there); then the encoder's and the filter's benchmarks.
+# The ring's first, the readback being what a GPU run is for, and compare's; then the
+# suites (their failures tell what breaks there); then the encoder's and the filter's.
 suite_rows="" tables=""
 if [ $quick = 1 ]; then
-  ring_limit=600 suite_limit=900 late_limit=600
+  ring_limit=600 suite_limit=900 late_limit=600 compare_limit=600
   ring_args=(--sizes 320x180 --runs 1 --frames 8)
   encode_args=(--sizes 320x180 --presets ultrafast --runs 1 --frames 8)
   filter_args=(--sizes 320x180 --runs 1 --frames 8)
+  compare_args=(--sizes 320x180 --outputs null --buffers 1 --runs 1 --frames 8 --no-load-row)
 else
-  ring_limit=120 suite_limit=240 late_limit=90
-  # Sized so that the whole check fits one command on a lent machine (under 9 minutes,
-  # each stage bounded below); ultrafast only: slower presets time libx264 on the CPU.
+  ring_limit=120 suite_limit=240 late_limit=90 compare_limit=120
+  # Sized so that the whole check fits one 10-minute command on a lent machine (each stage
+  # bounded below; the limits add up to 11 minutes, the stages take less, and a check cut
+  # short keeps what it found); ultrafast only: slower presets time libx264 on the CPU.
   ring_args=(--sizes 720p,1080p,2160p --runs 3 --frames 60)
   encode_args=(--sizes 720p,1080p --presets ultrafast --runs 2 --frames 60)
   filter_args=(--sizes 720p,1080p --runs 2 --frames 60)
+  compare_args=(--sizes 1080p --outputs null --buffers 1 --runs 3 --seconds 1 --no-load-row)
 fi
 bench() { # LIMIT_SECONDS MODE ARGS...
   local limit=$1 mode=$2 start=$SECONDS
@@ -157,6 +163,16 @@ bench() { # LIMIT_SECONDS MODE ARGS...
   write_summary
 }
 bench "$ring_limit" ring "${ring_args[@]}"
+
+# The carried CPython 3.11 (the machine's own Python may be any version), with the carried
+# packages: glreader's (its module finds the bundle's libraries), moderngl, TurboPipe.
+for deb in "$bundle"/python/debs/*.deb; do
+  dpkg-deb -x "$deb" "$work/python" || refuse "cannot unpack $deb"
+done
+export PYTHONPATH=$bundle/python PYTHONNOUSERSITE=1 PYTHONDONTWRITEBYTECODE=1
+bench "$compare_limit" compare --python "$work/python/usr/bin/python3.11" --python-cell "$bundle/python/python_cell.py" \
+  "${compare_args[@]}"
+unset PYTHONPATH PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE
 
 # The suites, N at a time, each from the scratch folder with its output in its own log,
 # each bounded in time (a hang fails that suite, with status 124, and the run goes on).

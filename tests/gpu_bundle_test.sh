@@ -3,7 +3,9 @@
 # bare machine runs it: a copy in a temporary folder, run from another folder, with
 # LD_LIBRARY_PATH empty and the system's FFmpeg (its libraries, ffmpeg, ffprobe) hidden
 # behind empty files in a private mount namespace. It proves that:
-# - gpu-check.sh --quick passes every suite and benchmark and writes all its results;
+# - gpu-check.sh --quick passes every suite and benchmark and writes all its results, the
+#   benchmark's Python rows included (the carried CPython 3.11, moderngl, TurboPipe and
+#   glreader package);
 # - those results say they are not GPU results, and --require-gpu refuses llvmpipe;
 # - the bundle stays under 60 MiB;
 # - with BUILD (the main build, which has GLFW): every suite of the bundle lists the tests
@@ -55,7 +57,7 @@ status=0
 unshare "${unshare_args[@]}" "$0" --inside "$bundle" "$results" || status=$?
 [ $status = 0 ] || fail "gpu-check.sh --quick exited with $status (its results: $(cat "$results/summary.md" 2>/dev/null))"
 
-for file in summary.md tests.json tests.log info.json ring.json encode.json filter.json; do
+for file in summary.md tests.json tests.log info.json ring.json compare.json encode.json filter.json; do
   [ -s "$results/$file" ] || fail "gpu-check.sh wrote no $file"
 done
 for file in "$results"/*.json; do python3 -m json.tool "$file" >/dev/null || fail "$file is not JSON"; done
@@ -80,6 +82,11 @@ ring = load("ring.json")["results"][0]
 for key in ("stall_p99", "stall_queued_p99"):
     assert ring[key]["runs"], f"ring.json has no {key}"
 assert load("encode.json")["results"] and load("filter.json")["results"], "a benchmark has no results"
+# The Python rows ran in the carried CPython 3.11 with the carried packages, and moved frames.
+compare = load("compare.json")["results"][0]
+for key in ("turbopipe", "python_turbopipe", "python_glreader_turbopipe", "python_glreader_recorder_gpu_yuv420p"):
+    assert compare[key]["median"] > 0, f"compare.json: {key} moved no frame"
+assert compare["python_glreader_recorder_gpu_yuv420p_write_ms_per_frame"]["runs"], "no stage times for the Recorder"
 EOF
 
 refused=0
