@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define GLR_VERSION_MAJOR 0
-#define GLR_VERSION_MINOR 7
+#define GLR_VERSION_MINOR 8
 #define GLR_VERSION_PATCH 0
 /* The version as one number, comparable with <: 0x00MMmmpp. */
 #define GLR_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

@@ -66,6 +66,9 @@ enum glr_export_conversion {
 
 struct glr_export_stats;
 
+/* The tag of a chunk's container (glr_export_params.chunk) that records its frame range. */
+#define GLR_EXPORT_CHUNK_TAG "GLREADER_CHUNK"
+
 struct glr_export_params {
     /* What to play, as glr_player_create takes it: size, rate, the project (it must
      * outlive glr_export_run), first_frame (the range's first), mouse, date, source.
@@ -103,7 +106,15 @@ struct glr_export_params {
      * image sequence, a GIF) gets none: the pass then renders for those channels alone.
      * Non-zero: the Sound pass is not rendered. */
     int no_sound_pass;
-    int reserved_int_;           /* zero */
+    /* Non-zero: the output is one chunk of a longer render, for glr_join (glreader/join.h)
+     * to join with the others by stream copy. Its frames carry their numbers on the whole
+     * timeline (first_frame on) as timestamps; the encoder is made joinable (libx264
+     * "stitchable", closed GOPs from x264 and x265: every chunk starts on a keyframe and has
+     * the same headers when made with the same settings); there is no sound track (the join
+     * writes it once over the whole: no seams), though sound channels still hear the sound;
+     * the output must be Matroska or NUT, and its tag GLREADER_CHUNK records the range
+     * ("first=A frames=N fps=NUM/DEN"), which the join checks. */
+    int chunk;
     uint64_t reserved_[3];       /* zero: room for later fields without an ABI break */
 };
 

@@ -114,6 +114,16 @@ struct export_shared {
     int sound_rate = 0;     // the Sound pass renders at this rate; 0: it does not
     bool mux_sound = false; // ...and is the output's sound track
 
+    // What the encoder is opened with: a chunk has no sound track (its encoder.audio.input
+    // still feeds the sound channels).
+    glr_encoder_params encoder_params() const
+    {
+        glr_encoder_params ep = params.encoder;
+        if (params.chunk)
+            ep.audio = {};
+        return ep;
+    }
+
     // Written by cancel() (a signal handler may call it) and by the supervisor; read by
     // the render thread between frames and by the encoder's interrupt.
     std::atomic<bool> cancel{false}, interrupted{false}, opening_output{false};
@@ -327,7 +337,7 @@ private:
                 render_next();
             }
             s_->enter_busy(false);
-            capture(source, i);
+            capture(source, p.chunk ? pp.first_frame + i : i);
             s_->leave_busy();
             if (s_->mux_sound)
                 submit_sound(i);
@@ -435,7 +445,7 @@ private:
     bool open_encoder()
     {
         const glr_export_params &p = s_->params;
-        glr_encoder_params ep = p.encoder;
+        glr_encoder_params ep = s_->encoder_params();
         ep.width = p.player.width;
         ep.height = p.player.height;
         ep.fps_num = p.player.fps_num;
@@ -445,6 +455,7 @@ private:
         // submitted from the range's start).
         if (ep.audio.input)
             ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
+        ep.use_frame_pts = p.chunk; // capture() stamps frames with their place on the timeline
         ep.interrupt = {output_interrupt, s_.get()};
         s_->opening_output = true;
         encoder_ = glr_encoder_create(s_->log, &ep);
@@ -583,6 +594,34 @@ void finish_without_render(std::shared_ptr<export_shared> s)
 
 using glr::export_shared;
 
+namespace {
+
+// A chunk joins by stream copy only when every chunk starts on a keyframe with the same
+// headers: x264 is told so (stitchable; its GOPs are closed unless asked otherwise), x265
+// to close its GOPs. Its range travels in the container's tags, which Matroska and NUT
+// keep. Returns whether codec options were added.
+bool make_joinable(export_shared &s)
+{
+    const glr_encoder_plan &plan = s.plan;
+    if (std::strcmp(plan.container, "matroska") != 0 && std::strcmp(plan.container, "nut") != 0)
+        glr::fail(-EINVAL, "%s: a chunk is written as Matroska (.mkv) or NUT (.nut), whose tags carry its frame range, "
+                  "not %s", s.output.c_str(), plan.container);
+    const char *joinable = std::strcmp(plan.video_encoder, "libx264") == 0   ? "x264-params=stitchable=1"
+                           : std::strcmp(plan.video_encoder, "libx265") == 0 ? "x265-params=open-gop=0"
+                                                                              : nullptr;
+    if (!joinable)
+        return false;
+    std::string key(joinable, std::strchr(joinable, '='));
+    if (s.codec_options.find(key) != std::string::npos)
+        glr::fail(-EINVAL, "a chunk sets %s itself, to make chunks joinable: give %s's other settings as codec "
+                  "options of their own (preset=, crf=, g=)", joinable, plan.video_encoder);
+    s.codec_options = s.codec_options.empty() ? joinable : s.codec_options + ":" + joinable;
+    s.params.encoder.codec_options = s.codec_options.c_str();
+    return true;
+}
+
+} // namespace
+
 glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(std::make_shared<export_shared>())
 {
     export_shared &s = *shared_;
@@ -631,13 +670,16 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     p.encoder.audio.codec = glr::pointer_to(s.audio_codec, e.audio.codec);
     for (const char *const *entry = e.metadata; entry && *entry; entry++)
         s.metadata.emplace_back(*entry);
+    if (params.chunk) // what glr_join reads back: the chunk's place on the timeline
+        s.metadata.push_back(glr::format("%s=first=%d frames=%d fps=%d/%d", GLR_EXPORT_CHUNK_TAG, pl.first_frame,
+                                         params.frame_count, p.player.fps_num, p.player.fps_den));
     for (const std::string &entry : s.metadata)
         s.metadata_entries.push_back(entry.c_str());
     s.metadata_entries.push_back(nullptr);
     // The Image pass's alpha kept is the picture's transparency, which the encoder keeps.
     if (!p.encoder.alpha)
         p.encoder.alpha = glr::enum_value(p.player.alpha);
-    p.encoder.metadata = e.metadata ? s.metadata_entries.data() : nullptr;
+    p.encoder.metadata = s.metadata.empty() ? nullptr : s.metadata_entries.data();
     if (pl.feeder) { // the caller's struct may go; its opaque stays
         s.feeder = *pl.feeder;
         p.player.feeder = &s.feeder;
@@ -649,9 +691,10 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
         glr::fail(-EINVAL, "glr_export_create: encoder.audio.sample_rate without audio.input is the Sound pass's "
                            "rate, and %s",
                   params.no_sound_pass ? "no_sound_pass is set" : "the project has no Sound pass");
-    // An output that holds no sound (an image sequence, a GIF) gets none; the Sound pass
-    // still renders for the sound channels that hear it.
-    s.mux_sound = sound_pass && (audio.codec || glr::holds_sound(p.encoder));
+    // An output that holds no sound (an image sequence, a GIF) gets none, nor does a chunk
+    // (the join writes the sound once); the Sound pass still renders for the sound
+    // channels that hear it.
+    s.mux_sound = sound_pass && !params.chunk && (audio.codec || glr::holds_sound(p.encoder));
     if (sound_pass && !s.mux_sound) {
         sound_pass = !pl.feeder && glr::plays_host_sound(pl.project);
         glr_priv_log_write(log, GLR_LOG_INFO,
@@ -681,13 +724,17 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     // container that cannot hold the codec): for RGB frames, then the ring format is the
     // encoder's own YUV made on the GPU, or BGRA for libswscale (also what ffv1 and
     // rawvideo take as it is).
-    glr_encoder_params ep = p.encoder;
+    glr_encoder_params ep = s.encoder_params();
     ep.width = pl.width;
     ep.height = pl.height;
     ep.fps_num = p.player.fps_num;
     ep.fps_den = p.player.fps_den;
     ep.format = GLR_FORMAT_BGRA8;
     s.plan = glr_encoder::check(log, ep);
+    if (params.chunk && make_joinable(s)) {
+        ep.codec_options = p.encoder.codec_options;
+        s.plan = glr_encoder::check(log, ep); // the options added, tried
+    }
     bool updates_one_file = p.encoder.format_options && std::strstr(p.encoder.format_options, "update=1");
     if (std::strcmp(s.plan.container, "image2") == 0 && params.frame_count > 1 &&
         !av_filename_number_test(p.encoder.output) && !updates_one_file)
