@@ -29,6 +29,7 @@
 // go to stderr, only media to stdout. All the work is the library's export job; this
 // program reads options, turns signals into its cancel, and prints.
 #include "command_line.hpp"
+#include "export_join.hpp"
 #include "program_log.hpp"
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
@@ -52,6 +53,7 @@ extern "C" {
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -80,6 +82,7 @@ struct options {
     std::string to_project;        // --to-project: write the project there, render nothing
     glr_alpha alpha = GLR_ALPHA_OPAQUE; // --alpha, --premultiply
     int start_frame = -1;          // --start-frame; < 0: not given
+    int chunk_end = -1;            // --frames A-B: B (and start_frame A); < 0: not a chunk
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
     sample::verbosity verbosity = sample::verbosity::warning;
@@ -147,6 +150,11 @@ sample::program_help help()
             "empty",
             "off"},
            {"--start-frame", "N", "start at frame N (as -ss, in frames)", "0"},
+           {"--frames", "A-B",
+            "render frames A to B-1 of the whole timeline (B excluded) as one chunk of a longer render, exactly as "
+            "a single pass renders them, to join with the others by `glreader-export join`: timestamps on the "
+            "whole timeline, joinable encoder settings, no sound track (the join writes it once), into .mkv or .nut",
+            "off"},
            {"--mouse", "X,Y[,CX,CY]", "iMouse: held down at X,Y, pixels from the bottom left", "not pressed"},
            {"--date", "YYYY-MM-DD[THH:MM:SS]", "iDate at the first frame, UTC, so that reruns match",
             "the render's start, local time"},
@@ -260,7 +268,21 @@ options parse(int argc, char **argv)
             if (glr_shadertoy_parse_date(o.date.c_str(), &seconds) < 0)
                 args.fail(std::string("--date: ") + glr_last_error());
         } else if (args.is("--start-frame")) {
+            if (o.chunk_end >= 0)
+                args.fail("--frames A-B gives the start: --start-frame says it again");
             o.start_frame = args.count(0, INT_MAX - 1);
+        } else if (args.is("--frames")) {
+            if (o.start_frame >= 0)
+                args.fail("--frames A-B gives the start: --start-frame says it again");
+            std::string range = args.value();
+            long long first = -1, end = -1;
+            size_t dash = range.find('-');
+            if (dash == std::string::npos || !sample::parse_integer(range.substr(0, dash), first) ||
+                !sample::parse_integer(range.substr(dash + 1), end) || first < 0 || end <= first || end > INT_MAX)
+                args.fail("--frames takes A-B, frame numbers with B after A (B excluded), like 0-120, not '" + range +
+                          "'");
+            o.start_frame = static_cast<int>(first);
+            o.chunk_end = static_cast<int>(end);
         } else if (args.is("--max-shader-size")) {
             o.max_shader_bytes = static_cast<size_t>(args.bytes(1, max_shader_size));
         } else if (args.is("--compile-timeout")) {
@@ -305,10 +327,15 @@ options parse(int argc, char **argv)
         args.fail("--audio-rate is the Sound pass's rate; --audio FILE keeps its own");
     if (o.no_audio && (!o.audio_input.empty() || !o.audio_codec.empty() || o.audio.bit_rate || o.audio.sample_rate))
         args.fail("--no-audio asks for no sound track, and another option shapes one");
-    int length_options = (o.frames != 0) + o.seconds_given + (o.end_time >= 0);
+    if (o.chunk_end >= 0) {
+        if (o.frames != 0 || o.seconds_given || o.end_time >= 0 || o.start_time >= 0)
+            args.fail("--frames A-B gives the range: -ss, -t, -n and -to say it again");
+        o.frames = o.chunk_end - o.start_frame;
+    }
+    int length_options = (o.frames != 0 && o.chunk_end < 0) + o.seconds_given + (o.end_time >= 0);
     if (length_options > 1)
         args.fail("-t, -n and -to each say how long to render: give one of them");
-    if (o.start_time >= 0 && o.start_frame >= 0)
+    if (o.start_time >= 0 && o.start_frame >= 0 && o.chunk_end < 0)
         args.fail("-ss and --start-frame both say where to start: give one of them");
     // Times fall on frames: the nearest, said when it is not exact.
     auto frame_at = [&](double seconds, const char *option) {
@@ -514,6 +541,8 @@ void cancel_running_job()
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && std::strcmp(argv[1], "join") == 0)
+        return export_join(argc - 1, argv + 1);
     options o = parse(argc, argv);
     sample::catch_stop_signals(cancel_running_job);
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
@@ -578,6 +607,7 @@ int main(int argc, char **argv)
         params.ring_depth = o.depth;
         params.compile_timeout = o.compile_timeout;
         params.no_sound_pass = o.no_audio;
+        params.chunk = o.chunk_end >= 0;
         params.context.require_hw = o.require_hw;
         progress bar(o.frames, o.verbosity);
         params.progress = [](void *opaque, const glr_export_stats *s) { static_cast<progress *>(opaque)->report(*s); };

@@ -1,0 +1,246 @@
+// A render made in chunks (glreader-export --frames A-B) and joined (glreader-export join)
+// is the single pass: the same frames byte for byte (FFV1, a feedback project whose chunks
+// start mid-way), the same timestamps and sound (H.264 + AAC into MP4, the sound encoded
+// once), keyframes where chunks start; chunks that do not join are refused with words and
+// nothing is written.
+#include "support/audio_files.hpp"
+#include "support/decoder.hpp"
+#include "support/gl_test.hpp"
+#include "support/process.hpp"
+
+#include <gtest/gtest.h>
+
+extern "C" {
+#include <libavformat/avformat.h>
+}
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+int run_export(const std::vector<std::string> &args, std::string &log_text)
+{
+    std::string log = glr_test::scratch_path("join_export.log");
+    int rc = glr_test::wait_exit(glr_test::spawn(glr_test::built_program(GLREADER_EXPORT_PATH), args, log));
+    log_text = glr_test::slurp(log);
+    return rc;
+}
+
+bool exists(const std::string &path)
+{
+    struct stat st{};
+    return stat(path.c_str(), &st) == 0;
+}
+
+// A stream's packets as the file holds them: pts and dts in the stream's time base, and
+// whether each is a keyframe.
+struct packet_list {
+    std::vector<int64_t> pts, dts;
+    std::vector<bool> key;
+    AVRational time_base{0, 1};
+};
+
+packet_list packets_of(const std::string &path, AVMediaType type)
+{
+    packet_list list;
+    AVFormatContext *in = nullptr;
+    if (avformat_open_input(&in, path.c_str(), nullptr, nullptr) < 0)
+        return list;
+    avformat_find_stream_info(in, nullptr);
+    int stream = av_find_best_stream(in, type, -1, -1, nullptr, 0);
+    AVPacket *packet = av_packet_alloc();
+    if (stream >= 0) {
+        list.time_base = in->streams[stream]->time_base;
+        while (av_read_frame(in, packet) >= 0) {
+            if (packet->stream_index == stream) {
+                list.pts.push_back(packet->pts);
+                list.dts.push_back(packet->dts);
+                list.key.push_back((packet->flags & AV_PKT_FLAG_KEY) != 0);
+            }
+            av_packet_unref(packet);
+        }
+    }
+    av_packet_free(&packet);
+    avformat_close_input(&in);
+    return list;
+}
+
+void write(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
+
+// A feedback trail: Buffer A fades its own previous frame and adds a moving spot, so every
+// frame depends on all before it; Image shows it.
+std::string write_trail_project()
+{
+    std::string dir = glr_test::scratch_path("join_trail");
+    mkdir(dir.c_str(), 0755);
+    write(dir + "/bufferA.glsl",
+          "void mainImage(out vec4 c, in vec2 p) {\n"
+          "    vec2 spot = iResolution.xy * (0.5 + 0.35 * vec2(cos(iTime * 2.0), sin(iTime * 3.0)));\n"
+          "    float old = texelFetch(iChannel0, ivec2(p), 0).r * 0.93;\n"
+          "    c = vec4(max(old, smoothstep(6.0, 0.0, distance(p, spot))));\n"
+          "}\n");
+    write(dir + "/image.glsl",
+          "void mainImage(out vec4 c, in vec2 p) {\n"
+          "    float t = texelFetch(iChannel0, ivec2(p), 0).r;\n"
+          "    c = vec4(t, t * t, fract(p.x / 17.0) * t, 1.0);\n"
+          "}\n");
+    write(dir + "/channels", "bufferA.channel0 buffer:A,filter=nearest\nimage.channel0 buffer:A,filter=nearest\n");
+    return dir;
+}
+
+// A stateless picture that changes every frame (texture for x264's motion search).
+std::string write_waves_shader()
+{
+    std::string path = glr_test::scratch_path("join_waves.frag");
+    write(path, "void mainImage(out vec4 c, in vec2 p) {\n"
+                "    vec2 uv = p / iResolution.xy;\n"
+                "    c = vec4(0.5 + 0.5 * sin(uv.x * 9.0 + iTime * 4.0), uv.y, 0.5 + 0.5 * cos(uv.y * 7.0 - iTime), 1.0);\n"
+                "}\n");
+    return path;
+}
+
+// The feedback project's chunks, made out of order and each pre-rolled, join to the frames
+// of one pass, byte for byte, with its timestamps.
+TEST(export_join, chunks_of_a_feedback_project_join_to_the_single_pass_frames)
+{
+    std::string log;
+    std::vector<std::string> common = {"--shader", write_trail_project(), "-s", "96x54", "-c", "ffv1", "-y"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), common.begin(), common.end());
+        return more;
+    };
+    std::string full = glr_test::scratch_path("join_full.mkv"), joined = glr_test::scratch_path("join_trail.mkv");
+    ASSERT_EQ(run_export(with({"-n", "24", "-o", full}), log), 0) << log;
+    const std::vector<std::pair<std::string, std::string>> ranges = {{"9-17", "b"}, {"17-24", "c"}, {"0-9", "a"}};
+    std::vector<std::string> join = {"join"};
+    for (const auto &[range, name] : ranges) {
+        std::string chunk = glr_test::scratch_path("join_trail_" + name + ".nut");
+        ASSERT_EQ(run_export(with({"--frames", range, "-o", chunk}), log), 0) << log;
+        if (range != "0-9")
+            EXPECT_NE(log.find("pre-rolling " + range.substr(0, range.find('-')) + " frames"), std::string::npos) << log;
+        join.push_back(chunk);
+    }
+    join.insert(join.end(), {"-o", joined, "-y"});
+    ASSERT_EQ(run_export(join, log), 0) << log;
+    EXPECT_NE(log.find("3 chunks, frames 0-24"), std::string::npos) << log;
+    glr_test::decoded_video a = glr_test::decode_file(full), b = glr_test::decode_file(joined);
+    ASSERT_EQ(a.frames.size(), 24u) << a.error;
+    ASSERT_EQ(b.frames.size(), 24u) << b.error;
+    for (size_t n = 0; n < a.frames.size(); n++) {
+        EXPECT_EQ(b.frames[n].rgba, a.frames[n].rgba) << "frame " << n;
+        EXPECT_EQ(b.frames[n].pts, a.frames[n].pts) << "frame " << n;
+    }
+    EXPECT_NE(a.frames[8].rgba, a.frames[9].rgba);
+    packet_list pa = packets_of(full, AVMEDIA_TYPE_VIDEO), pb = packets_of(joined, AVMEDIA_TYPE_VIDEO);
+    EXPECT_EQ(pb.pts, pa.pts);
+    EXPECT_EQ(pb.dts, pa.dts);
+}
+
+// H.264 chunks (x264, B-frames) and one sound: the joined MP4 has the single pass's frame
+// count, frame timestamps and decode order's timestamps, a keyframe where each chunk
+// starts and where x264 put one, and the sound's packets, samples and timestamps of the
+// single pass (one encode: no seam at a join).
+TEST(export_join, h264_chunks_and_one_sound_join_as_the_single_pass_stamps_them)
+{
+    const int rate = 48000;
+    std::vector<int16_t> samples(static_cast<size_t>(rate) * 2 * 2);
+    for (size_t i = 0; i < samples.size(); i++)
+        samples[i] = static_cast<int16_t>(std::lround(8000 * std::sin(2 * M_PI * 440.0 * static_cast<double>(i / 2) / rate)));
+    std::string song = glr_test::write_wav("join_song.wav", rate, 2, samples);
+    std::string log;
+    // veryfast: B-frames (ultrafast has none), so decode order differs from frame order.
+    std::vector<std::string> common = {"--shader", write_waves_shader(), "-s", "128x72", "-c", "libx264",
+                                       "-preset", "veryfast", "-y"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), common.begin(), common.end());
+        return more;
+    };
+    std::string full = glr_test::scratch_path("join_full.mp4"), joined = glr_test::scratch_path("join_h264.mp4");
+    ASSERT_EQ(run_export(with({"-n", "45", "--audio", song, "-o", full}), log), 0) << log;
+    std::vector<std::string> join = {"join"};
+    for (const char *range : {"30-45", "0-16", "16-30"}) {
+        std::string chunk = glr_test::scratch_path(std::string("join_h264_") + range + ".mkv");
+        ASSERT_EQ(run_export(with({"--frames", range, "-o", chunk}), log), 0) << log;
+        join.push_back(chunk);
+    }
+    join.insert(join.end(), {"--audio", song, "-o", joined, "-y"});
+    ASSERT_EQ(run_export(join, log), 0) << log;
+
+    packet_list a = packets_of(full, AVMEDIA_TYPE_VIDEO), b = packets_of(joined, AVMEDIA_TYPE_VIDEO);
+    ASSERT_EQ(a.pts.size(), 45u);
+    ASSERT_EQ(b.pts.size(), 45u);
+    ASSERT_EQ(av_cmp_q(a.time_base, b.time_base), 0);
+    std::vector<int64_t> pa = a.pts, pb = b.pts;
+    std::sort(pa.begin(), pa.end());
+    std::sort(pb.begin(), pb.end());
+    EXPECT_EQ(pb, pa) << "every frame once, at the single pass's time";
+    EXPECT_EQ(b.dts, a.dts);
+    int64_t frame = av_rescale_q(1, AVRational{1, 30}, b.time_base);
+    for (size_t i = 0; i < b.pts.size(); i++) {
+        bool chunk_start = b.pts[i] == 16 * frame || b.pts[i] == 30 * frame;
+        if (chunk_start)
+            EXPECT_TRUE(b.key[i]) << "a chunk starts on a keyframe, at " << b.pts[i];
+        else if (b.key[i])
+            EXPECT_TRUE(a.key[std::find(a.pts.begin(), a.pts.end(), b.pts[i]) - a.pts.begin()])
+                << "a keyframe where x264 put none in the single pass, at " << b.pts[i];
+    }
+    packet_list sa = packets_of(full, AVMEDIA_TYPE_AUDIO), sb = packets_of(joined, AVMEDIA_TYPE_AUDIO);
+    ASSERT_FALSE(sa.pts.empty());
+    EXPECT_EQ(sb.pts, sa.pts) << "the sound's packets, as one encode makes them";
+    glr_test::decoded_video v = glr_test::decode_file(joined);
+    EXPECT_EQ(v.frames.size(), 45u) << v.error;
+}
+
+// Chunks that do not make one span, or are not glreader's, or differ, are refused naming
+// the chunks, and no output is created.
+TEST(export_join, chunks_that_do_not_join_are_refused_and_nothing_is_written)
+{
+    std::string log;
+    std::string waves = write_waves_shader();
+    std::vector<std::string> common = {"--shader", waves, "-s", "64x36", "-c", "ffv1", "-y"};
+    auto make = [&](const std::string &range, std::vector<std::string> more, const std::string &name) {
+        std::string path = glr_test::scratch_path("join_bad_" + name);
+        std::vector<std::string> args = common;
+        args.insert(args.end(), more.begin(), more.end());
+        if (!range.empty())
+            args.insert(args.end(), {"--frames", range});
+        args.insert(args.end(), {"-o", path});
+        EXPECT_EQ(run_export(args, log), 0) << log;
+        return path;
+    };
+    std::string a = make("0-5", {}, "a.mkv"), b = make("5-10", {}, "b.mkv"), c = make("10-15", {}, "c.mkv");
+    std::string wide = make("5-10", {"-s", "80x36"}, "wide.mkv"), plain = make("", {"-n", "5"}, "plain.mkv");
+    std::string out = glr_test::scratch_path("join_bad_out.mkv");
+    std::remove(out.c_str());
+    struct refusal {
+        std::vector<std::string> chunks;
+        std::string words;
+    };
+    for (const refusal &r : std::vector<refusal>{{{a, c}, "frames 5-10 are missing"},
+                                                 {{a, b, b}, "overlaps"},
+                                                 {{a, wide}, "other settings than"},
+                                                 {{plain, b}, "is not a glreader chunk"},
+                                                 {{a, glr_test::scratch_path("join_bad_none.mkv")}, "cannot be opened"}}) {
+        std::vector<std::string> args = {"join"};
+        args.insert(args.end(), r.chunks.begin(), r.chunks.end());
+        args.insert(args.end(), {"-o", out});
+        EXPECT_EQ(run_export(args, log), 1) << log;
+        EXPECT_NE(log.find(r.words), std::string::npos) << log;
+        EXPECT_FALSE(exists(out)) << r.words;
+    }
+    EXPECT_EQ(run_export({"--shader", waves, "--frames", "0-5", "-o", glr_test::scratch_path("join_bad.mp4"), "-y"}, log), 1);
+    EXPECT_NE(log.find("Matroska (.mkv) or NUT"), std::string::npos) << log;
+    EXPECT_EQ(run_export({"--shader", waves, "--frames", "5-5", "-o", glr_test::scratch_path("join_bad.mkv")}, log), 2);
+    EXPECT_NE(log.find("--frames takes A-B"), std::string::npos) << log;
+    EXPECT_EQ(run_export({"--shader", waves, "--frames", "0-5", "-t", "1", "-o", glr_test::scratch_path("x.mkv")}, log), 2);
+    EXPECT_NE(log.find("--frames A-B gives the range"), std::string::npos) << log;
+}
+
+} // namespace
