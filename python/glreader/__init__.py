@@ -8,7 +8,8 @@
             draw(n)
             rec.write(fbo)
 
-glreader.turbopipe is a drop-in for TurboPipe.
+glreader.turbopipe is a drop-in for TurboPipe. A render made in pieces (render(...,
+first_frame=A, frames=N, chunk=True) on several machines) is joined by glreader.join.
 
 `render` runs the library's export job, the engine glreader-export drives. Failures are
 exceptions with the library's words: ValueError for options, FileNotFoundError,
@@ -16,8 +17,9 @@ FileExistsError, BrokenPipeError, and glreader.Error for OpenGL, shader and enco
 failures. glreader's warnings go to the "glreader" logger of the logging module.
 """
 from ._glreader import Error, __version__
+from .join import join
 from .recorder import Recorder
 from .render import render
 from .ring import Frame, Plane, Ring
 
-__all__ = ["Error", "Frame", "Plane", "Recorder", "Ring", "__version__", "render"]
+__all__ = ["Error", "Frame", "Plane", "Recorder", "Ring", "__version__", "join", "render"]

@@ -11,6 +11,9 @@ class Error(RuntimeError):
 def run_export(options: dict[str, Any], progress: Optional[Callable[[dict], None]], interval: float = 0.1) -> dict:
     """Runs an export job (glreader.render is its interface)."""
 
+def join(options: dict[str, Any]) -> dict:
+    """Joins chunks (glreader.join is its interface)."""
+
 def tp_pipe(data: Any, file: Any) -> None: ...
 def tp_sync(data: Any) -> None: ...
 def tp_sync_all() -> None: ...

@@ -94,6 +94,7 @@ def render(
     date: Optional[str] = None,
     alpha: Union[bool, str] = False,
     overwrite: bool = False,
+    chunk: bool = False,
     progress: Union[None, bool, Progress] = None,
     progress_interval: float = 0.1,
 ) -> dict:
@@ -114,7 +115,10 @@ def render(
     container, format_options, audio_codec, audio_bitrate: as ffmpeg takes them. mouse:
     iMouse (x, y[, cx, cy]); date: iDate at frame 0, "YYYY-MM-DD[THH:MM:SS]" UTC. alpha:
     True or "straight", or "premultiplied", keeps the shader's alpha. overwrite: replace an
-    existing file (default: FileExistsError, the file untouched).
+    existing file (default: FileExistsError, the file untouched). chunk: the output is one
+    chunk of a longer render, for glreader.join (as glreader-export --frames A-B makes one:
+    timestamps on the whole timeline, joinable encoder settings, no sound track, .mkv or
+    .nut).
 
     progress: a callable given the statistics (a dict) every progress_interval seconds
     and at the end, on this thread; True draws a bar on stderr; None draws one when stderr
@@ -177,5 +181,6 @@ def render(
         "date": date,
         "alpha": _ALPHA[alpha],
         "overwrite": overwrite,
+        "chunk": bool(chunk),
     }
     return _glreader.run_export(options, callback, progress_interval)

@@ -2,6 +2,7 @@
 // builds on.
 #include "errors.hpp"
 #include "frames.hpp"
+#include "join.hpp"
 #include "recorder.hpp"
 #include "render.hpp"
 #include "turbopipe.hpp"
@@ -20,4 +21,5 @@ NB_MODULE(_glreader, m)
     glr_python::register_frames(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
+    m.def("join", &glr_python::join_chunks, nb::arg("options"), "Joins chunks (glreader.join is its interface).");
 }

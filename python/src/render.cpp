@@ -131,6 +131,7 @@ nb::dict run_export(const nb::dict &o, const nb::object &progress, double interv
     encoder_options encoder(o);
     p.encoder = encoder.params;
     p.no_sound_pass = get<bool>(o, "no_audio", false);
+    p.chunk = get<bool>(o, "chunk", false);
     p.compile_timeout = get<double>(o, "compile_timeout", 0);
 
     // FFmpeg's lines (x264's summary, a muxer's warnings) go to logging while it runs.
