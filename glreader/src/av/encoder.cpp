@@ -11,7 +11,6 @@ using glr::format;
 
 namespace {
 
-constexpr size_t default_chunk_size = 1 << 20;
 constexpr int default_queue_depth = 2;
 constexpr int max_queue_depth = 64;
 
@@ -53,9 +52,8 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
     glr::encoder_plan plan = glr::plan_encoder(p, log);
-    output_ = std::make_unique<glr::output>(log, p.output, plan.muxer, p.format_options, p.metadata,
-                                            p.chunk_size ? p.chunk_size : default_chunk_size, p.output_flags,
-                                            p.interrupt);
+    output_ = std::make_unique<glr::output>(log, p.output, plan.muxer, p.format_options, p.metadata, p.chunk_size,
+                                            p.output_flags, p.interrupt);
     try {
         video_ = std::make_unique<glr::video_track>(p, plan, *output_);
         if (p.audio.input || p.audio.sample_rate)

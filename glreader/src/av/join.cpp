@@ -30,8 +30,6 @@ namespace glr {
 
 namespace {
 
-constexpr size_t default_chunk_size = 1 << 20;
-
 struct chunk {
     std::string url;
     AVFormatContext *input = nullptr;
@@ -144,7 +142,7 @@ public:
         ep.audio = p_.audio;
         encoder_plan plan = plan_encoder(ep, log_);
         output out(log_, p_.output, plan.muxer, p_.format_options, p_.metadata,
-                   p_.chunk_size ? p_.chunk_size : default_chunk_size, p_.output_flags, glr_interrupt{});
+                   p_.chunk_size, p_.output_flags, glr_interrupt{});
         AVStream *video = avformat_new_stream(out.context(), nullptr);
         if (!video || avcodec_parameters_copy(video->codecpar, in) < 0)
             fail(-ENOMEM, "glr_join: out of memory");

@@ -24,6 +24,8 @@ bool is_mov_family(const AVOutputFormat *muxer)
 // header sizes).
 bool needs_seekable_output(const AVOutputFormat *muxer) { return std::strcmp(muxer->name, "avi") == 0; }
 
+constexpr size_t default_chunk_size = 1 << 20;
+
 } // namespace
 
 output::output(const glr_log *log, const char *name, const AVOutputFormat *muxer, const char *format_options,
@@ -44,7 +46,8 @@ output::output(const glr_log *log, const char *name, const AVOutputFormat *muxer
             av_dict_set(&context_->metadata, std::string(*entry, static_cast<size_t>(equals - *entry)).c_str(),
                         equals + 1, 0);
         }
-        io_ = std::make_unique<output_io>(log, name, muxer, chunk_size, flags, interrupt);
+        io_ = std::make_unique<output_io>(log, name, muxer, chunk_size ? chunk_size : default_chunk_size, flags,
+                                          interrupt);
         what_ = io_->what();
     } catch (...) {
         avformat_free_context(context_);

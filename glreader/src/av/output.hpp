@@ -20,8 +20,8 @@ namespace glr {
 class output {
 public:
     // The muxer writing name with its options and metadata ("key=value" strings,
-    // NULL-terminated, or NULL), and the I/O, created as `flags` (GLR_OUTPUT_*) say;
-    // `interrupt` abandons writes that block. Throws with words: unreadable options, an
+    // NULL-terminated, or NULL), and the I/O, created as `flags` (GLR_OUTPUT_*) say, written
+    // in chunk_size blocks (0: 1 MiB); `interrupt` abandons writes that block. Throws with words: unreadable options, an
     // output that cannot be opened or is kept.
     output(const glr_log *log, const char *name, const AVOutputFormat *muxer, const char *format_options,
            const char *const *metadata, size_t chunk_size, unsigned flags, const glr_interrupt &interrupt);
