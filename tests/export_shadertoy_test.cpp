@@ -24,10 +24,8 @@ namespace {
 
 int run_export(const std::vector<std::string> &args, std::string &log_text)
 {
-    std::string log = glr_test::scratch_path("shadertoy_export.log");
-    int rc = glr_test::wait_exit(glr_test::spawn(glr_test::built_program(GLREADER_EXPORT_PATH), args, log));
-    log_text = glr_test::slurp(log);
-    return rc;
+    return glr_test::run_logged(glr_test::built_program(GLREADER_EXPORT_PATH), args, glr_test::scratch_path("shadertoy_export.log"),
+                                log_text);
 }
 
 std::string make_project(const std::string &name)

@@ -217,4 +217,12 @@ std::string slurp(const std::string &path)
     return s.str();
 }
 
+int run_logged(const std::string &program, const std::vector<std::string> &args, const std::string &log,
+               std::string &output)
+{
+    int rc = wait_exit(spawn(program, args, log));
+    output = slurp(log);
+    return rc;
+}
+
 } // namespace glr_test

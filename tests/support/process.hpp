@@ -72,4 +72,9 @@ std::string built_program(const std::string &built_path);
 // The whole content of a text file ("" if unreadable).
 std::string slurp(const std::string &path);
 
+// Runs program with args to its end, its output into the file log; output gets what it
+// wrote there. Returns its exit status, as wait_exit does.
+int run_logged(const std::string &program, const std::vector<std::string> &args, const std::string &log,
+               std::string &output);
+
 } // namespace glr_test
