@@ -160,6 +160,21 @@ const option_doc output{"-o", "OUTPUT",
                         "(frames/%05d.png)",
                         "NAME.mp4"};
 const option_doc overwrite{"-y", "", "overwrite an existing output file, which is refused otherwise", "off"};
+const option_doc part{"--part", "", "write OUTPUT.part and rename it to OUTPUT once the whole output is written (a file only)",
+                      "off"};
+const option_doc format_options{"--format-options", "K=V:K=V", "muxer options: movflags=+faststart, hls_time=2", "none"};
+const option_doc metadata{"-metadata", "KEY=VALUE", "a tag of the file: title=..., artist=..., album, comment, date; repeat it",
+                          "none"};
+const option_doc audio_codec{"--audio-codec, -c:a", "CODEC",
+                             "the sound's encoder or codec (aac, libopus, mp3, flac), or copy to keep --audio's packets as "
+                             "they are",
+                             "the container's own: AAC for .mp4, Vorbis for .mkv, Opus for .webm; a sound already in it is "
+                             "copied"};
+const option_doc audio_bitrate{"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"};
+const option_doc audio_offset{"--audio-offset", "SECONDS",
+                              "start the sound this much after the video; below 0 cuts its start", "0"};
+const option_doc audio_keep_longer{"--audio-keep-longer", "", "keep a sound longer than the video whole",
+                                   "off: it ends with the video"};
 const option_doc depth{"--depth", "N", "ring slots: frames being read back at once", "3"};
 const option_doc ring_format{"--ring-format", "F",
                              "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le, yuv444p, "

@@ -51,7 +51,8 @@ enum class verbosity { quiet, error, warning, info, verbose, debug };
 
 // The options several programs take, documented once.
 namespace doc {
-extern const option_doc size, rate, seconds, frames, shader, media, channels, codec, output, overwrite, depth, ring_format,
+extern const option_doc size, rate, seconds, frames, shader, media, channels, codec, output, overwrite, part, depth,
+    ring_format, format_options, metadata, audio_codec, audio_bitrate, audio_offset, audio_keep_longer,
     matrix, range, chroma_loc, require_hw, verbosity;
 }
 
@@ -74,6 +75,11 @@ bool parse_size(const std::string &text, int &width, int &height);
 // The largest frame size the programs accept in each dimension (GL's own limit, which
 // may be lower, is checked when the frame is made).
 constexpr int max_dimension = 32768;
+
+// Bounds of the programs' times (lengths whose frame counts stay far inside int at 1000
+// fps) and of what audio encoders take as a bit rate.
+constexpr double max_seconds = 1e6;
+constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
 
 class command_line {
 public:

@@ -88,11 +88,12 @@ struct options {
     sample::verbosity verbosity = sample::verbosity::warning;
 };
 
-// Bounds of the numeric options: the ring's and the encoder queue's own, lengths whose
-// frame counts stay far inside int at 1000 fps, and what audio encoders take.
+// Bounds of the numeric options (times and audio bit rates: sample::max_seconds and
+// the like): the ring's and the encoder queue's own.
+using sample::max_audio_bit_rate;
+using sample::max_seconds;
+using sample::min_audio_bit_rate;
 constexpr int max_ring_depth = 64, max_queue = 64;
-constexpr double max_seconds = 1e6;
-constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
 constexpr int min_sound_rate = 8000, max_sound_rate = 192000;
 constexpr long long max_shader_size = 1ll << 30;
 
@@ -168,23 +169,19 @@ sample::program_help help()
            {"--audio-rate, -ar", "HZ", "the Sound pass's sample rate (iSampleRate), 8000 to 192000",
             "44100, Shadertoy's"},
            {"--no-audio, -an", "", "no sound track, not even the Sound pass's", "off"},
-           {"--audio-codec, -c:a", "CODEC",
-            "the sound's encoder or codec (aac, libopus, mp3, flac), or copy to keep --audio's packets as they are",
-            "the container's own: AAC for .mp4, Vorbis for .mkv, Opus for .webm; a sound already in it is copied"},
-           {"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"},
-           {"--audio-offset", "SECONDS", "start the sound this much after the video; below 0 cuts its start", "0"},
-           {"--audio-keep-longer", "", "keep a sound longer than the video whole", "off: it ends with the video"}}},
+           doc::audio_codec,
+           doc::audio_bitrate,
+           doc::audio_offset,
+           doc::audio_keep_longer}},
          {"Output",
           {doc::output.with_default("glreader-export.mp4"),
            {"-f", "FORMAT", "the container, when the output's name does not say it (mp4, matroska, mpegts, nut, "
                             "null: encode and write nothing)",
             "from the output's name"},
-           {"--format-options", "K=V:K=V", "muxer options: movflags=+faststart, hls_time=2", "none"},
-           {"-metadata", "KEY=VALUE", "a tag of the file: title=..., artist=..., album, comment, date; repeat it",
-            "none"},
+           doc::format_options,
+           doc::metadata,
            doc::overwrite,
-           {"--part", "", "write OUTPUT.part and rename it to OUTPUT once the whole export is written (a file only)",
-            "off"},
+           doc::part,
            {"--stats-json", "FILE", "write the run's settings, counts and stage times as JSON", "none"}}},
          {"Colour and readback",
           {{"--convert", "gpu|cpu",
@@ -332,10 +329,10 @@ options parse(int argc, char **argv)
             args.fail("--frames A-B gives the range: -ss, -t, -n and -to say it again");
         o.frames = o.chunk_end - o.start_frame;
     }
-    int length_options = (o.frames != 0 && o.chunk_end < 0) + o.seconds_given + (o.end_time >= 0);
+    int length_options = (o.frames != 0) + o.seconds_given + (o.end_time >= 0);
     if (length_options > 1)
         args.fail("-t, -n and -to each say how long to render: give one of them");
-    if (o.start_time >= 0 && o.start_frame >= 0 && o.chunk_end < 0)
+    if (o.start_time >= 0 && o.start_frame >= 0)
         args.fail("-ss and --start-frame both say where to start: give one of them");
     // Times fall on frames: the nearest, said when it is not exact.
     auto frame_at = [&](double seconds, const char *option) {

@@ -14,9 +14,6 @@
 
 namespace {
 
-constexpr long long min_audio_bit_rate = 1000, max_audio_bit_rate = 10'000'000;
-constexpr double max_seconds = 1e6;
-
 sample::program_help help()
 {
     using sample::option_doc;
@@ -29,17 +26,16 @@ sample::program_help help()
             {{"Output",
               {{"-o", "OUTPUT", "where to write: a file, pipe:N, a URL", "required"},
                {"-f", "FORMAT", "the container (muxer): mp4, matroska, mov, nut", "from OUTPUT's name"},
-               {"--format-options", "K=V:K=V", "muxer options: movflags=+faststart", "none"},
-               {"-metadata", "KEY=VALUE", "a tag of the output (title, artist...); again for more", "none"},
+               sample::doc::format_options,
+               sample::doc::metadata,
                sample::doc::overwrite,
-               {"--part", "", "write OUTPUT.part and rename it to OUTPUT once whole (a file only)", "off"}}},
+               sample::doc::part}},
              {"Sound",
               {{"--audio", "FILE", "a sound file or URL, encoded once over the joined length", "none"},
-               {"--audio-codec, -c:a", "CODEC", "its encoder: aac, libopus, flac, copy", "the container's own"},
-               {"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"},
-               {"--audio-offset", "SECONDS", "start the sound this much after the video; below 0 cuts its start",
-                "0"},
-               {"--audio-keep-longer", "", "keep a sound longer than the video whole", "off"}}},
+               sample::doc::audio_codec,
+               sample::doc::audio_bitrate,
+               sample::doc::audio_offset,
+               sample::doc::audio_keep_longer}},
              {"Messages", {sample::doc::verbosity}}},
             {"glreader-export join part-*.mkv --audio song.flac -o film.mp4 --format-options movflags=+faststart"}};
 }
@@ -74,9 +70,9 @@ int export_join(int argc, char **argv)
         } else if (args.is("--audio-codec") || args.is("-c:a")) {
             audio_codec = args.value();
         } else if (args.is("--audio-bitrate") || args.is("-b:a")) {
-            audio.bit_rate = args.bit_rate(min_audio_bit_rate, max_audio_bit_rate);
+            audio.bit_rate = args.bit_rate(sample::min_audio_bit_rate, sample::max_audio_bit_rate);
         } else if (args.is("--audio-offset")) {
-            audio.offset = args.decimal(-max_seconds, max_seconds);
+            audio.offset = args.decimal(-sample::max_seconds, sample::max_seconds);
         } else if (args.is("--audio-keep-longer")) {
             audio.keep_longer = 1;
         } else if (!args.verbosity_option(verbosity)) {
