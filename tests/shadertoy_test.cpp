@@ -335,7 +335,7 @@ TEST_F(shadertoy_test, a_sound_pass_renders_the_formula_s_samples)
     ASSERT_EQ(glr_scene_render_sound(scene, rate, 0, count, a.data()), 0) << glr_last_error();
     ASSERT_EQ(glr_scene_render_sound(scene, rate, 0, count, b.data()), 0) << glr_last_error();
     EXPECT_EQ(a, b) << "two renders give the same samples";
-    int worst = 0;
+    int worst_sine = 0, worst_ramp = 0;
     for (int i = 0; i < count; i++) {
         // The time as the pass computes it: its block's, plus its place there, in float.
         const int block = 512 * 512;
@@ -344,9 +344,13 @@ TEST_F(shadertoy_test, a_sound_pass_renders_the_formula_s_samples)
         float phase = (6.2831853f * 440.0f) * t; // in float, as the shader multiplies
         int left = static_cast<int>(std::lround(0.5 * std::sin(static_cast<double>(phase)) * 32767.5 - 0.5));
         int right = static_cast<int>(std::lround(((i % 100) / 100.0 - 0.5) * 32767.5 - 0.5));
-        worst = std::max({worst, std::abs(a[2 * static_cast<size_t>(i)] - left), std::abs(a[2 * static_cast<size_t>(i) + 1] - right)});
+        worst_sine = std::max(worst_sine, std::abs(a[2 * static_cast<size_t>(i)] - left));
+        worst_ramp = std::max(worst_ramp, std::abs(a[2 * static_cast<size_t>(i) + 1] - right));
     }
-    EXPECT_LE(worst, 8) << "16-bit samples of the formula, within the GPU's float sine";
+    // GLSL leaves sin's precision to the GPU: NVIDIA's is off by 0.002 at 17,000 radians
+    // (66 here); a sample's time off by one sample would be off by thousands.
+    EXPECT_LE(worst_sine, 256) << "the sine at each sample's time, within the GPU's float sine";
+    EXPECT_LE(worst_ramp, 2) << "the sample numbers (a step of the ramp is 74 units or more)";
     ASSERT_EQ(glr_scene_render_sound(scene, rate, 250000, 1000, later.data()), 0) << glr_last_error();
     EXPECT_TRUE(std::equal(later.begin(), later.end(), a.begin() + 2 * 250000))
         << "samples 250000.. rendered from there are a whole render's";

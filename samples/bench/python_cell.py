@@ -156,7 +156,8 @@ def main() -> int:
     if o.engine == "glreader.Recorder" and (o.no_readback or not o.render):
         parser.error("the Recorder reads back what it is given each frame: use it with --render")
 
-    ctx = moderngl.create_standalone_context(backend="egl")
+    # The loaders' sonames: a machine without GL development packages has no libGL.so.
+    ctx = moderngl.create_standalone_context(backend="egl", libgl="libGL.so.1", libegl="libEGL.so.1")
     scene = Scene(ctx, o.width, o.height)
     scene.draw(0)
     stage_ms = {"render_alone": render_alone_ms(ctx, scene)}
