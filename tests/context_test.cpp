@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -89,6 +90,39 @@ TEST(context_test, unknown_platform_is_refused)
     EXPECT_EQ(glr_context_create(nullptr, &params), nullptr);
     EXPECT_EQ(glr_last_error_code(), -EINVAL);
     EXPECT_STREQ(glr_last_error(), "glr_context_create: unknown platform 17");
+}
+
+// GLR_EGL_DEVICE picks the one EGL device a context may use, by number or by CUDA's
+// number (a scheduler's GPU id); a device that is not there is refused, naming those that are.
+TEST(context_test, glr_egl_device_names_the_one_device_used)
+{
+    struct restore {
+        ~restore() { unsetenv("GLR_EGL_DEVICE"); }
+    } restore_after;
+    setenv("GLR_EGL_DEVICE", "0", 1);
+    {
+        glr::context ctx; // the automatic choice would be surfaceless on Mesa
+        EXPECT_EQ(ctx.platform(), "device");
+    }
+    for (const char *missing : {"99", "cuda:99"}) {
+        setenv("GLR_EGL_DEVICE", missing, 1);
+        EXPECT_EQ(glr_context_create(nullptr, nullptr), nullptr);
+        std::string message = glr_last_error();
+        EXPECT_EQ(message.find(std::string("GLR_EGL_DEVICE=") + missing + ": no such EGL device; there are "), 0u)
+            << message;
+        EXPECT_NE(message.find("0 ("), std::string::npos) << "device 0 is listed with what it is: " << message;
+    }
+    setenv("GLR_EGL_DEVICE", "gpu1", 1);
+    EXPECT_EQ(glr_context_create(nullptr, nullptr), nullptr);
+    EXPECT_EQ(glr_last_error_code(), -EINVAL);
+    EXPECT_NE(std::string(glr_last_error()).find("give an EGL device number (0, 1, ...) or cuda:N"), std::string::npos)
+        << glr_last_error();
+    // An explicit platform other than a device's is not a device's choice.
+    setenv("GLR_EGL_DEVICE", "99", 1);
+    glr_context_params params{};
+    params.platform = GLR_PLATFORM_SURFACELESS;
+    glr::context surfaceless(params);
+    EXPECT_EQ(surfaceless.platform(), "surfaceless");
 }
 
 TEST(context_test, moves_between_threads)

@@ -49,6 +49,8 @@ const api *load_from(void *lib, std::string *why)
         reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(table.GetProcAddress("eglQueryDevicesEXT"));
     table.QueryDeviceStringEXT = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
         table.GetProcAddress("eglQueryDeviceStringEXT"));
+    table.QueryDeviceAttribEXT = reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(
+        table.GetProcAddress("eglQueryDeviceAttribEXT"));
     loaded = true;
     return &table;
 }

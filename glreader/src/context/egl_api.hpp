@@ -28,7 +28,12 @@ struct api {
     // EGL_EXT_device_enumeration / EGL_EXT_device_query; NULL when absent.
     PFNEGLQUERYDEVICESEXTPROC QueryDevicesEXT;
     PFNEGLQUERYDEVICESTRINGEXTPROC QueryDeviceStringEXT;
+    PFNEGLQUERYDEVICEATTRIBEXTPROC QueryDeviceAttribEXT;
 };
+
+// EGL_NV_device_cuda's attribute: the CUDA ordinal of an EGL device, numbered as CUDA
+// numbers them in this process (under its CUDA_VISIBLE_DEVICES).
+constexpr EGLint cuda_device_nv = 0x323A;
 
 // libEGL's entry points, loaded once per process. NULL when libEGL.so.1 cannot be
 // loaded; *why then says what went wrong.

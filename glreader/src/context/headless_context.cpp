@@ -6,6 +6,8 @@
 
 #include <glad/gl.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -53,6 +55,34 @@ std::string egl_error(const egl::api *egl, const char *call)
     return format("%s failed (%s)", call, egl::error_name(egl->GetError()));
 }
 
+// GLR_EGL_DEVICE, which names the one EGL device to use: "N" (eglQueryDevicesEXT's Nth)
+// or "cuda:N" (the device CUDA calls N in this process, under CUDA_VISIBLE_DEVICES: what
+// a scheduler that hands out GPUs, Ray or Slurm, means by a GPU id). -1: not set.
+struct device_choice {
+    int index = -1, cuda = -1;
+    std::string text;
+};
+
+device_choice chosen_device()
+{
+    device_choice choice;
+    const char *env = std::getenv("GLR_EGL_DEVICE");
+    if (!env || !*env)
+        return choice;
+    choice.text = env;
+    std::string digits = choice.text.rfind("cuda:", 0) == 0 ? choice.text.substr(5) : choice.text;
+    char *end = nullptr;
+    long n = digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))
+                 ? -1
+                 : std::strtol(digits.c_str(), &end, 10);
+    if (n < 0 || n > 1023 || *end)
+        fail(-EINVAL, "GLR_EGL_DEVICE=%s: give an EGL device number (0, 1, ...) or cuda:N (the GPU that CUDA "
+                      "numbers N in this process)",
+             env);
+    (digits.size() == choice.text.size() ? choice.index : choice.cuda) = static_cast<int>(n);
+    return choice;
+}
+
 } // namespace
 
 struct headless_context::attempt {
@@ -78,9 +108,13 @@ headless_context::headless_context(const glr_log *log, const glr_context_params 
     std::vector<attempt> hardware_devices, software_devices;
     std::string device_note;
     bool want_device = params.platform == GLR_PLATFORM_AUTO || params.platform == GLR_PLATFORM_DEVICE;
+    const device_choice choice = want_device ? chosen_device() : device_choice{};
     if (want_device) {
         if (!egl::has_extension(client_ext, "EGL_EXT_platform_device") || !egl_->QueryDevicesEXT) {
             device_note = "device: EGL_EXT_platform_device is not supported";
+            if (!choice.text.empty())
+                fail(GLR_ERROR_EGL, "GLR_EGL_DEVICE=%s: this EGL lists no devices (no EGL_EXT_platform_device)",
+                     choice.text.c_str());
         } else {
             EGLDeviceEXT devices[16];
             EGLint count = 0;
@@ -88,16 +122,29 @@ headless_context::headless_context(const glr_log *log, const glr_context_params 
                 device_note = "device: no EGL devices found";
                 egl_->GetError();
             }
+            std::string listed;
             for (EGLint i = 0; i < count; i++) {
                 const char *ext = egl_->QueryDeviceStringEXT
                                       ? egl_->QueryDeviceStringEXT(devices[i], EGL_EXTENSIONS)
                                       : nullptr;
                 bool software = egl::has_extension(ext, "EGL_MESA_device_software");
+                EGLAttrib cuda = -1;
+                if (!egl::has_extension(ext, "EGL_NV_device_cuda") || !egl_->QueryDeviceAttribEXT ||
+                    !egl_->QueryDeviceAttribEXT(devices[i], egl::cuda_device_nv, &cuda))
+                    cuda = -1; // not NVIDIA's, or a GPU CUDA_VISIBLE_DEVICES hides
+                listed += format("%s%d%s", i ? ", " : "", i,
+                                 software ? " (software)" : cuda >= 0 ? format(" (cuda:%d)", int(cuda)).c_str() : "");
+                if ((choice.index >= 0 && i != choice.index) || (choice.cuda >= 0 && cuda != choice.cuda))
+                    continue;
                 EGLDisplay display =
                     egl_->GetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
                 (software ? software_devices : hardware_devices)
                     .push_back({"device", display, software});
             }
+            egl_->GetError();
+            if (!choice.text.empty() && hardware_devices.empty() && software_devices.empty())
+                fail(GLR_ERROR_EGL, "GLR_EGL_DEVICE=%s: no such EGL device; there are %d: %s", choice.text.c_str(),
+                     int(count), count ? listed.c_str() : "none");
         }
     }
 
@@ -124,6 +171,11 @@ headless_context::headless_context(const glr_log *log, const glr_context_params 
     case GLR_PLATFORM_PBUFFER: add_pbuffer(); break;
     case GLR_PLATFORM_AUTO:
     default:
+        if (!choice.text.empty()) { // that device and no other
+            attempts = hardware_devices;
+            attempts.insert(attempts.end(), software_devices.begin(), software_devices.end());
+            break;
+        }
         attempts = hardware_devices;
         add_surfaceless();
         add_pbuffer();
