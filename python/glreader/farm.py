@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import time
@@ -39,6 +40,19 @@ def _ray():
     except ImportError:
         raise ImportError("glreader.farm needs Ray: pip install glreader[ray] (or pip install ray)") from None
     return ray
+
+
+def _check_reachable(address: Optional[str], seconds: float = 5.0) -> None:
+    """Refuses, within seconds, a cluster address nothing answers on (Ray itself retries for
+    minutes). None, "auto" and "local" are Ray's own to resolve."""
+    if not address or address in ("auto", "local"):
+        return
+    host_port = address.split("://", 1)[-1]
+    host, _, port = host_port.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=seconds).close()
+    except (OSError, ValueError) as error:
+        raise ConnectionError(f"glreader.farm: cannot reach the Ray cluster at {address}: {error}") from None
 
 
 def split(first: int, frames: int, *, chunks: Optional[int] = None,
@@ -231,10 +245,13 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     started_here = not ray.is_initialized()
     if started_here:
         try:
+            _check_reachable(address)
             ray.init(address=address, include_dashboard=False, logging_level="error", log_to_driver=False)
         except Exception as error:  # Ray's own errors name the address it could not reach
             if temporary:
                 shutil.rmtree(work, ignore_errors=True)
+            if isinstance(error, ConnectionError):
+                raise
             raise ConnectionError(f"glreader.farm: cannot reach the Ray cluster at {address or 'a new local one'}: "
                                   f"{error}") from None
     start = time.monotonic()

@@ -4,9 +4,13 @@ runs this file there: Ray binds every interface it has, so only a namespace keep
 the machine's own address): a feedback project rendered in chunks equals the single
 pass; a rerun reuses finished chunks; a worker killed mid-chunk is retried and the output
 is still whole; chunks run on both nodes of a two-node cluster; bad input is refused."""
+import contextlib
+import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -25,7 +29,7 @@ BUFFER = """void mainImage(out vec4 c, in vec2 p) {
     float wave = 0.0;
     for (int i = 0; i < WORK; i++) wave += sin(p.x * 0.01 + float(i) * 0.37 + iTime) * 1e-4;
     float old = texelFetch(iChannel0, ivec2(p), 0).r * 0.93;
-    c = vec4(max(old, smoothstep(6.0, 0.0, distance(p, spot))) + wave * 0.0);
+    c = vec4(max(old, smoothstep(6.0, 0.0, distance(p, spot))) + wave * 1e-3);
 }
 """
 IMAGE = """void mainImage(out vec4 c, in vec2 p) {
@@ -70,30 +74,87 @@ def test_this_network_namespace_has_loopback_alone():
                                     "tests/python_farm_test.sh, which gives it a namespace of its own")
 
 
-@pytest.fixture
-def ray_scratch(tmp_path, monkeypatch):
-    """Ray on loopback, its session files and token in a scratch folder (short: Ray's socket
-    paths must fit 107 bytes), shut down and removed after."""
-    scratch = tempfile.mkdtemp(prefix="glr-ray-", dir="/tmp")
-    home = os.path.join(scratch, "home")
-    os.makedirs(os.path.join(scratch, "ray"))
-    os.makedirs(home)
-    monkeypatch.setenv("HOME", home)
-    monkeypatch.setenv("RAY_TMPDIR", scratch)
-    assert interfaces() == {"lo"}, "Ray would listen on the machine's own address: see tests/python_farm_test.sh"
-    before = listening()
-    yield before
+# Ray starts once per process: a cluster of its own, and an address nothing answers on,
+# are tried in a child process (in the same scratch folder and namespace).
+TWO_NODES = """
+import json, sys
+import ray
+from ray.cluster_utils import Cluster
+import glreader.farm as farm
+project, out, bad = sys.argv[1:4]
+try:
+    farm.render(project, bad, frames=4, chunks=2, address="127.0.0.1:1", progress=False)
+    unreachable = "no error"
+except ConnectionError as error:
+    unreachable = str(error)
+cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+cluster.add_node(num_cpus=1)
+try:
+    ray.init(address=cluster.address, logging_level="error", log_to_driver=False)
+    cluster.wait_for_nodes()
+    stats = farm.render(project, out, frames=24, chunks=4, size=(64, 36), codec="ffv1", progress=False)
+finally:
     ray.shutdown()
-    shutil.rmtree(scratch, ignore_errors=True)
+    cluster.shutdown()
+print(json.dumps({"nodes": stats["nodes"], "unreachable": unreachable}))
+"""
 
 
-def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_them(tmp_path, ray_scratch):
+def test_chunks_run_on_both_nodes_of_a_two_node_cluster_and_an_unreachable_one_is_refused(tmp_path):
+    # First in this file, before the local cluster: a cluster's shutdown stops every Ray
+    # process of the machine, which would end a driver still connected to another.
+    project = trail_project(tmp_path / "two", 200)
+    out, bad = tmp_path / "two.mkv", tmp_path / "bad.mkv"
+    # A session of its own: the cluster's shutdown signals its whole process group, and the
+    # SIGTERM handler Ray gave this process would end the test run.
+    with ray_scratch() as env:
+        child = subprocess.run([sys.executable, "-c", TWO_NODES, str(project), str(out), str(bad)], env=env,
+                               capture_output=True, text=True, timeout=300, start_new_session=True)
+    assert child.returncode == 0, child.stderr[-3000:]
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    assert result["nodes"] == 2, result
+    assert len(decode_frames(str(out), 64, 36)) == 24
+    assert "cannot reach the Ray cluster at 127.0.0.1:1" in result["unreachable"], result
+    assert not bad.exists()
+
+
+@contextlib.contextmanager
+def ray_scratch():
+    """An environment that puts Ray's session files and token in a scratch folder (short:
+    Ray's socket paths must fit 107 bytes), removed afterwards."""
+    assert interfaces() == {"lo"}, "Ray would listen on the machine's own address: see tests/python_farm_test.sh"
+    scratch = tempfile.mkdtemp(prefix="glr-ray-", dir="/tmp")
+    os.makedirs(os.path.join(scratch, "ray"))
+    os.makedirs(os.path.join(scratch, "home"))
+    try:
+        yield dict(os.environ, HOME=os.path.join(scratch, "home"), RAY_TMPDIR=scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray cluster for the tests below (Ray starts once per process), on loopback,
+    shut down after. Yields the listening sockets from before it."""
+    with ray_scratch() as env:
+        saved = dict(os.environ)
+        os.environ.update(env)
+        before = listening()
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="error", log_to_driver=False)
+        try:
+            yield before
+        finally:
+            ray.shutdown()
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_them(tmp_path, local_ray):
     project = trail_project(tmp_path / "trail", 4)
     single, joined, work = tmp_path / "single.mkv", tmp_path / "farm.mkv", tmp_path / "work"
     common = dict(size=(64, 36), codec="ffv1")
     glreader.render(project, single, frames=30, progress=False, **common)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="error", log_to_driver=False)
-    opened = listening() - ray_scratch
+    opened = listening() - local_ray
     assert opened, "the cluster listens somewhere"
     assert all(address in LOOPBACK | WILDCARD for address, _ in opened), f"a cluster socket off loopback: {opened}"
     seen = []
@@ -106,45 +167,26 @@ def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_
     assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36)
 
 
-def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, ray_scratch):
-    project = trail_project(tmp_path / "slow", 400)
+def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, local_ray):
+    project = trail_project(tmp_path / "slow", 4000)
     single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
     common = dict(size=(96, 54), codec="ffv1")
-    glreader.render(project, single, frames=60, progress=False, **common)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="error", log_to_driver=False)
+    glreader.render(project, single, frames=120, progress=False, **common)
     killed = []
 
     def kill_one(status):
         for name, pid in status["worker_pids"].items():
-            if not killed and status["frames_done"] > 0:
-                os.kill(pid, signal.SIGKILL)  # mid-chunk: the task's worker dies
+            if not killed:
+                os.kill(pid, signal.SIGKILL)  # while its chunk renders: the task's worker dies
                 killed.append(name)
 
-    stats = farm.render(project, joined, frames=60, chunks=2, progress=kill_one, **common)
+    stats = farm.render(project, joined, frames=120, chunks=2, progress=kill_one, **common)
     assert killed, "no worker was seen running"
     assert stats["retried"] >= 1
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
 
 
-def test_chunks_run_on_both_nodes_of_a_two_node_cluster(tmp_path, ray_scratch):
-    from ray.cluster_utils import Cluster
-
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
-    cluster.add_node(num_cpus=1)
-    try:
-        ray.init(address=cluster.address, logging_level="error", log_to_driver=False)
-        cluster.wait_for_nodes()
-        project = trail_project(tmp_path / "two", 200)
-        out = tmp_path / "two.mkv"
-        stats = farm.render(project, out, frames=24, chunks=4, size=(64, 36), codec="ffv1", progress=False)
-        assert stats["nodes"] == 2, stats
-        assert len(decode_frames(str(out), 64, 36)) == 24
-    finally:
-        ray.shutdown()
-        cluster.shutdown()
-
-
-def test_bad_input_is_refused_and_nothing_is_written(tmp_path, ray_scratch):
+def test_bad_input_is_refused_and_nothing_is_written(tmp_path, local_ray):
     shader = tmp_path / "s.frag"
     shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 64.0); }\n")
     out = tmp_path / "out.mkv"
@@ -152,8 +194,6 @@ def test_bad_input_is_refused_and_nothing_is_written(tmp_path, ray_scratch):
         farm.render(shader, out, frames=10, chunks=2, chunk_frames=5)
     with pytest.raises(ValueError, match="the farm sets it"):
         farm.render(shader, out, frames=10, chunks=2, chunk=True)
-    with pytest.raises(ConnectionError, match="127.0.0.1:1"):
-        farm.render(shader, out, frames=10, chunks=2, address="127.0.0.1:1", progress=False)
     out.write_bytes(b"mine")
     with pytest.raises(FileExistsError):
         farm.render(shader, out, frames=10, chunks=2, progress=False)
