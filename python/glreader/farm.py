@@ -258,7 +258,9 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     pending: Dict[Any, Tuple[str, int, int]] = {}
     try:
         tracker = _progress_actor(ray)
-        task = _chunk_task(ray).options(max_retries=retries, num_gpus=gpus_per_chunk, retry_exceptions=False)
+        # SPREAD: chunks go to every node, not to the head first (a farm wants them all).
+        task = _chunk_task(ray).options(max_retries=retries, num_gpus=gpus_per_chunk, retry_exceptions=False,
+                                        scheduling_strategy="SPREAD")
         for name, (first, count) in zip(names, ranges):
             if name not in reused:
                 pending[task.remote(shader_path, first, count, options, work if shared_work else None, name,
