@@ -27,6 +27,7 @@ import time
 import uuid
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from ._glreader import Error
 from .join import join
 from .render import _rate, render as _render_frames
 
@@ -112,12 +113,22 @@ class _Manifest:
 def _chunk_task(ray):
     """The Ray task that renders one chunk; its progress goes to the progress actor."""
 
-    @ray.remote
+    # max_calls=1: each chunk in a fresh worker process (as Ray does for GPU tasks), so that
+    # no GL context or driver state outlives its chunk, and each chunk is placed anew (a
+    # reused worker would take the next chunk on the same node).
+    @ray.remote(max_calls=1)
     def render_chunk(shader: Optional[str], first: int, frames: int, options: dict, shared: Optional[str],
                      name: str, progress) -> Tuple[Optional[bytes], str]:
         attempt = uuid.uuid4().hex
         worker = (os.getpid(), ray.get_runtime_context().get_node_id())
         progress.report.remote(name, attempt, worker, 0)
+        gpus = ray.get_gpu_ids()
+        if gpus:
+            # The GPU Ray gave this task, by CUDA's number, which NVIDIA's EGL also gives each
+            # device: Ray has narrowed CUDA_VISIBLE_DEVICES to it (its first is CUDA's 0),
+            # unless told not to (then CUDA numbers every GPU and Ray's id is that number).
+            visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+            os.environ["GLR_EGL_DEVICE"] = "cuda:0" if visible else f"cuda:{int(gpus[0])}"
 
         def report(stats: dict) -> None:
             progress.report.remote(name, attempt, worker, stats["frames_rendered"])
@@ -273,7 +284,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
             for ref in ready:
                 name, first, count = pending.pop(ref)
-                data, sha256 = ray.get(ref)
+                data, sha256 = _chunk_result(ray, ref, name, first, count)
                 path = os.path.join(work, name)
                 if data is not None:
                     with open(path + ".new", "wb") as f:
@@ -303,6 +314,21 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
             ray.shutdown()
         if temporary:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _chunk_result(ray, ref, name: str, first: int, count: int) -> Tuple[Optional[bytes], str]:
+    """A chunk task's bytes and hash; its failure raised as glreader.Error (or the cause's
+    own type: ValueError, FileNotFoundError), naming the chunk, not as Ray's wrapper."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        cause = error.cause if isinstance(error.cause, Exception) else None
+        where = f"glreader.farm: chunk {name} (frames {first}..{first + count - 1}) failed"
+        if isinstance(cause, (ValueError, OSError)):
+            raise type(cause)(f"{where}: {cause}") from None
+        raise Error(f"{where}: {cause if cause is not None else error}") from None
+    except ray.exceptions.RayError as error:  # its worker died more often than retries allow
+        raise Error(f"glreader.farm: chunk {name} (frames {first}..{first + count - 1}) failed: {error}") from None
 
 
 def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frames: int, frames: int, chunks: int,

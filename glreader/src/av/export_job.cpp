@@ -599,25 +599,28 @@ namespace {
 // A chunk joins by stream copy only when every chunk starts on a keyframe with the same
 // headers: x264 is told so (stitchable; its GOPs are closed unless asked otherwise), x265
 // to close its GOPs. Its range travels in the container's tags, which Matroska and NUT
-// keep. Returns whether codec options were added.
-bool make_joinable(export_shared &s)
+// keep, with the timeline's timestamps as they are: a muxer that keeps decode times from
+// going negative would shift a first chunk with B-frames (NUT does, by x264's two frames).
+void make_joinable(export_shared &s)
 {
     const glr_encoder_plan &plan = s.plan;
     if (std::strcmp(plan.container, "matroska") != 0 && std::strcmp(plan.container, "nut") != 0)
         glr::fail(-EINVAL, "%s: a chunk is written as Matroska (.mkv) or NUT (.nut), whose tags carry its frame range, "
                   "not %s", s.output.c_str(), plan.container);
+    const char *unshifted = "avoid_negative_ts=disabled";
+    s.format_options = s.format_options.empty() ? unshifted : s.format_options + ":" + unshifted;
+    s.params.encoder.format_options = s.format_options.c_str();
     const char *joinable = std::strcmp(plan.video_encoder, "libx264") == 0   ? "x264-params=stitchable=1"
                            : std::strcmp(plan.video_encoder, "libx265") == 0 ? "x265-params=open-gop=0"
                                                                               : nullptr;
     if (!joinable)
-        return false;
+        return;
     std::string key(joinable, std::strchr(joinable, '='));
     if (s.codec_options.find(key) != std::string::npos)
         glr::fail(-EINVAL, "a chunk sets %s itself, to make chunks joinable: give %s's other settings as codec "
                   "options of their own (preset=, crf=, g=)", joinable, plan.video_encoder);
     s.codec_options = s.codec_options.empty() ? joinable : s.codec_options + ":" + joinable;
     s.params.encoder.codec_options = s.codec_options.c_str();
-    return true;
 }
 
 } // namespace
@@ -731,8 +734,10 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     ep.fps_den = p.player.fps_den;
     ep.format = GLR_FORMAT_BGRA8;
     s.plan = glr_encoder::check(log, ep);
-    if (params.chunk && make_joinable(s)) {
+    if (params.chunk) {
+        make_joinable(s);
         ep.codec_options = p.encoder.codec_options;
+        ep.format_options = p.encoder.format_options;
         s.plan = glr_encoder::check(log, ep); // the options added, tried
     }
     bool updates_one_file = p.encoder.format_options && std::strstr(p.encoder.format_options, "update=1");

@@ -140,7 +140,8 @@ def local_ray():
         saved = dict(os.environ)
         os.environ.update(env)
         before = listening()
-        ray.init(num_cpus=2, include_dashboard=False, logging_level="error", log_to_driver=False)
+        # One GPU claimed that this machine has not: Ray hands it out as it would a real one.
+        ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level="error", log_to_driver=False)
         try:
             yield before
         finally:
@@ -200,3 +201,63 @@ def test_bad_input_is_refused_and_nothing_is_written(tmp_path, local_ray):
     assert out.read_bytes() == b"mine"
     assert farm.split(0, 10, chunks=3) == [(0, 3), (3, 3), (6, 4)]
     assert farm.split(5, 10, chunk_frames=4) == [(5, 4), (9, 4), (13, 2)]
+
+
+def probe(path, stream, section, fields):
+    """ffprobe's values of fields in each entry of section ("frames", "streams") of stream ("v", "a")."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries",
+                          f"{section.rstrip('s')}={','.join(fields)}", "-of", "json", str(path)],
+                         check=True, capture_output=True, text=True, timeout=60).stdout
+    return [tuple(entry.get(f) for f in fields) for entry in json.loads(out)[section]]
+
+
+def test_h264_and_aac_from_the_farm_have_the_single_pass_s_frames_timestamps_and_sound(tmp_path, local_ray):
+    song = tmp_path / "song.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5:sample_rate=48000",
+                    "-ac", "2", str(song)], check=True, timeout=60)
+    shader = tmp_path / "moving.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(fract(p.x / 64.0 + iTime), p.y / 36.0, 0.5, 1); }\n")
+    common = dict(size=(64, 36), codec="libx264", audio=song, audio_codec="aac")
+    single, joined = tmp_path / "single.mp4", tmp_path / "farm.mp4"
+    glreader.render(shader, single, frames=36, progress=False, **common)
+    stats = farm.render(shader, joined, frames=36, chunks=3, progress=False, **common)
+    assert stats["chunks"] == 3
+
+    frames = probe(single, "v", "frames", ("pts", "pts_time", "key_frame"))
+    farm_frames = probe(joined, "v", "frames", ("pts", "pts_time", "key_frame"))
+    assert len(farm_frames) == 36, "no frame dropped or repeated"
+    assert [f[0] for f in farm_frames] == [f[0] for f in frames], "the single pass's timestamps"
+    chunk_starts = {0, 12, 24}
+    single_keys = {i for i, f in enumerate(frames) if f[2] == 1}
+    assert {i for i, f in enumerate(farm_frames) if f[2] == 1} <= chunk_starts | single_keys
+    assert all(farm_frames[i][2] == 1 for i in chunk_starts), "every chunk starts on a keyframe"
+
+    def samples(path):
+        pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a", "-f", "s16le", "-"],
+                             check=True, capture_output=True, timeout=60).stdout
+        return len(pcm) // 4
+
+    assert samples(joined) == samples(single), "the single pass's sample count: one AAC encode, no seams"
+    # The sound is one stream over the whole; at each join, the video frame's time against
+    # the sound's start is the single pass's.
+    audio_start = float(probe(joined, "a", "streams", ("start_time",))[0][0])
+    single_audio_start = float(probe(single, "a", "streams", ("start_time",))[0][0])
+    for start in sorted(chunk_starts):
+        offset = float(farm_frames[start][1]) - audio_start
+        assert abs(offset - (float(frames[start][1]) - single_audio_start)) <= 0.001, f"out of sync at frame {start}"
+    decoded = subprocess.run(["ffmpeg", "-v", "warning", "-i", str(joined), "-f", "null", "-"], capture_output=True,
+                             text=True, timeout=60)
+    assert decoded.returncode == 0 and decoded.stderr == "", decoded.stderr
+
+
+def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, local_ray):
+    # The cluster claims a GPU this machine has not: Ray gives it to the chunk (narrowing
+    # CUDA_VISIBLE_DEVICES to it), the chunk asks for CUDA device 0's EGL device, and llvmpipe
+    # has none, which it says: never a silent render on another device.
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 32.0); }\n")
+    out = tmp_path / "gpu.mkv"
+    with pytest.raises(glreader.Error, match=r"chunk chunk-0+-0+4\.nut \(frames 0\.\.3\) failed: .*"
+                                             r"GLR_EGL_DEVICE=cuda:0: no such EGL device"):
+        farm.render(shader, out, frames=4, chunks=1, gpus_per_chunk=1, size=(32, 32), codec="ffv1", progress=False)
+    assert not out.exists()
