@@ -5,10 +5,11 @@ machine or a Ray cluster), and joined into one output.
     glreader.farm.render("trail.json", "film.mp4", size=(1920, 1080), fps=60, duration=600,
                          chunks=16, codec="libx264", audio="song.flac")
 
-Each chunk is glreader.render(..., first_frame=A, frames=N, chunk=True) in a Ray task:
-exactly the single pass's frames (a stateful project pre-rolls), retried by Ray when its
-worker dies. A chunk comes back through Ray's object store, or is written straight into
-`work` when that folder is shared by every node. glreader.join then joins the chunks by
+Each chunk is glreader.render(..., first_frame=A, frames=N, chunk=True) in a Ray task, in
+a fresh worker process: exactly the single pass's frames (a stateful project pre-rolls),
+retried by Ray when its worker dies, on the GPU Ray gave it (GLR_EGL_DEVICE). The project
+travels zipped through Ray's object store; a chunk comes back the same way, or is written
+straight into `work` when that folder is shared by every node. glreader.join then joins the chunks by
 stream copy, the sound encoded once. A manifest in `work` records each finished chunk with
 its range and hash: a rerun with the same arguments and folder renders only what is
 missing. `python -m glreader.farm --help` is the same from a shell. Needs `pip install
@@ -17,6 +18,7 @@ glreader[ray]`.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zipfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._glreader import Error
@@ -110,6 +113,36 @@ class _Manifest:
         os.replace(temporary, self.path)  # a crash leaves the old manifest or the new one
 
 
+class _Packed:
+    """A shader file, project folder or media folder, zipped, so that a node that cannot see
+    the caller's disk renders it too; digest: a hash of its files' names and bytes."""
+
+    def __init__(self, path: str) -> None:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: no such file or folder")
+        self.name = os.path.basename(os.path.normpath(path))
+        files = []
+        if os.path.isdir(path):
+            for root, _, names in os.walk(path):
+                files += [os.path.join(root, n) for n in names]
+        else:
+            files = [path]
+        digest, data = hashlib.sha256(), io.BytesIO()
+        with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as z:
+            for file in sorted(files):
+                inside = os.path.relpath(file, os.path.dirname(os.path.normpath(path)))
+                with open(file, "rb") as f:
+                    content = f.read()
+                digest.update(f"{inside}\0{len(content)}\0".encode() + content)
+                z.writestr(inside, content)
+        self.data, self.digest = data.getvalue(), digest.hexdigest()
+
+    def unpack(self, folder: str) -> str:
+        with zipfile.ZipFile(io.BytesIO(self.data)) as z:
+            z.extractall(folder)
+        return os.path.join(folder, self.name)
+
+
 def _chunk_task(ray):
     """The Ray task that renders one chunk; its progress goes to the progress actor."""
 
@@ -117,8 +150,8 @@ def _chunk_task(ray):
     # no GL context or driver state outlives its chunk, and each chunk is placed anew (a
     # reused worker would take the next chunk on the same node).
     @ray.remote(max_calls=1)
-    def render_chunk(shader: Optional[str], first: int, frames: int, options: dict, shared: Optional[str],
-                     name: str, progress) -> Tuple[Optional[bytes], str]:
+    def render_chunk(shader: Optional["_Packed"], media: Optional["_Packed"], first: int, frames: int, options: dict,
+                     shared: Optional[str], name: str, progress) -> Tuple[Optional[bytes], str]:
         attempt = uuid.uuid4().hex
         worker = (os.getpid(), ray.get_runtime_context().get_node_id())
         progress.report.remote(name, attempt, worker, 0)
@@ -134,11 +167,14 @@ def _chunk_task(ray):
             progress.report.remote(name, attempt, worker, stats["frames_rendered"])
 
         # Per attempt, published by rename: a killed worker leaves no chunk that looks whole.
-        folder = shared or tempfile.mkdtemp(prefix="glreader-chunk-")
+        scratch = tempfile.mkdtemp(prefix="glreader-chunk-")
+        folder = shared or scratch
         partial = os.path.join(folder, f".{name}.{attempt}.part{os.path.splitext(name)[1]}")
         try:
-            _render_frames(shader, partial, first_frame=first, frames=frames, chunk=True, progress=report,
-                           progress_interval=0.25, **options)
+            if media is not None:
+                options = dict(options, media=media.unpack(scratch))
+            _render_frames(shader.unpack(scratch) if shader else None, partial, first_frame=first, frames=frames,
+                           chunk=True, progress=report, progress_interval=0.25, **options)
             sha256 = _digest(partial)
             if shared:
                 os.replace(partial, os.path.join(shared, name))
@@ -148,8 +184,7 @@ def _chunk_task(ray):
         finally:
             if os.path.exists(partial):
                 os.remove(partial)
-            if not shared:
-                shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(scratch, ignore_errors=True)
 
     return render_chunk
 
@@ -237,16 +272,18 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         raise FileExistsError(f"{output} already exists: overwrite=True replaces it")
     if shared_work and work is None:
         raise ValueError("shared_work: name the shared folder as work")
-    shader_path = os.path.abspath(os.fspath(shader)) if shader is not None else None
+    # The project and its media travel with the tasks: no node needs the caller's disk.
+    packed = _Packed(os.fspath(shader)) if shader is not None else None
     options = dict(render_options, fps=(f"{fps_num}/{fps_den}"), no_audio=True)
-    if "media" in options and options["media"] is not None:
-        options["media"] = os.path.abspath(os.fspath(options["media"]))
+    media = options.pop("media", None)
+    packed_media = _Packed(os.fspath(media)) if media is not None else None
 
     temporary = work is None
     work = tempfile.mkdtemp(prefix="glreader-farm-") if temporary else os.path.abspath(os.fspath(work))
     os.makedirs(work, exist_ok=True)
-    manifest = _Manifest(work, {"shader": shader_path, "options": options, "first": first_frame, "frames": frames,
-                                "ranges": ranges})
+    manifest = _Manifest(work, {"shader": packed.digest if packed else None, "options": options,
+                                "media": packed_media.digest if packed_media else None, "first": first_frame,
+                                "frames": frames, "ranges": ranges})
     names = [f"chunk-{first:09d}-{first + count:09d}.nut" for first, count in ranges]
     reused = [n for n in names if manifest.finished(n, work)]
     if progress is None:
@@ -269,13 +306,16 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     pending: Dict[Any, Tuple[str, int, int]] = {}
     try:
         tracker = _progress_actor(ray)
+        # Once into the object store, whatever the number of chunks.
+        shader_ref = ray.put(packed) if packed else None
+        media_ref = ray.put(packed_media) if packed_media else None
         # SPREAD: chunks go to every node, not to the head first (a farm wants them all).
         task = _chunk_task(ray).options(max_retries=retries, num_gpus=gpus_per_chunk, retry_exceptions=False,
                                         scheduling_strategy="SPREAD")
         for name, (first, count) in zip(names, ranges):
             if name not in reused:
-                pending[task.remote(shader_path, first, count, options, work if shared_work else None, name,
-                                    tracker)] = (name, first, count)
+                pending[task.remote(shader_ref, media_ref, first, count, options, work if shared_work else None,
+                                    name, tracker)] = (name, first, count)
         rendered = len(pending)
         reused_frames = sum(count for name, (_, count) in zip(names, ranges) if name in reused)
         snapshot: dict = {"frames": {}, "retried": 0, "workers": {}}

@@ -2,8 +2,10 @@
 scratch folder, inside a network namespace that has loopback alone (tests/python_farm_test.sh
 runs this file there: Ray binds every interface it has, so only a namespace keeps it off
 the machine's own address): a feedback project rendered in chunks equals the single
-pass; a rerun reuses finished chunks; a worker killed mid-chunk is retried and the output
-is still whole; chunks run on both nodes of a two-node cluster; bad input is refused."""
+pass; a rerun reuses finished chunks, and a changed project none; H.264 and AAC keep the
+single pass's timestamps, keyframes, samples and sync; a worker killed mid-chunk is
+retried and the output is still whole; chunks run on both nodes of a two-node cluster; a
+GPU chunk asks for the EGL device of Ray's GPU; bad input is refused."""
 import contextlib
 import json
 import os
@@ -165,6 +167,13 @@ def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_
     assert seen and seen[-1]["state"] == "ended" and seen[-1]["frames_done"] == 30
     again = farm.render(project, joined, frames=30, chunks=3, work=work, overwrite=True, progress=False, **common)
     assert (again["chunks_rendered"], again["chunks_reused"]) == (0, 3), "the manifest's chunks are reused"
+    assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36)
+    # A changed pass is a changed project: nothing of the old one is reused. The project
+    # travels to the tasks zipped, so the workers render what the folder holds now.
+    (project / "image.glsl").write_text(IMAGE.replace("t * t", "1.0 - t"))
+    glreader.render(project, single, frames=30, progress=False, overwrite=True, **common)
+    changed = farm.render(project, joined, frames=30, chunks=3, work=work, overwrite=True, progress=False, **common)
+    assert (changed["chunks_rendered"], changed["chunks_reused"]) == (3, 0)
     assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36)
 
 
