@@ -120,6 +120,25 @@ def test_chunks_run_on_both_nodes_of_a_two_node_cluster_and_an_unreachable_one_i
     assert not bad.exists()
 
 
+def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
+    # Before the local cluster below: the command starts and stops a cluster of its own.
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 32.0, fract(iTime), 0.5, 1); }\n")
+    single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
+    glreader.render(shader, single, size=(32, 32), frames=6, codec="ffv1", progress=False)
+    command = [sys.executable, "-m", "glreader.farm", "--shader", str(shader), "-s", "32x32", "-n", "6", "-c", "ffv1"]
+    with ray_scratch() as env:
+        done = subprocess.run(command + ["--chunks", "2", "-o", str(joined)], env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "glreader.farm: 6 frames in 2 chunks (2 rendered, 0 reused, 0 retried)" in done.stderr, done.stderr
+        assert decode_frames(str(joined), 32, 32) == decode_frames(str(single), 32, 32)
+        refused = subprocess.run(command + ["--chunk-frames", "0", "-o", str(tmp_path / "no.mkv")], env=env,
+                                 capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 1 and "chunk_frames: 0 is not a whole number >= 1" in refused.stderr, refused.stderr
+    assert not (tmp_path / "no.mkv").exists()
+
+
 @contextlib.contextmanager
 def ray_scratch():
     """An environment that puts Ray's session files and token in a scratch folder (short:
