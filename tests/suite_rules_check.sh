@@ -20,7 +20,7 @@ violation() { # WHAT LINES: fails the check when LINES is not empty
   failed=1
 }
 
-test_sources=(tests/*.cpp tests/*.c tests/*.py tests/support/*.cpp tests/support/*.hpp python/tests/*.py)
+test_sources=(tests/*.cpp tests/*.c tests/*.py tests/support/*.cpp tests/support/*.hpp python/tests/*.py python/tests/farm/*.py)
 mapfile -t test_scripts < <(ls tests/*.sh tests/package/*.sh | grep -v suite_rules_check.sh)
 
 violation "elapsed-time assertions" "$(matches -nE \
