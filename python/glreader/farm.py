@@ -400,11 +400,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("-t", dest="duration", type=float, help="length in seconds (default 5)")
     length.add_argument("-n", dest="frames", type=int, help="length in frames")
-    parser.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
+    start.add_argument("-ss", dest="start_seconds", type=float, help="start at this time, in seconds")
+    parser.add_argument("--media", help="where a Shadertoy JSON's media (textures, videos, sounds) are")
+    for n in range(4):
+        parser.add_argument(f"--channel{n}", metavar="SPEC", help=f"the Image pass's iChannel{n}, as glreader-export's"
+                            if n == 0 else argparse.SUPPRESS)
+    parser.add_argument("--mouse", help="iMouse: X,Y[,CX,CY], pixels from the bottom left")
+    parser.add_argument("--date", help="iDate at frame 0: YYYY-MM-DD[THH:MM:SS] (UTC)")
+    alpha = parser.add_mutually_exclusive_group()
+    alpha.add_argument("--alpha", action="store_const", const="straight", help="keep the shader's alpha (straight)")
+    alpha.add_argument("--premultiply", dest="alpha", action="store_const", const="premultiplied",
+                       help="keep it, the colour multiplied by it")
     parser.add_argument("-c", "-c:v", dest="codec", help="the video encoder or codec, as ffmpeg's -c:v")
     parser.add_argument("-pix_fmt", "--pix-fmt", dest="pix_fmt", help="the pixel format to encode")
     parser.add_argument("-preset", "--preset", dest="preset", help="the encoder's preset")
     parser.add_argument("-crf", "--crf", dest="crf", help="constant quality")
+    parser.add_argument("-b:v", dest="bitrate", help="video bit rate: 5M, 2500k")
+    parser.add_argument("-g", dest="gop", help="a keyframe at least every so many frames")
+    parser.add_argument("-tune", "--tune", dest="tune", help="tune the encoder: animation, film, grain...")
     parser.add_argument("--codec-options", help="other encoder options, K=V:K=V")
     parser.add_argument("--audio", help="a sound file, encoded once over the whole")
     parser.add_argument("-c:a", "--audio-codec", dest="audio_codec", help="the sound's encoder")
@@ -426,20 +441,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError:
         parser.error(f"-s takes WIDTHxHEIGHT, not {o.size!r}")
     codec_options = [o.codec_options] if o.codec_options else []
-    codec_options += [f"{k}={v}" for k, v in (("preset", o.preset), ("crf", o.crf)) if v is not None]
+    codec_options += [f"{k}={v}" for k, v in (("preset", o.preset), ("crf", o.crf), ("b", o.bitrate), ("g", o.gop),
+                                              ("tune", o.tune)) if v is not None]
     try:
-        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, first_frame=o.first_frame, fps=o.fps,
+        mouse = [float(v) for v in o.mouse.split(",")] if o.mouse else None
+    except ValueError:
+        parser.error(f"--mouse takes X,Y[,CX,CY], not {o.mouse!r}")
+    channels = {n: getattr(o, f"channel{n}") for n in range(4) if getattr(o, f"channel{n}")}
+    try:
+        first_frame = o.first_frame
+        if o.start_seconds is not None:  # the frame at that time, as glreader-export's -ss
+            rate = _rate(o.fps)
+            first_frame = round(o.start_seconds * rate[0] / rate[1])
+        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, first_frame=first_frame, fps=o.fps,
                        chunks=o.chunks, chunk_frames=o.chunk_frames, address=o.address,
                        gpus_per_chunk=o.gpus_per_chunk, work=o.work, shared_work=o.shared_work, retries=o.retries,
                        audio=o.audio, audio_codec=o.audio_codec, audio_bitrate=o.audio_bitrate,
                        container=o.container, format_options=o.format_options, overwrite=o.overwrite,
                        size=(width, height), codec=o.codec, pix_fmt=o.pix_fmt,
-                       codec_options=":".join(codec_options) or None)
+                       codec_options=":".join(codec_options) or None, media=o.media, channels=channels or None,
+                       mouse=mouse, date=o.date, alpha=o.alpha or False)
     except KeyboardInterrupt:
         print("glreader.farm: cancelled; no output written", file=sys.stderr)
         return 130
-    except (ValueError, OSError, ConnectionError) as error:
-        print(f"glreader.farm: {error}", file=sys.stderr)
+    except (ValueError, OSError, ConnectionError, Error) as error:
+        print(f"glreader.farm: {error}" if not str(error).startswith("glreader.farm:") else str(error),
+              file=sys.stderr)
         return 1
     print(f"glreader.farm: {stats['frames']} frames in {stats['chunks']} chunks ({stats['chunks_rendered']} rendered, "
           f"{stats['chunks_reused']} reused, {stats['retried']} retried) into {o.output} in {stats['seconds']:.1f} s",
