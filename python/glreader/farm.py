@@ -348,6 +348,14 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)
+        # Until their workers are gone (bounded): then no attempt writes into work again,
+        # and what the killed ones left there goes.
+        ray.wait(list(pending), num_returns=len(pending), timeout=10)
+        if shared_work:
+            for name, _, _ in pending.values():
+                for left in os.listdir(work):
+                    if left.startswith(f".{name}.") and ".part" in left:
+                        os.remove(os.path.join(work, left))
         raise
     finally:
         if started_here:

@@ -9,6 +9,7 @@ GPU chunk asks for the EGL device of Ray's GPU; bad input is refused."""
 import contextlib
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -213,6 +214,53 @@ def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, 
     assert killed, "no worker was seen running"
     assert stats["retried"] >= 1
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
+
+
+# Connects to the running cluster; tells the test which worker processes run its chunks,
+# then ends as Ctrl-C ends it.
+CANCELLED = """
+import json, sys
+import glreader.farm as farm
+project, out, work = sys.argv[1:4]
+told = []
+def progress(status):
+    if status["worker_pids"] and not told:
+        told.append(True)
+        print(json.dumps(sorted(status["worker_pids"].values())), flush=True)
+try:
+    farm.render(project, out, frames=120, chunks=2, size=(96, 54), codec="ffv1", work=work, shared_work=True,
+                address="auto", progress=progress)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_stops_every_chunk_and_writes_nothing(tmp_path, local_ray):
+    project = trail_project(tmp_path / "slow", 4000)
+    out, work = tmp_path / "cancelled.mkv", tmp_path / "work"
+    child = subprocess.Popen([sys.executable, "-c", CANCELLED, str(project), str(out), str(work)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        ready, _, _ = select.select([child.stdout], [], [], 120)
+        assert ready, "no chunk was seen running"
+        workers = json.loads(child.stdout.readline())
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=120) == 130, child.stderr.read()[-3000:]
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert not out.exists()
+    assert [name for name in os.listdir(work) if ".part" in name] == [], "an attempt's partial chunk was left"
+    for pid in workers:  # the chunks' workers were stopped, not left rendering
+        try:
+            ended = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        try:
+            assert select.select([ended], [], [], 60)[0], f"worker {pid} still runs"
+        finally:
+            os.close(ended)
 
 
 def test_bad_input_is_refused_and_nothing_is_written(tmp_path, local_ray):
