@@ -392,6 +392,11 @@ public:
             std::fprintf(stderr, "pre-rolling %d frames: the project's buffers carry pixels from frame to frame\n",
                          s.preroll_frames);
         }
+        // What a range (a chunk) this far in pays before its first frame.
+        if (!preroll_timed_ && s.preroll_seconds > 0) {
+            preroll_timed_ = true;
+            std::fprintf(stderr, "pre-rolled %d frames in %.2f s\n", s.preroll_frames, s.preroll_seconds);
+        }
         // Reports begin with the rendering; the end gives a last one, when there were some.
         bool ended = s.state == GLR_EXPORT_ENDED;
         if (ended ? !shown_ : s.state != GLR_EXPORT_RENDERING && s.state != GLR_EXPORT_FLUSHING)
@@ -425,7 +430,7 @@ private:
     int total_;
     bool tty_;
     sample::verbosity level_;
-    bool renderer_told_ = false, preroll_told_ = false, shown_ = false;
+    bool renderer_told_ = false, preroll_told_ = false, preroll_timed_ = false, shown_ = false;
 };
 
 void print_stage(const char *name, const glr_latency &l)
@@ -509,6 +514,7 @@ void write_stats_json(const options &o, const glr_export_stats &st, const glr_ex
         {"output", o.output}, {"container", st.plan.container}, {"codec", st.plan.video_encoder},
         {"pix_fmt", st.plan.pix_fmt}, {"audio_codec", st.plan.audio_encoder}, {"width", o.width}, {"height", o.height},
         {"start_frame", o.start_frame}, {"preroll_frames", ps.preroll_frames},
+        {"preroll_seconds", st.preroll_seconds},
         {"ring_depth", params.ring_depth}, {"encoder_queue", o.queue}, {"audio_bit_rate", o.audio.bit_rate},
         {"audio_offset", o.audio.offset}, {"frames_written", es.frames_encoded}, {"interrupted", !whole},
         {"seconds", st.elapsed_seconds}, {"bytes", es.bytes_written}, {"readback_path", rs.path ? rs.path : ""},

@@ -72,6 +72,7 @@ nb::dict stats_dict(const glr_export_stats &s)
     d["frames_rendered"] = s.frames_rendered;
     d["frames_encoded"] = s.encoder.frames_encoded;
     d["preroll_frames"] = s.preroll_frames;
+    d["preroll_seconds"] = s.preroll_seconds;
     d["elapsed_seconds"] = s.elapsed_seconds;
     d["output_wait_seconds"] = s.output_wait_seconds;
     d["bytes_written"] = s.encoder.bytes_written;

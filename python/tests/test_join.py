@@ -19,6 +19,7 @@ def test_a_stateful_project_in_chunks_joins_to_the_single_pass(tmp_path, shaders
         chunk = tmp_path / f"chunk-{first}.nut"
         stats = glreader.render(json, chunk, first_frame=first, frames=frames, chunk=True, **common)
         assert stats["preroll_frames"] == first
+        assert (stats["preroll_seconds"] > 0) == (first > 0), "what the pre-roll cost, when there was one"
         chunks.append(chunk)
     joined = tmp_path / "joined.mkv"
     stats = glreader.join(chunks, joined)

@@ -137,7 +137,9 @@ struct glr_export_stats {
     struct glr_player_stats player;
     struct glr_ring_stats ring;
     struct glr_encoder_stats encoder;
-    uint64_t reserved_[4];
+    /* Seconds the pre-roll took (with the range's first frame), once it is done; 0: none. */
+    double preroll_seconds;
+    uint64_t reserved_[3];
 };
 
 /* Thread-safety: run from one thread; cancel and get_stats from any thread (cancel also

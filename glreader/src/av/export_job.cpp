@@ -137,6 +137,7 @@ struct export_shared {
     glr_export_state state = GLR_EXPORT_READY;
     glr_export_stop stop = GLR_EXPORT_NOT_STOPPED;
     int frames_rendered = 0, preroll = 0;
+    double preroll_seconds = 0;
     bool render_running = false, render_done = false, finisher_done = false, complete = false;
     bool busy = false;      // in GL work the render thread may be left in
     bool compiling = false; // ...under the compile limit
@@ -189,6 +190,7 @@ struct export_shared {
         s.frame_count = params.frame_count;
         s.frames_rendered = frames_rendered;
         s.preroll_frames = preroll;
+        s.preroll_seconds = preroll_seconds;
         if (state != GLR_EXPORT_READY)
             s.elapsed_seconds =
                 std::chrono::duration<double>((state == GLR_EXPORT_ENDED ? ended : clock::now()) - started).count();
@@ -309,7 +311,12 @@ private:
                 return;
             s_->enter_busy(preroll == 0);
         }
+        auto preroll_began = glr::clock::now();
         render_next();
+        if (preroll > 0) {
+            std::lock_guard<std::mutex> lock(s_->mutex);
+            s_->preroll_seconds = std::chrono::duration<double>(glr::clock::now() - preroll_began).count();
+        }
         s_->leave_busy();
 
         glr_ring_params rp{};
