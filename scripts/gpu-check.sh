@@ -3,7 +3,7 @@
 # runs on the machine under test, from any directory; that machine needs glibc, its GL
 # driver and dpkg-deb (to unpack the carried GL/EGL loaders), nothing else.
 #
-#   gpu-check.sh RESULTS_DIR [--quick] [--require-gpu] [--jobs N]
+#   gpu-check.sh RESULTS_DIR [--quick] [--require-gpu] [--jobs N] [--stages LIST] [--suites LIST]
 #
 # It prints the GL renderer and the EGL platform, runs glreader-bench ring (readback, and
 # the render thread's stall p99 with the GPU idle and with the frame's drawing queued),
@@ -23,6 +23,9 @@
 # When the renderer rasterizes in software (llvmpipe) the results say that they are not
 # GPU results; with --require-gpu it then stops at once. --quick: small sizes and one run
 # of a few frames, for CI's check that the bundle works (tests/gpu_bundle_test.sh).
+# --stages ring,compare,suites,encode,filter (default: all) and --suites NAME,NAME (default:
+# every suite of the bundle) run part of the check: what a session with little device
+# time left reruns (the summary says which stages ran).
 # Exit status: 0 when every suite and benchmark passed, 1 when one failed, 2 when it
 # refused to run (no GPU with --require-gpu, bad arguments, no GL at all).
 set -uo pipefail
@@ -31,18 +34,25 @@ bundle=$(cd "$(dirname "$0")" && pwd)
 say() { echo "gpu-check: $*" >&2; }
 refuse() { say "error: $*"; exit 2; }
 
-results="" quick=0 require_gpu=0 jobs=$(nproc)
+results="" quick=0 require_gpu=0 jobs=$(nproc) stages=ring,compare,suites,encode,filter only_suites=""
+stage_names='(ring|compare|suites|encode|filter)'
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --require-gpu) require_gpu=1 ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || refuse "--jobs needs a positive whole number"; jobs=$2; shift ;;
+    --stages) [[ ${2:-} =~ ^$stage_names(,$stage_names)*$ ]] ||
+                refuse "--stages takes a comma-separated list of ring, compare, suites, encode, filter"
+              stages=$2; shift ;;
+    --suites) [[ ${2:-} =~ ^[a-z_]+(,[a-z_]+)*$ ]] || refuse "--suites takes a comma-separated list of suite names"
+              only_suites=$2; shift ;;
     -*) refuse "unknown option $1" ;;
     *) [ -z "$results" ] || refuse "one results folder only (have $results, then $1)"; results=$1 ;;
   esac
   shift
 done
-[ -n "$results" ] || refuse "usage: $0 RESULTS_DIR [--quick] [--require-gpu] [--jobs N]"
+[ -n "$results" ] || refuse "usage: $0 RESULTS_DIR [--quick] [--require-gpu] [--jobs N] [--stages LIST] [--suites LIST]"
+wants() { [[ ",$stages," == *",$1,"* ]]; }
 mkdir -p "$results" && results=$(cd "$results" && pwd) || refuse "cannot create $results"
 work=$(mktemp -d "${TMPDIR:-/tmp}/glreader-gpu-check.XXXXXX") || refuse "cannot create a scratch folder"
 trap 'rm -rf "$work"' EXIT
@@ -110,7 +120,8 @@ write_summary() {
           head -n 1 | sed 's/^/; nvidia-smi: /')"
     sed 's/^/- /' "$work/info.txt"
     sed 's/^/- bundle: /' "$bundle/BUILD"
-    echo "- mode: $([ $quick = 1 ] && echo "quick (CI: tiny sizes, one run)" || echo full)"
+    echo "- mode: $([ $quick = 1 ] && echo "quick (CI: tiny sizes, one run)" || echo full); stages: $stages$(
+          [ -n "$only_suites" ] && echo "; suites: $only_suites")"
     echo
     echo "## Test suites"
     echo
@@ -162,7 +173,7 @@ bench() { # LIMIT_SECONDS MODE ARGS...
   fi
   write_summary
 }
-bench "$ring_limit" ring "${ring_args[@]}"
+wants ring && bench "$ring_limit" ring "${ring_args[@]}"
 
 # The carried CPython 3.11 (the machine's own Python may be any version), with the carried
 # packages: glreader's (its module finds the bundle's libraries), moderngl, TurboPipe.
@@ -170,14 +181,23 @@ for deb in "$bundle"/python/debs/*.deb; do
   dpkg-deb -x "$deb" "$work/python" || refuse "cannot unpack $deb"
 done
 export PYTHONPATH=$bundle/python PYTHONNOUSERSITE=1 PYTHONDONTWRITEBYTECODE=1
-bench "$compare_limit" compare --python "$work/python/usr/bin/python3.11" --python-cell "$bundle/python/python_cell.py" \
-  "${compare_args[@]}"
+wants compare &&
+  bench "$compare_limit" compare --python "$work/python/usr/bin/python3.11" --python-cell "$bundle/python/python_cell.py" \
+    "${compare_args[@]}"
 unset PYTHONPATH PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE
 
 # The suites, N at a time, each from the scratch folder with its output in its own log,
 # each bounded in time (a hang fails that suite, with status 124, and the run goes on).
 suites=(capi_test)
 for list in "$bundle"/tests/*.list; do suites+=("$(basename "$list" .list)"); done
+if [ -n "$only_suites" ]; then
+  IFS=, read -r -a named <<<"$only_suites"
+  for suite in "${named[@]}"; do
+    [[ " ${suites[*]} " == *" $suite "* ]] || refuse "--suites: the bundle has no suite $suite (it has: ${suites[*]})"
+  done
+  suites=("${named[@]}")
+fi
+wants suites || suites=()
 run_suite() { # NAME
   local start=$SECONDS status=0
   (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$1") >"$work/$1.log" 2>&1 || status=$?
@@ -186,7 +206,7 @@ run_suite() { # NAME
 # The names of the tests a suite lists (--gtest_list_tests), and of those that passed.
 listed_tests() { awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' "$1" | sort; }
 passed_tests() { sed -n 's/^\[       OK \] \([^ ]*\) ([0-9]* ms)$/\1/p' "$1" | sort; }
-say "running ${#suites[@]} test suites, $jobs at a time"
+[ ${#suites[@]} = 0 ] || say "running ${#suites[@]} test suites, $jobs at a time"
 running=0
 for suite in "${suites[@]}"; do
   if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
@@ -226,12 +246,12 @@ for suite in "${suites[@]}"; do
   suite_rows+="| $suite | $outcome | $passed | $failures | $skipped | $seconds |"$'\n'
   suite_json+="${suite_json:+,}"$'\n'"    {\"suite\": \"$suite\", \"exit\": $status, \"passed\": $passed, \"failed\": $failures, \"skipped\": $skipped, \"seconds\": $seconds}"
 done
-printf '{\n  "software": %s,\n  "suites": [%s\n  ]\n}\n' \
+[ ${#suites[@]} = 0 ] || printf '{\n  "software": %s,\n  "suites": [%s\n  ]\n}\n' \
   "$([ "$(info 'software rasterizer')" = yes ] && echo true || echo false)" "$suite_json" >"$results/tests.json"
 
 write_summary
-bench "$late_limit" encode "${encode_args[@]}"
-bench "$late_limit" filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
+wants encode && bench "$late_limit" encode "${encode_args[@]}"
+wants filter && bench "$late_limit" filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
 
 
 say "results in $results (summary.md)"
