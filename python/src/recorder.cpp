@@ -179,8 +179,16 @@ private:
         rp.format = encoder_.params.format;
         rp.color = encoder_.params.color;
         rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
-        if (!(ring_ = glr_ring_create(messages_log(), &rp)))
+        if (!(ring_ = glr_ring_create(messages_log(), &rp))) {
+            // moderngl asks for OpenGL 3.3 unless told otherwise, and NVIDIA's driver then
+            // gives exactly that: say what to change in Python's words.
+            if (gpu_convert_ && glr_last_error_code() == GLR_ERROR_UNSUPPORTED)
+                throw failure{GLR_ERROR_UNSUPPORTED,
+                              std::string(glr_last_error()) + " (with moderngl: create_standalone_context(require=430) "
+                                                              "or create_context(require=430); or give the Recorder "
+                                                              "gpu_convert=False)"};
             fail_with_last_error();
+        }
         gl_thread_ = std::this_thread::get_id();
     }
 

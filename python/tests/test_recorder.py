@@ -1,6 +1,10 @@
 """glreader.Recorder in moderngl's own context: frames decoded pixel for pixel as moderngl
 reads them, a frame counter through the GPU YUV path decoded in order and upright, sound
-pushed from numpy, moderngl rendering on untouched, and misuse refused with words."""
+pushed from numpy, moderngl rendering on untouched, misuse refused with words, and an
+OpenGL 3.3 context told how to get 4.3 (or to convert on the CPU)."""
+import os
+import subprocess
+import sys
 import threading
 
 import moderngl
@@ -124,3 +128,33 @@ def test_no_current_context_is_an_error_not_a_crash(tmp_path):
     assert caught, "refused"
     assert "context" in str(caught[0]).lower(), str(caught[0])
     rec.close()
+
+
+# A context of OpenGL 3.3 (what moderngl asks for, and what NVIDIA then gives; Mesa is told
+# to report it), in a process of its own: the GPU conversion is refused, saying what to
+# change in Python, and gpu_convert=False records on the CPU.
+OLD_CONTEXT = """
+import sys, moderngl, glreader
+ctx = moderngl.create_standalone_context(backend="egl")
+print(ctx.version_code, flush=True)
+fbo = ctx.simple_framebuffer((64, 48))
+with glreader.Recorder(sys.argv[1], (64, 48), codec="libx264") as rec:
+    try:
+        rec.write(fbo)
+    except glreader.Error as error:
+        print(error, flush=True)
+with glreader.Recorder(sys.argv[2], (64, 48), codec="libx264", gpu_convert=False) as rec:
+    for _ in range(3):
+        rec.write(fbo)
+"""
+
+
+def test_an_opengl_3_3_context_is_told_how_to_get_4_3_or_to_convert_on_the_cpu(tmp_path):
+    refused, cpu = tmp_path / "refused.mp4", tmp_path / "cpu.mp4"
+    done = subprocess.run([sys.executable, "-c", OLD_CONTEXT, str(refused), str(cpu)], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.3"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    version, message = done.stdout.splitlines()[:2]
+    assert version == "330"
+    assert "needs compute shaders" in message and "require=430" in message and "gpu_convert=False" in message, message
+    assert len(decode_frames(str(cpu), 64, 48)) == 3

@@ -156,8 +156,9 @@ def main() -> int:
     if o.engine == "glreader.Recorder" and (o.no_readback or not o.render):
         parser.error("the Recorder reads back what it is given each frame: use it with --render")
 
-    # The loaders' sonames: a machine without GL development packages has no libGL.so.
-    ctx = moderngl.create_standalone_context(backend="egl", libgl="libGL.so.1", libegl="libEGL.so.1")
+    # The loaders' sonames (a machine without GL development packages has no libGL.so), and
+    # OpenGL 4.3 for the Recorder's GPU conversion (moderngl asks for 3.3, which NVIDIA gives).
+    ctx = moderngl.create_standalone_context(backend="egl", require=430, libgl="libGL.so.1", libegl="libEGL.so.1")
     scene = Scene(ctx, o.width, o.height)
     scene.draw(0)
     stage_ms = {"render_alone": render_alone_ms(ctx, scene)}
