@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._glreader import Error
 from .join import join
-from .render import _rate, render as _render_frames
+from .render import _frame_count, _rate, render as _render_frames
 
 PathLike = Union[str, "os.PathLike[str]"]
 MANIFEST = "manifest.json"
@@ -254,15 +254,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     """
     ray = _ray()
     fps_num, fps_den = _rate(fps)
-    if frames is not None and duration is not None:
-        raise ValueError("frames and duration both say how long: give one")
-    if frames is None:
-        seconds = 5.0 if duration is None else float(duration)
-        if not seconds > 0:
-            raise ValueError(f"duration: {duration!r} is not a positive number of seconds")
-        frames = max(1, round(seconds * fps_num / fps_den))
-    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
-        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    frames = _frame_count(frames, duration, fps_num, fps_den)
     for reserved in ("first_frame", "frames", "chunk", "progress", "output", "overwrite", "no_audio"):
         if reserved in render_options:
             raise ValueError(f"{reserved}: the farm sets it for each chunk")

@@ -69,6 +69,20 @@ class _Bar:
         sys.stderr.flush()
 
 
+def _frame_count(frames: Optional[int], duration: Optional[float], fps_num: int, fps_den: int) -> int:
+    """How many frames: `frames`, or `duration` seconds at the rate (default 5 s)."""
+    if frames is not None and duration is not None:
+        raise ValueError("frames and duration both say how long: give one")
+    if frames is None:
+        seconds = 5.0 if duration is None else float(duration)
+        if not seconds > 0:
+            raise ValueError(f"duration: {duration!r} is not a positive number of seconds")
+        frames = max(1, round(seconds * fps_num / fps_den))
+    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
+        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    return frames
+
+
 def render(
     shader: Optional[PathLike],
     output: PathLike,
@@ -131,15 +145,7 @@ def render(
     """
     width, height = _size(size)
     fps_num, fps_den = _rate(fps)
-    if frames is not None and duration is not None:
-        raise ValueError("frames and duration both say how long: give one")
-    if frames is None:
-        seconds = 5.0 if duration is None else float(duration)
-        if not seconds > 0:
-            raise ValueError(f"duration: {duration!r} is not a positive number of seconds")
-        frames = max(1, round(seconds * fps_num / fps_den))
-    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
-        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    frames = _frame_count(frames, duration, fps_num, fps_den)
     if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
         raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
     if alpha not in _ALPHA:
