@@ -141,7 +141,7 @@ headless_context::headless_context(const glr_log *log, const glr_context_params 
                 (software ? software_devices : hardware_devices)
                     .push_back({"device", display, software});
             }
-            egl_->GetError();
+            egl_->GetError(); // a device without a CUDA ordinal leaves EGL_BAD_ATTRIBUTE behind
             if (!choice.text.empty() && hardware_devices.empty() && software_devices.empty())
                 fail(GLR_ERROR_EGL, "GLR_EGL_DEVICE=%s: no such EGL device; there are %d: %s", choice.text.c_str(),
                      int(count), count ? listed.c_str() : "none");
@@ -163,22 +163,18 @@ headless_context::headless_context(const glr_log *log, const glr_context_params 
         attempts.push_back({"pbuffer", egl_->GetDisplay(EGL_DEFAULT_DISPLAY), false});
     };
     switch (params.platform) {
-    case GLR_PLATFORM_DEVICE:
-        attempts = hardware_devices;
-        attempts.insert(attempts.end(), software_devices.begin(), software_devices.end());
-        break;
     case GLR_PLATFORM_SURFACELESS: add_surfaceless(); break;
     case GLR_PLATFORM_PBUFFER: add_pbuffer(); break;
+    case GLR_PLATFORM_DEVICE:
     case GLR_PLATFORM_AUTO:
     default:
-        if (!choice.text.empty()) { // that device and no other
-            attempts = hardware_devices;
-            attempts.insert(attempts.end(), software_devices.begin(), software_devices.end());
-            break;
-        }
+        // Hardware devices first, software ones last; automatic, and no device named in
+        // GLR_EGL_DEVICE (that device and no other), the other platforms between.
         attempts = hardware_devices;
-        add_surfaceless();
-        add_pbuffer();
+        if (params.platform != GLR_PLATFORM_DEVICE && choice.text.empty()) {
+            add_surfaceless();
+            add_pbuffer();
+        }
         attempts.insert(attempts.end(), software_devices.begin(), software_devices.end());
         break;
     }
