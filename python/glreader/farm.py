@@ -310,7 +310,6 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
                                     name, tracker)] = (name, first, count)
         rendered = len(pending)
         reused_frames = sum(count for name, (_, count) in zip(names, ranges) if name in reused)
-        snapshot: dict = {"frames": {}, "retried": 0, "workers": {}}
         done_frames = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
@@ -324,10 +323,9 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
                     os.replace(path + ".new", path)
                 manifest.record(name, first, count, sha256)
                 done_frames += count
-            snapshot = ray.get(tracker.snapshot.remote())
-            if show:
-                show(_status(snapshot, pending, done_frames + reused_frames, reused_frames, frames, len(names),
-                             time.monotonic() - start, "rendering"))
+            if show:  # the progress actor is asked only when someone looks
+                show(_status(ray.get(tracker.snapshot.remote()), pending, done_frames + reused_frames, reused_frames,
+                             frames, len(names), time.monotonic() - start, "rendering"))
         stats = join([os.path.join(work, n) for n in names], output, audio=audio, audio_codec=audio_codec,
                      audio_bitrate=audio_bitrate, container=container, format_options=format_options,
                      overwrite=overwrite)

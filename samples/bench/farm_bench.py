@@ -86,7 +86,7 @@ def chunk_fixed_cost(export, scratch, runs, size):
 def farm_env(scratch):
     home = os.path.join(scratch, "home")
     os.makedirs(home, exist_ok=True)
-    return dict(os.environ, RAY_TMPDIR=scratch, HOME=home)
+    return dict(os.environ, RAY_TMPDIR=scratch, HOME=home, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
 
 
 def farm_run(scratch, workers, args):

@@ -143,13 +143,16 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
 @contextlib.contextmanager
 def ray_scratch():
     """An environment that puts Ray's session files and token in a scratch folder (short:
-    Ray's socket paths must fit 107 bytes), removed afterwards."""
+    Ray's socket paths must fit 107 bytes), removed afterwards, and tells Ray to keep to
+    127.0.0.1 (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0; Ray 2.60 still binds every interface it
+    has, which is why the namespace is the guarantee and the tests check the sockets)."""
     assert interfaces() == {"lo"}, "Ray would listen on the machine's own address: see tests/python_farm_test.sh"
     scratch = tempfile.mkdtemp(prefix="glr-ray-", dir="/tmp")
     os.makedirs(os.path.join(scratch, "ray"))
     os.makedirs(os.path.join(scratch, "home"))
     try:
-        yield dict(os.environ, HOME=os.path.join(scratch, "home"), RAY_TMPDIR=scratch)
+        yield dict(os.environ, HOME=os.path.join(scratch, "home"), RAY_TMPDIR=scratch,
+                   RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
