@@ -359,6 +359,8 @@ options parse(int argc, char **argv)
     if (o.start_frame > INT_MAX - o.frames)
         args.fail("the start, frame " + std::to_string(o.start_frame) + ", and " + std::to_string(o.frames) +
                   " frames pass the last frame number, " + std::to_string(INT_MAX));
+    if (!o.to_project.empty())
+        return o; // it writes a project folder, no output: none to name or to refuse
     if (o.output.empty() && o.container == "null")
         o.output = "nowhere"; // the null muxer writes nothing, whatever the name
     else if (o.output.empty())

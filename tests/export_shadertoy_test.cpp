@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -335,8 +336,19 @@ TEST(export_shadertoy, a_shadertoy_json_renders_upright_and_as_its_written_folde
         EXPECT_EQ(right[2], 30) << "frame " << n << ": +Y is sky_2.ppm";
     }
 
+    // After the Quick start, the default output (glreader-export.mp4, here in the working
+    // folder) exists: --to-project writes no output, so it neither refuses nor touches it.
+    const char *default_output = "glreader-export.mp4";
+    bool placed = access(default_output, F_OK) != 0;
+    if (placed)
+        write(default_output, "mine");
+    std::string before = glr_test::slurp(default_output);
     std::string project = glr_test::scratch_path("json_project");
-    ASSERT_EQ(run_export({"--shader", json.json, "--media", json.media, "--to-project", project}, log), 0) << log;
+    int wrote = run_export({"--shader", json.json, "--media", json.media, "--to-project", project}, log);
+    EXPECT_EQ(glr_test::slurp(default_output), before);
+    if (placed)
+        std::remove(default_output);
+    ASSERT_EQ(wrote, 0) << log;
     EXPECT_NE(log.find("wrote the project into " + project), std::string::npos) << log;
     std::string channels = glr_test::slurp(project + "/channels");
     EXPECT_NE(channels.find("image.channel1 image:" + json.media + "/pic.ppm\n"), std::string::npos)
