@@ -1,6 +1,7 @@
 """glreader.turbopipe as TurboPipe's users run it: writes in order per fd from bytes,
 bytearray, memoryview, numpy and moderngl buffers; pipe() waiting for memory still queued;
-sync, done, close in their 1.x and 2.x forms; moderngl render loops into a real ffmpeg (one
+sync, done, close in their 1.x and 2.x forms; TurboPipe 2.0's README loop on
+memoryview(buffer.mglo), every frame's bytes; moderngl render loops into a real ffmpeg (one
 buffer never synced; ShaderFlow's export loop and its finish, which closes stdin as soon as
 sync(buffer) returned), every frame decoded in order; a reader that dies raising
 BrokenPipeError, never killing the interpreter."""
@@ -115,6 +116,36 @@ def test_shaderflows_export_loop_then_its_finish_delivers_every_frame(tmp_path):
     assert ffmpeg.wait(timeout=120) == 0
     decoded = decode_frames(str(out), width, height)
     assert [f[0] for f in decoded] == list(range(frames)), "every frame, in order"
+    scene.ctx.release()
+
+
+def test_turbopipe_2_readme_loop_on_memoryviews_of_the_buffer_delivers_every_frame(cat):
+    # TurboPipe 2.0's README and examples: sync(memoryview(buffer.mglo)), read_into(buffer),
+    # pipe(memoryview(buffer.mglo), fd), and its shorter form without the sync. Each view is
+    # a mapping of the buffer: held past the call, the next mapping or read_into fails.
+    child, out = cat
+    width, height, frames = 64, 32, 12
+    scene = CounterScene(width, height)
+    buffer = scene.ctx.buffer(reserve=width * height * 4)
+    fileno = child.stdin.fileno()
+    expected = []
+    for n in range(frames):
+        scene.draw(n)
+        if n < frames // 2:
+            turbopipe.sync(memoryview(buffer.mglo))
+        scene.fbo.read_into(buffer, components=4)
+        expected.append(scene.fbo.read(components=4))
+        turbopipe.pipe(memoryview(buffer.mglo), fileno)
+    turbopipe.sync(memoryview(buffer.mglo))
+    child.stdin.close()
+    assert child.wait(timeout=60) == 0
+    data, size = out.read_bytes(), width * height * 4
+    assert len(data) == frames * size, "every frame whole"
+    for n in range(frames):
+        assert data[n * size:(n + 1) * size] == expected[n], f"frame {n}'s bytes"
+    assert [expected[n][0] for n in range(frames)] == list(range(frames))
+    buffer.write(b"\x05" * size)  # the buffer is the caller's again: no mapping left open
+    assert buffer.read()[:4] == b"\x05" * 4
     scene.ctx.release()
 
 
