@@ -11,6 +11,9 @@ class Error(RuntimeError):
 def run_export(options: dict[str, Any], progress: Optional[Callable[[dict], None]], interval: float = 0.1) -> dict:
     """Runs an export job (glreader.render is its interface)."""
 
+def check_output(options: dict[str, Any]) -> dict:
+    """What an output with these encoder options would hold (glreader.farm checks its output with it)."""
+
 def join(options: dict[str, Any]) -> dict:
     """Joins chunks (glreader.join is its interface)."""
 

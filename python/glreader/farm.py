@@ -18,6 +18,7 @@ glreader[ray]`.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import io
 import json
 import os
@@ -30,9 +31,10 @@ import uuid
 import zipfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from . import _glreader
 from ._glreader import Error
 from .join import join
-from .render import _frame_count, _rate, render as _render_frames
+from .render import _frame_count, _output_options, _rate, render as _render_frames
 
 PathLike = Union[str, "os.PathLike[str]"]
 MANIFEST = "manifest.json"
@@ -44,6 +46,12 @@ def _ray():
     except ImportError:
         raise ImportError("glreader.farm needs Ray: pip install glreader[ray] (or pip install ray)") from None
     return ray
+
+
+def _render_defaults() -> Dict[str, Any]:
+    """glreader.render's defaults, which a chunk renders with where the caller gave none."""
+    return {name: p.default for name, p in inspect.signature(_render_frames).parameters.items()
+            if p.default is not inspect.Parameter.empty}
 
 
 def _check_reachable(address: Optional[str], seconds: float = 5.0) -> None:
@@ -264,6 +272,14 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         raise FileExistsError(f"{output} already exists: overwrite=True replaces it")
     if shared_work and work is None:
         raise ValueError("shared_work: name the shared folder as work")
+    # The output's encoder as a single pass chooses it (the container's own codec when none
+    # is named), checked with its sound against the container before any chunk renders;
+    # the chunks (NUT) are encoded with it by name, not with NUT's own default.
+    chosen = {**_render_defaults(), **render_options}
+    plan = _glreader.check_output(_output_options(
+        output, fps=fps, container=container, format_options=format_options, audio=audio, audio_codec=audio_codec,
+        audio_bitrate=audio_bitrate, **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
+    render_options = dict(render_options, codec=plan["video_encoder"])
     # The project and its media travel with the tasks: no node needs the caller's disk.
     packed = _Packed(os.fspath(shader)) if shader is not None else None
     options = dict(render_options, fps=(f"{fps_num}/{fps_den}"), no_audio=True)

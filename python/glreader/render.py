@@ -143,13 +143,10 @@ def render(
     Returns the final statistics. Raises ValueError (an option), FileNotFoundError,
     FileExistsError, BrokenPipeError (a reader that went away) or glreader.Error.
     """
-    width, height = _size(size)
     fps_num, fps_den = _rate(fps)
     frames = _frame_count(frames, duration, fps_num, fps_den)
     if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
         raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
-    if alpha not in _ALPHA:
-        raise ValueError(f"alpha: {alpha!r} (False, True, 'straight' or 'premultiplied')")
     bound = []
     for channel, spec in (channels or {}).items():
         if not isinstance(channel, int) or not 0 <= channel <= 3 or not isinstance(spec, str):
@@ -162,16 +159,39 @@ def render(
     if progress is None:
         progress = sys.stderr.isatty()
     callback = _Bar() if progress is True else progress or None
-    options = {
+    options = _output_options(output, size=size, fps=fps, codec=codec, pix_fmt=pix_fmt, codec_options=codec_options,
+                              container=container, format_options=format_options, audio=audio,
+                              audio_codec=audio_codec, audio_bitrate=audio_bitrate, alpha=alpha)
+    options.update({
         "project": os.fspath(shader) if shader is not None else "",
         "media": os.fspath(media) if media is not None else None,
         "channels": bound,
+        "first_frame": first_frame,
+        "frames": frames,
+        "audio_rate": audio_rate,
+        "no_audio": no_audio,
+        "mouse": mouse,
+        "date": date,
+        "overwrite": overwrite,
+        "chunk": bool(chunk),
+    })
+    return _glreader.run_export(options, callback, progress_interval)
+
+
+def _output_options(output: PathLike, *, size: Sequence[int], fps: Any, codec: Optional[str], pix_fmt: Optional[str],
+                    codec_options: Any, container: Optional[str], format_options: Any, audio: Optional[PathLike],
+                    audio_codec: Optional[str], audio_bitrate: Optional[int], alpha: Union[bool, str]) -> dict:
+    """What render's frames are and where and how they are encoded, checked and in the
+    library's terms: the part of its options that glreader.farm checks its output with."""
+    width, height = _size(size)
+    fps_num, fps_den = _rate(fps)
+    if alpha not in _ALPHA:
+        raise ValueError(f"alpha: {alpha!r} (False, True, 'straight' or 'premultiplied')")
+    return {
         "width": width,
         "height": height,
         "fps_num": fps_num,
         "fps_den": fps_den,
-        "first_frame": first_frame,
-        "frames": frames,
         "output": os.fspath(output),
         "codec": codec,
         "pix_fmt": pix_fmt,
@@ -181,12 +201,5 @@ def render(
         "audio": os.fspath(audio) if audio is not None else None,
         "audio_codec": audio_codec,
         "audio_bitrate": audio_bitrate,
-        "audio_rate": audio_rate,
-        "no_audio": no_audio,
-        "mouse": mouse,
-        "date": date,
         "alpha": _ALPHA[alpha],
-        "overwrite": overwrite,
-        "chunk": bool(chunk),
     }
-    return _glreader.run_export(options, callback, progress_interval)

@@ -3,6 +3,7 @@
 #include "errors.hpp"
 #include "frames.hpp"
 #include "join.hpp"
+#include "options.hpp"
 #include "recorder.hpp"
 #include "render.hpp"
 #include "turbopipe.hpp"
@@ -21,5 +22,7 @@ NB_MODULE(_glreader, m)
     glr_python::register_frames(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
+    m.def("check_output", &glr_python::check_output, nb::arg("options"),
+          "What an output with these encoder options would hold (glreader.farm checks its output with it).");
     m.def("join", &glr_python::join_chunks, nb::arg("options"), "Joins chunks (glreader.join is its interface).");
 }

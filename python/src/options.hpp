@@ -38,4 +38,9 @@ private:
         audio_codec_;
 };
 
+// What glr_encoder_check chooses for the encoder options with frames of width x height at
+// fps_num/fps_den (alpha: the frames' alpha kept), writing nothing: container, video_codec,
+// video_encoder, pix_fmt, audio_codec, audio_encoder; a refusal raises, with its words.
+nanobind::dict check_output(const nanobind::dict &options);
+
 } // namespace glr_python

@@ -4,8 +4,9 @@ runs this file there: Ray binds every interface it has, so only a namespace keep
 the machine's own address): a feedback project rendered in chunks equals the single
 pass; a rerun reuses finished chunks, and a changed project none; H.264 and AAC keep the
 single pass's timestamps, keyframes, samples and sync; a worker killed mid-chunk is
-retried and the output is still whole; chunks run on both nodes of a two-node cluster; a
-GPU chunk asks for the EGL device of Ray's GPU; bad input is refused."""
+retried and the output is still whole; chunks run on both nodes of a two-node cluster;
+without a codec the output gets its container's own, and an impossible pair is refused
+before any chunk renders; a GPU chunk asks for the EGL device of Ray's GPU; bad input is refused."""
 import contextlib
 import json
 import os
@@ -327,6 +328,35 @@ def test_h264_and_aac_from_the_farm_have_the_single_pass_s_frames_timestamps_and
     decoded = subprocess.run(["ffmpeg", "-v", "warning", "-i", str(joined), "-f", "null", "-"], capture_output=True,
                              text=True, timeout=60)
     assert decoded.returncode == 0 and decoded.stderr == "", decoded.stderr
+
+
+def test_without_a_codec_the_output_gets_its_container_s_own_and_an_impossible_pair_is_refused_first(tmp_path,
+                                                                                                      local_ray):
+    # As glreader-export and glreader.render choose: H.264 for MP4, VP9 (and Opus) for WebM;
+    # never the chunks' container's own (NUT's MPEG-4 Part 2).
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 64.0, fract(iTime), 0.5, 1); }\n")
+    song = tmp_path / "song.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ac", "2",
+                    str(song)], check=True, timeout=60)
+    for name, video, sound in (("farm.mp4", "h264", None), ("farm.webm", "vp9", "opus")):
+        out = tmp_path / name
+        farm.render(shader, out, frames=8, chunks=2, size=(64, 36), audio=song if sound else None, progress=False)
+        single = tmp_path / f"single-{name}"
+        glreader.render(shader, single, frames=8, size=(64, 36), audio=song if sound else None, progress=False)
+        for stream, codec in (("v", video), ("a", sound)):
+            if codec:
+                assert probe(out, stream, "streams", ("codec_name",)) == [(codec,)], name
+                assert probe(single, stream, "streams", ("codec_name",)) == [(codec,)], "the single pass's choice"
+        assert len(probe(out, "v", "frames", ("pts",))) == 8
+    work = tmp_path / "work"
+    for bad, words in ((dict(codec="libx264"), "the webm muxer cannot hold h264"),
+                       (dict(audio=song, audio_codec="aac"), "the webm muxer cannot hold aac")):
+        with pytest.raises(ValueError, match=words):
+            farm.render(shader, tmp_path / "no.webm", frames=8, chunks=2, size=(64, 36), work=work, progress=False,
+                        **bad)
+        assert not (tmp_path / "no.webm").exists()
+        assert not work.exists() or os.listdir(work) == [], "refused before any chunk rendered"
 
 
 def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, local_ray):
