@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -623,6 +624,37 @@ TEST(export_audio, sound_already_in_the_containers_codec_is_copied_as_it_is)
         << glr_test::slurp(log);
     std::ifstream never(out);
     EXPECT_FALSE(never.good());
+}
+
+// Every LAME-encoded MP3 starts with the encoder's delay, which its decoder skips. Both of
+// glreader's decoders (the muxed sound, the sound texture of a sound channel) decode it as
+// ffmpeg does, to the same samples, and as quietly: no "Could not update timestamps for
+// skipped samples" at -v warning.
+TEST(export_audio, an_mp3_gives_ffmpeg_s_samples_and_no_warning)
+{
+    std::string log = glr_test::scratch_path("mp3.txt"), mp3 = glr_test::scratch_path("song.mp3"),
+                out = glr_test::scratch_path("mp3.mkv"), shader = glr_test::scratch_path("hears.frag");
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffmpeg", {"-v", "error", "-y", "-f", "lavfi", "-i",
+                                                             "sine=frequency=440:duration=2:sample_rate=44100", "-ac",
+                                                             "2", "-c:a", "libmp3lame", mp3},
+                                                  log)),
+              0)
+        << glr_test::slurp(log);
+    std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }\n";
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-v", "warning", "-s", "32x16", "-r", "25", "-n", "25", "--shader",
+                                                shader, "--channel0", "sound", "--audio", mp3, "-c", "ffv1", "-c:a",
+                                                "pcm_s16le", "-o", out},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    std::string said = glr_test::slurp(log);
+    EXPECT_EQ(said.find("Could not update timestamps"), std::string::npos) << said;
+    EXPECT_EQ(said.find("[mp3"), std::string::npos) << "ffmpeg -i song.mp3 says nothing at -v warning: " << said;
+    std::vector<int16_t> ours = glr_test::decode_audio(out, 44100, 2), ffmpegs = glr_test::decode_audio(mp3, 44100, 2);
+    ASSERT_EQ(ours.size(), 44100u * 2) << "one second, the video's length";
+    ASSERT_GE(ffmpegs.size(), ours.size());
+    EXPECT_TRUE(std::equal(ours.begin(), ours.end(), ffmpegs.begin())) << "the samples ffmpeg decodes, from the first";
+    std::remove(out.c_str());
 }
 
 TEST(export_audio, sound_it_cannot_use_is_named)

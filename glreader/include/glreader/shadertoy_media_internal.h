@@ -158,6 +158,9 @@ static inline int glr_media_decoder_open(struct glr_media_decoder *d, const char
         glr_media_decoder_close(d);
         return glr_media_fail(AVERROR(ENOMEM), "cannot decode the %s %s", what, path);
     }
+    /* The packets' time base: a decoder that skips samples (an MP3's encoder delay) moves
+     * its frames' timestamps in it, and warns without it. */
+    d->codec->pkt_timebase = d->format->streams[d->stream]->time_base;
     if ((ret = avcodec_parameters_to_context(d->codec, d->format->streams[d->stream]->codecpar)) < 0 ||
         (ret = avcodec_open2(d->codec, decoder, NULL)) < 0) {
         glr_media_decoder_close(d);

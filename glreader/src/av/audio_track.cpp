@@ -115,6 +115,9 @@ void audio_track::open_input(const char *url)
     if (!decoder_)
         fail(-ENOMEM, "out of memory");
     avcodec_parameters_to_context(decoder_, input_->streams[input_stream_]->codecpar);
+    // The packets' time base: a decoder that skips samples (an MP3's encoder delay, which
+    // every LAME file has) moves its frames' timestamps in it, and warns without it.
+    decoder_->pkt_timebase = input_->streams[input_stream_]->time_base;
     if ((rc = avcodec_open2(decoder_, codec, nullptr)) < 0)
         fail(code_of_av_error(rc), "glr_encoder_create: cannot decode the audio of %s: %s", url,
              av_error_text(rc).c_str());
