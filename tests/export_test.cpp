@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -396,6 +397,29 @@ TEST(export_outputs, a_loopback_receiver_gets_the_whole_stream)
     ASSERT_EQ(glr_test::wait_exit(receiver), 0) << glr_test::slurp(log);
     glr_test::expect_counter_video(out, 40, 24, 20);
     std::remove(out.c_str());
+}
+
+// glreader-export checks the encoder's settings by opening it before the first frame, and
+// opens it again to encode: what it says on opening (libvpx's default CRF, x265's warnings,
+// which x265 prints itself) reaches the user once.
+TEST(export_outputs, an_encoder_s_warnings_on_opening_are_said_once)
+{
+    std::string log = glr_test::scratch_path("said_once.txt"), out = glr_test::scratch_path("said_once.mkv");
+    int tried = 0;
+    for (auto [encoder, words] : {std::pair<std::string, std::string>{"libvpx-vp9", "default CRF"},
+                                  {"libx265", "x265 [warning]: Source height < 720p"}}) {
+        int rc = glr_test::wait_exit(spawn_export({"-y", "-s", "64x36", "-n", "3", "-c", encoder, "-o", out}, log));
+        std::string said = glr_test::slurp(log);
+        if (rc != 0 && said.find("'" + encoder + "' is no video encoder") != std::string::npos)
+            continue; // not in this FFmpeg (the GPU bundle's has neither)
+        tried++;
+        ASSERT_EQ(rc, 0) << said;
+        size_t first = said.find(words);
+        EXPECT_NE(first, std::string::npos) << encoder << " said: " << said;
+        EXPECT_EQ(said.find(words, first + 1), std::string::npos) << encoder << " twice: " << said;
+    }
+    std::remove(out.c_str());
+    RecordProperty("encoders_tried", tried);
 }
 
 TEST(export_outputs, muxer_options_reach_the_muxer)

@@ -1,5 +1,9 @@
 // glr_ffmpeg_log_route: FFmpeg's own log through a glreader log, whole lines at their
-// level, with their component, and FFmpeg's level set to the log's.
+// level, with their component, and FFmpeg's level set to the log's; an encoder's words on
+// opening said once, though glr_encoder_check opened it before.
+#include "support/gl_test.hpp"
+
+#include "glreader/encoder.h"
 #include "glreader/ffmpeg_log.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +13,8 @@ extern "C" {
 #include <libavutil/log.h>
 }
 
+#include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -57,6 +63,65 @@ TEST(ffmpeg_log, lines_reach_the_glreader_log_whole_at_their_level)
     EXPECT_NE(r.lines[1].second.find("] something broke"), std::string::npos) << r.lines[1].second;
     EXPECT_EQ(r.lines[2].first, GLR_LOG_INFO);
     EXPECT_NE(r.lines[2].second.find("] some news"), std::string::npos) << r.lines[2].second;
+}
+
+// A glreader log that keeps each line, routed FFmpeg's log while it lives.
+class routed_log {
+public:
+    routed_log()
+    {
+        glr_log_params p{};
+        p.callback = [](void *opaque, glr_log_level level, const char *message) {
+            auto *rec = static_cast<recorded *>(opaque);
+            std::lock_guard<std::mutex> lock(rec->mutex);
+            rec->lines.emplace_back(level, message);
+        };
+        p.opaque = &r_;
+        p.level = GLR_LOG_INFO;
+        log_ = glr_log_create(&p);
+        glr_ffmpeg_log_route(log_);
+    }
+    ~routed_log()
+    {
+        glr_ffmpeg_log_route(nullptr);
+        glr_log_destroy(&log_);
+    }
+    glr_log *get() { return log_; }
+    // How many of the lines hold `words`.
+    long count(const std::string &words)
+    {
+        std::lock_guard<std::mutex> lock(r_.mutex);
+        return std::count_if(r_.lines.begin(), r_.lines.end(),
+                             [&](const auto &line) { return line.second.find(words) != std::string::npos; });
+    }
+
+private:
+    recorded r_;
+    glr_log *log_ = nullptr;
+};
+
+TEST(ffmpeg_log, an_encoder_s_opening_words_are_said_once_though_a_check_opened_it_first)
+{
+    routed_log log;
+    std::string out = glr_test::scratch_path("said_once.mkv");
+    glr_encoder_params p{};
+    p.width = 64;
+    p.height = 36;
+    p.codec = "libx264";
+    p.output = out.c_str();
+    ASSERT_EQ(glr_encoder_check(log.get(), &p, nullptr), 0) << glr_last_error();
+    glr_encoder *encoder = glr_encoder_create(log.get(), &p);
+    ASSERT_NE(encoder, nullptr) << glr_last_error();
+    ASSERT_EQ(glr_encoder_finish(encoder), 0) << glr_last_error();
+    glr_encoder_destroy(&encoder);
+    std::remove(out.c_str());
+    EXPECT_EQ(log.count("using cpu capabilities"), 1) << "libx264's line at info, from the open that encodes";
+
+    // Refused: the trial's words say why, once.
+    p.pix_fmt = "yuv444p";
+    p.codec_options = "profile=baseline";
+    EXPECT_LT(glr_encoder_check(log.get(), &p, nullptr), 0);
+    EXPECT_EQ(log.count("Error setting profile baseline"), 1);
 }
 
 TEST(ffmpeg_log, the_level_follows_the_log)

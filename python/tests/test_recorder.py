@@ -77,14 +77,17 @@ def test_moderngl_renders_on_as_before_after_captures(tmp_path, scene):
         rec.write(scene.fbo)
 
 
-def test_misuse_is_refused_with_words(tmp_path, scene):
+def test_misuse_is_refused_with_words(tmp_path, scene, capfd, caplog):
     kept = tmp_path / "kept.mp4"
     kept.write_bytes(b"precious")
     with pytest.raises(FileExistsError):
         glreader.Recorder(kept, (WIDTH, HEIGHT))
     assert kept.read_bytes() == b"precious"
+    capfd.readouterr()
     with pytest.raises(ValueError, match="'nope' is no video encoder"):
         glreader.Recorder(tmp_path / "a.mp4", (WIDTH, HEIGHT), codec="nope")
+    said = capfd.readouterr().err + "".join(r.getMessage() for r in caplog.records)
+    assert "'nope'" not in said, f"the error is the exception, not a printed line as well: {said}"
     with pytest.raises(ValueError):
         glreader.Recorder(tmp_path / "b.mp4", (0, HEIGHT))
 

@@ -51,7 +51,10 @@ int glr_encoder_check(glr_log *log, const struct glr_encoder_params *params, str
 glr_format glr_encoder_preferred_format(const struct glr_encoder_params *params)
 {
     glr_format out{};
-    glr::guarded(nullptr, [&] {
+    // No log to say it in: the reason is in glr_last_error() alone, as documented (printing
+    // it too made a caller that then raises it show it twice).
+    auto keep = [](int code, const char *message) { glr_priv_report_error(nullptr, code, message, 0); };
+    glr::guarded_with(keep, [&] {
         if (!params)
             glr::fail(-EINVAL, "glr_encoder_preferred_format: params is NULL");
         out = glr_encoder::preferred_format(*params);

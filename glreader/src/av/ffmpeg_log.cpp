@@ -1,6 +1,8 @@
-// glr_ffmpeg_log_route: av_log's callback, forwarding whole lines to a glreader log.
+// glr_ffmpeg_log_route: av_log's callback, forwarding whole lines to a glreader log; and
+// ffmpeg_log_hold, which keeps a thread's lines back while it lives.
 #include "glreader/ffmpeg_log.h"
 
+#include "av/ffmpeg_log_hold.hpp"
 #include "priv.h"
 
 extern "C" {
@@ -14,6 +16,7 @@ extern "C" {
 namespace {
 
 std::atomic<const glr_log *> routed{nullptr};
+thread_local glr::ffmpeg_log_hold *holding = nullptr; // this thread's lines go there while set
 
 glr_log_level glr_level_of(int av_level)
 {
@@ -64,11 +67,33 @@ void forward(void *component, int level, const char *fmt, va_list args)
             continue;
         if (whole[0] != '[')
             whole = "[ffmpeg] " + whole; // a line without a component: still FFmpeg's
-        glr_priv_log_write(log, glr_level_of(line.level), whole.c_str());
+        if (holding)
+            holding->keep(glr_level_of(line.level), std::move(whole));
+        else
+            glr_priv_log_write(log, glr_level_of(line.level), whole.c_str());
     }
 }
 
 } // namespace
+
+namespace glr {
+
+ffmpeg_log_hold::ffmpeg_log_hold() : outer_(holding) { holding = this; }
+
+ffmpeg_log_hold::~ffmpeg_log_hold() { holding = outer_; }
+
+void ffmpeg_log_hold::forward()
+{
+    const glr_log *log = routed.load();
+    for (const auto &[level, text] : held_)
+        if (outer_)
+            outer_->keep(level, text);
+        else if (log)
+            glr_priv_log_write(log, level, text.c_str());
+    held_.clear();
+}
+
+} // namespace glr
 
 extern "C" void glr_ffmpeg_log_route(glr_log *log)
 {

@@ -3,6 +3,7 @@
 #include "av/av_dictionary.hpp"
 #include "av/av_error.hpp"
 #include "av/codec_choice.hpp"
+#include "av/ffmpeg_log_hold.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "latency.hpp"
@@ -12,8 +13,11 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
+#include <string>
 
 namespace glr {
 
@@ -35,9 +39,31 @@ glr_color output_color(const glr_encoder_params &p, AVPixelFormat out_fmt)
     return color;
 }
 
+// The x265-params that make x265 (which prints on its own, not through av_log) as talkative
+// as av_log's level, or at most `loudest` ("info"; "error" for a trial, whose warnings the
+// real open repeats); the caller's own x265-params come first, so their log-level gives way.
+std::string x265_log_params(const char *callers, const char *loudest)
+{
+    int level = av_log_get_level();
+    const char *x265 = level < AV_LOG_ERROR     ? "none"
+                       : level < AV_LOG_WARNING ? "error"
+                       : level < AV_LOG_INFO    ? "warning"
+                       : level < AV_LOG_DEBUG   ? "info"
+                                                : "debug";
+    static const char *const order[] = {"none", "error", "warning", "info", "debug"};
+    auto rank = [](const char *name) { return std::find_if(std::begin(order), std::end(order), [&](const char *o) {
+                                                  return std::strcmp(o, name) == 0;
+                                              }) - std::begin(order); };
+    if (rank(x265) > rank(loudest))
+        x265 = loudest;
+    return callers ? format("%s:log-level=%s", callers, x265) : format("log-level=%s", x265);
+}
+
 // Allocates and opens the plan's video encoder for the params' frames, tagged `color`.
-// Throws with words; nothing is left allocated then.
-AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_plan &plan, const glr_color &color)
+// Throws with words; nothing is left allocated then. trial: only to check the settings
+// (the encoder is opened again for real), so x265 keeps its warnings to itself.
+AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_plan &plan, const glr_color &color,
+                                   bool trial)
 {
     const AVCodec *codec = plan.video;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(plan.pix_fmt);
@@ -66,19 +92,16 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
     if (plan.muxer->flags & AVFMT_GLOBALHEADER)
         context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
-#if LIBAVCODEC_VERSION_MAJOR < 62
     // libx265's wrapper before FFmpeg 8 leaves x265 printing to stderr at its own level,
-    // whatever av_log's is: give it av_log's (unless the caller tuned x265 himself).
-    if (std::strcmp(codec->name, "libx265") == 0 && !av_dict_get(*options.address(), "x265-params", nullptr, 0)) {
-        int level = av_log_get_level();
-        const char *x265 = level < AV_LOG_ERROR     ? "none"
-                           : level < AV_LOG_WARNING ? "error"
-                           : level < AV_LOG_INFO    ? "warning"
-                           : level < AV_LOG_DEBUG   ? "info"
-                                                    : "debug";
-        av_dict_set(options.address(), "x265-params", format("log-level=%s", x265).c_str(), 0);
+    // whatever av_log's is: give it av_log's (unless the caller tuned x265 himself); a
+    // trial, on every FFmpeg, its errors only.
+    bool own_level = LIBAVCODEC_VERSION_MAJOR < 62;
+    if (std::strcmp(codec->name, "libx265") == 0 && (trial || own_level)) {
+        const AVDictionaryEntry *callers = av_dict_get(*options.address(), "x265-params", nullptr, 0);
+        if (trial || !callers)
+            av_dict_set(options.address(), "x265-params",
+                        x265_log_params(callers ? callers->value : nullptr, trial ? "error" : "debug").c_str(), 0);
     }
-#endif
     int rc = avcodec_open2(context, codec, options.address());
     std::string unknown = options.first_key();
     if (rc < 0 || !unknown.empty())
@@ -104,7 +127,16 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
 
 void video_track::trial_open(const glr_encoder_params &params, const encoder_plan &plan)
 {
-    AVCodecContext *context = open_video_encoder(params, plan, output_color(params, plan.pix_fmt));
+    // What the encoder says on opening (libvpx's default CRF...), the real open says again;
+    // unless it refused, when its words say why.
+    ffmpeg_log_hold hold;
+    AVCodecContext *context;
+    try {
+        context = open_video_encoder(params, plan, output_color(params, plan.pix_fmt), true);
+    } catch (...) {
+        hold.forward();
+        throw;
+    }
     avcodec_free_context(&context);
 }
 
@@ -119,7 +151,7 @@ video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, 
         if (plan.pix_fmt != input_pix_fmt_)
             open_scaler(plan.pix_fmt);
         pool_ = std::make_unique<frame_pool>(width_, height_, plan.pix_fmt);
-        context_ = open_video_encoder(p, plan, out_color_);
+        context_ = open_video_encoder(p, plan, out_color_, false);
         stream_ = avformat_new_stream(out.context(), nullptr);
         packet_ = av_packet_alloc();
         if (!stream_ || !packet_)
