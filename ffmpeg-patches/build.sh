@@ -3,7 +3,7 @@
 # exact FFmpeg release a line names (its hooks, plus the filters from plugin/), and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--lean | --bundle | --asan] [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--lean | --bundle | --asan] [--configure-only] [--source DIR|TARBALL]
 #
 # By default, a complete ffmpeg: configured as a distribution does, every built-in
 # component (AAC, MP3, MPEG-TS, Matroska, PNG, the network protocols...) plus the external
@@ -20,6 +20,10 @@
 # --asan: the lean build compiled with AddressSanitizer (FFmpeg's gcc-asan toolchain, the
 # filters included), linked with a glreader built under AddressSanitizer+UBSan (in its own
 # prefix): the filters' tests in the sanitizer stage of scripts/test.sh run it.
+# --configure-only: unpacks, puts glreader in and runs FFmpeg's configure for that flavour
+# in a scratch folder, checks that it enables both filters, and removes it (a build kept in
+# the cache is left alone): what scripts/test.sh runs for the complete build of every line
+# it does not compile. Prints "configured" last.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
 # of that release (downloaded through a private apt configuration), or the tree or
@@ -35,17 +39,19 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--lean | --bundle | --asan] [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--lean | --bundle | --asan] [--configure-only] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
 flavour=full
+configure_only=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --lean) flavour=lean; shift ;;
     --full) flavour=full; shift ;; # the default, named
     --bundle) flavour=bundle; shift ;;
     --asan) flavour=asan; shift ;;
+    --configure-only) configure_only=true; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;
     *) usage ;;
   esac
@@ -89,21 +95,38 @@ ffmpeg_bin=$work/build/ffmpeg
 [ $flavour = bundle ] && ffmpeg_bin=$work/install/bin/ffmpeg
 
 mkdir -p "$cache"
-say "installing glreader from $root into $prefix"
-cmake -S "$root" -B "$glreader_build" -G Ninja "${glreader_options[@]}" \
-  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
-  -DGLREADER_BUILD_TESTS=OFF -DGLREADER_BUILD_SAMPLES=OFF >"$glreader_build.log" 2>&1 &&
-  cmake --build "$glreader_build" >>"$glreader_build.log" 2>&1 &&
-  cmake --install "$glreader_build" >>"$glreader_build.log" 2>&1 ||
-  { tail -n 30 "$glreader_build.log" >&2; die "building glreader failed (log: $glreader_build.log)"; }
+# The checkout's own build (scripts/demo.sh's and scripts/test.sh's build/) when it is a
+# plain one with the library folder this install uses: only its libraries are brought up
+# to date and installed, instead of a third build of glreader.
+checkout_build=$root/build
+if [ $flavour != asan ] && [ -f "$checkout_build/CMakeCache.txt" ] &&
+   grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$root" "$checkout_build/CMakeCache.txt" &&
+   grep -qx 'GLREADER_SANITIZE:STRING=' "$checkout_build/CMakeCache.txt" &&
+   grep -qx 'CMAKE_INSTALL_LIBDIR:PATH=lib' "$checkout_build/CMakeCache.txt"; then
+  say "installing glreader from $checkout_build (the checkout's build) into $prefix"
+  { cmake --build "$checkout_build" --target glreader glreader-av &&
+    cmake --install "$checkout_build" --prefix "$prefix" --component Unspecified; } >"$glreader_build.log" 2>&1 ||
+    { tail -n 30 "$glreader_build.log" >&2; die "building glreader failed (log: $glreader_build.log)"; }
+else
+  say "building glreader from $root and installing it into $prefix"
+  cmake -S "$root" -B "$glreader_build" -G Ninja "${glreader_options[@]}" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DGLREADER_BUILD_TESTS=OFF -DGLREADER_BUILD_SAMPLES=OFF >"$glreader_build.log" 2>&1 &&
+    cmake --build "$glreader_build" >>"$glreader_build.log" 2>&1 &&
+    cmake --install "$glreader_build" >>"$glreader_build.log" 2>&1 ||
+    { tail -n 30 "$glreader_build.log" >&2; die "building glreader failed (log: $glreader_build.log)"; }
+fi
 
-if [ -x "$ffmpeg_bin" ]; then
+if $configure_only; then
+  work=$(mktemp -d "$cache/configure-$line-$flavour-XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+elif [ -x "$ffmpeg_bin" ]; then
   say "FFmpeg $version with glreader ($line hooks, $flavour) is already built ($work)"
   echo "$ffmpeg_bin"
   exit 0
+else
+  rm -rf "$cache/$line-$flavour"-*  # builds of older hooks or plugin/
 fi
-
-rm -rf "$cache/$line-$flavour"-*  # builds of older hooks or plugin/
 say "unpacking FFmpeg $version and putting glreader in (the $line hooks, plugin/)"
 unpack_tree "$work/src" "$source"
 apply_glreader "$work/src"
@@ -138,8 +161,16 @@ elif [ $flavour = bundle ]; then
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.
+  # Each external library this release's configure knows (libharfbuzz came with FFmpeg 6.0).
   components=(--enable-gpl --enable-version3 --enable-libglreader)
-  for library in "${full_libraries[@]%%:*}"; do components+=("--enable-$library"); done
+  known=$("$work/src/configure" --help)
+  for library in "${full_libraries[@]%%:*}"; do
+    if grep -q -- "--enable-$library\b" <<<"$known"; then
+      components+=("--enable-$library")
+    else
+      say "FFmpeg $version's configure has no --enable-$library: built without it"
+    fi
+  done
 fi
 
 mkdir -p "$work/build"
@@ -155,12 +186,21 @@ for filter in GLREADER GLSHADER; do
     die "configure did not enable the ${filter,,} filter (see $work/build/ffbuild/config.log)"
 done
 
+if $configure_only; then
+  say "configured FFmpeg $version ($flavour) with glreader's filters"
+  echo configured
+  exit 0
+fi
+
 targets=(ffmpeg ffprobe)
 [ $flavour = bundle ] && targets=(install)
-say "compiling with $(nproc) jobs (log: $work/build/make.log)"
-# One progress line on stderr every 200 steps of make.
+# make's steps, each a line of its output (FFmpeg's quiet rules print one per step), counted
+# beforehand by a dry run: the progress lines say how far along it is.
+steps=$(cd "$work/build" && make -n "${targets[@]}" 2>/dev/null | grep -c '^printf ' || true)
+say "compiling $steps steps with $(nproc) jobs (log: $work/build/make.log)"
 (cd "$work/build" && make -j"$(nproc)" "${targets[@]}" 2>&1 | tee make.log |
-  awk 'NR % 200 == 0 { print "ffmpeg-patches:   ... " NR " build steps" > "/dev/stderr" }') ||
+  awk -v total="$steps" -v start="$(date +%s)" 'NR % 200 == 0 {
+    printf "ffmpeg-patches:   ... %d of about %d build steps, %d min so far\n", NR, total, (systime() - start) / 60 > "/dev/stderr" }') ||
   { tail -n 30 "$work/build/make.log" >&2; die "compiling FFmpeg failed (log: $work/build/make.log)"; }
 for filter in glreader glshader; do
   "$ffmpeg_bin" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"

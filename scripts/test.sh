@@ -3,7 +3,8 @@
 #
 # Whole (no option; what CI runs, .ci/run): installs what is missing, builds a lean patched
 # ffmpeg of every release line in ffmpeg-patches/ and the complete (default) one of the
-# newest line (all cached outside the clone), builds, runs every test (the lavfi filters'
+# newest line (all cached outside the clone), configures the complete one of every other
+# line, builds, runs every test (the lavfi filters'
 # against each lean ffmpeg; the complete one runs every ffmpeg and glreader-export command
 # of the README and docs/, and what a distribution's ffmpeg is for), builds the GPU
 # validation bundle and runs it here on llvmpipe as a bare machine would
@@ -84,6 +85,13 @@ run_stages() {
   newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
   stage "the complete ffmpeg of the newest line (ffmpeg-patches/build.sh's default)"
   complete=$("$root/ffmpeg-patches/build.sh" "$newest" | tail -n 1)
+  # The README offers the complete build of every line: each older one configures, with
+  # both filters and the external libraries its release knows (half a minute each).
+  stage "the complete build of each older line configures (ffmpeg-patches/build.sh --configure-only)"
+  for release in "$root"/ffmpeg-patches/*/RELEASE; do
+    line=$(basename "$(dirname "$release")")
+    [ "$line" = "$newest" ] || "$root/ffmpeg-patches/build.sh" "$line" --configure-only | tail -n 1 | grep -qx configured
+  done
 
   stage "build and run all tests"
   configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
