@@ -13,6 +13,11 @@
  * Frames are rendered ahead: up to depth - 1 of them are in flight while the graph goes
  * on, and the oldest goes downstream once the GL has finished it, lent without a copy.
  *
+ * A Y'CbCr input becomes RGB where that is faster: on the GPU (a compute pass over the
+ * uploaded planes) on a hardware renderer; with libswscale before the upload on a software
+ * one, whose compute pass costs several times the CPU's conversion (yuv_input). Either way
+ * the input link keeps its format, so the graph still gives the output the input's.
+ *
  * This file is part of glreader (plugin/vf_glshader.c), copied into FFmpeg trees by
  * ffmpeg-patches/ (beside each line's hooks).
  *
@@ -29,6 +34,7 @@
 #include "libavutil/internal.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
+#include "libswscale/swscale.h"
 #include "avfilter.h"
 #include "glreader_common.h"
 #include "glreader_compat.h"
@@ -39,6 +45,12 @@ enum GLShaderEOFAction {
     EOF_REPEAT, /* the ended input's last frame stays in its channel */
     EOF_ENDALL, /* the output ends with it */
     EOF_PASS,   /* its channel goes black */
+};
+
+enum GLShaderYUVInput {
+    YUV_INPUT_AUTO, /* on the CPU when the renderer is software, else on the GPU */
+    YUV_INPUT_GPU,  /* the planes uploaded, converted by a compute pass */
+    YUV_INPUT_CPU,  /* converted to RGBA by libswscale, then uploaded */
 };
 
 enum GLShaderTransfer {
@@ -53,6 +65,8 @@ typedef struct GLShaderInput {
     int eof;
     int64_t eof_pts;   /* in the output time base */
     int blanked;       /* eof_action=pass: its channel is black */
+    struct SwsContext *sws; /* yuv_input on the CPU: its Y'CbCr frames to rgba */
+    AVFrame *rgba;          /* what sws writes, reused frame after frame */
 } GLShaderInput;
 
 typedef struct GLShaderContext {
@@ -64,6 +78,8 @@ typedef struct GLShaderContext {
     int eof_action;
     int shortest;
     int transfer;
+    int yuv_input;
+    int cpu_yuv;               /* yuv_input as chosen for this renderer: on the CPU */
     GLReaderOutput out;
 
     AVBufferRef *shared;       /* GLReaderGL */
@@ -94,6 +110,10 @@ static const AVOption glshader_options[] = {
     { "transfer",   "how frames go to the GL and back", OFFSET(transfer), AV_OPT_TYPE_INT, { .i64 = TRANSFER_ASYNC }, TRANSFER_ASYNC, TRANSFER_SYNC, FLAGS, "transfer" },
         { "async",  "through pixel-unpack buffers and the readback ring, rendering ahead", 0, AV_OPT_TYPE_CONST, { .i64 = TRANSFER_ASYNC }, 0, 0, FLAGS, "transfer" },
         { "sync",   "from and into memory, one frame at a time: the usual design, for comparison", 0, AV_OPT_TYPE_CONST, { .i64 = TRANSFER_SYNC }, 0, 0, FLAGS, "transfer" },
+    { "yuv_input",  "where Y'CbCr inputs become RGB", OFFSET(yuv_input), AV_OPT_TYPE_INT, { .i64 = YUV_INPUT_AUTO }, YUV_INPUT_AUTO, YUV_INPUT_CPU, FLAGS, "yuv_input" },
+        { "auto",   "on the CPU with a software renderer, else on the GPU: the faster of the two", 0, AV_OPT_TYPE_CONST, { .i64 = YUV_INPUT_AUTO }, 0, 0, FLAGS, "yuv_input" },
+        { "gpu",    "the planes uploaded and converted by a compute pass", 0, AV_OPT_TYPE_CONST, { .i64 = YUV_INPUT_GPU }, 0, 0, FLAGS, "yuv_input" },
+        { "cpu",    "converted to RGBA by libswscale, then uploaded", 0, AV_OPT_TYPE_CONST, { .i64 = YUV_INPUT_CPU }, 0, 0, FLAGS, "yuv_input" },
     GLREADER_OUTPUT_OPTIONS(OFFSET(out), FLAGS),
     { NULL }
 };
@@ -145,6 +165,10 @@ static av_cold int glshader_init(AVFilterContext *ctx)
     if ((ret = ff_glreader_gl_init(gl, ctx, s->shared, NULL, NULL)) < 0 ||
         (ret = ff_glreader_gl_open(gl, ctx, s->out.require_hw)) < 0)
         return ret;
+    /* A software rasterizer runs the compute pass on the CPU, several times slower than
+     * libswscale (docs/performance.md); a GPU runs it in a fraction of swscale's time. */
+    s->cpu_yuv = s->yuv_input == YUV_INPUT_CPU ||
+                 (s->yuv_input == YUV_INPUT_AUTO && glr_context_is_software(gl->gl));
     glr_context_release_current(gl->gl);
     s->clock.date_start = (long long)time(NULL); /* iDate runs from now, in local time */
     s->clock.date_local = 1;
@@ -156,8 +180,12 @@ static av_cold void glshader_uninit(AVFilterContext *ctx)
     GLShaderContext *s = ctx->priv;
     int i;
 
-    for (i = 0; i < MAX_INPUTS; i++)
+    for (i = 0; i < MAX_INPUTS; i++) {
         av_frame_free(&s->in[i].next);
+        av_frame_free(&s->in[i].rgba);
+        sws_freeContext(s->in[i].sws);
+        s->in[i].sws = NULL;
+    }
     if (!s->shared)
         return;
     ff_glreader_log_summary(ctx, gl_of(s), &s->out, s->rendered, s->copied);
@@ -166,7 +194,7 @@ static av_cold void glshader_uninit(AVFilterContext *ctx)
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
-/* Inputs arrive as decoded (Y'CbCr converted on the GPU) and the output offers what the
+/* Inputs arrive as decoded (Y'CbCr becomes RGB where yuv_input says) and the output offers what the
  * ring makes: with one input and one output, the graph picks the output format nearest
  * the first input's, so a yuv420p video comes out yuv420p and an RGB one RGB. */
 static int glshader_query_formats(AVFilterContext *ctx)
@@ -178,6 +206,24 @@ static int glshader_query_formats(AVFilterContext *ctx)
         if ((ret = ff_glreader_set_input_formats(ctx->inputs[i], sync)) < 0)
             return ret;
     return ff_glreader_set_output_formats(ctx->outputs[0], &s->out, sync);
+}
+
+/* Says where each Y'CbCr input becomes RGB, and why. */
+static void log_input_conversion(AVFilterContext *ctx)
+{
+    GLShaderContext *s = ctx->priv;
+    int i;
+
+    for (i = 0; i < ctx->nb_inputs; i++) {
+        int format = glr_av_format_of(ctx->inputs[i]->format);
+        if (!format || !glr_format_get_info(format)->yuv)
+            continue;
+        av_log(ctx, AV_LOG_VERBOSE, "input %d: %s, converted to RGB %s\n", i, glr_format_name(format),
+               !s->cpu_yuv ? "on the GPU"
+               : s->yuv_input == YUV_INPUT_CPU ? "on the CPU (libswscale), as yuv_input says"
+                                              : "on the CPU (libswscale): the renderer is a software one, whose "
+                                                "GPU pass is slower (yuv_input=gpu takes it)");
+    }
 }
 
 /* The scene (each input in its channel) and the ring, at the output's size. */
@@ -222,6 +268,7 @@ static int glshader_config_output(AVFilterLink *outlink)
     GLR_FRAME_RATE(outlink) = rate;
     s->clock.fps_num = rate.num > 0 && rate.den > 0 ? rate.num : 25;
     s->clock.fps_den = rate.num > 0 && rate.den > 0 ? rate.den : 1;
+    log_input_conversion(ctx);
     return create_scene(ctx);
 }
 
@@ -248,15 +295,50 @@ static int send_oldest(AVFilterContext *ctx, int wait)
     return ret < 0 ? ret : 1;
 }
 
+/* Input i's Y'CbCr frame (read as the GPU pass reads it: image's matrix and range) as
+ * RGBA in in->rgba, by libswscale. */
+static int convert_on_cpu(GLShaderInput *in, const AVFrame *frame, const struct glr_image *image)
+{
+    static const int coefficients[] = { [GLR_MATRIX_BT709] = SWS_CS_ITU709, [GLR_MATRIX_BT601] = SWS_CS_ITU601,
+                                        [GLR_MATRIX_BT2020_NCL] = SWS_CS_BT2020 };
+    int full = image->color.range == GLR_RANGE_FULL, ret;
+
+    if (!in->rgba || in->rgba->width != frame->width || in->rgba->height != frame->height) {
+        av_frame_free(&in->rgba);
+        if (!(in->rgba = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        in->rgba->format = AV_PIX_FMT_RGBA;
+        in->rgba->width = frame->width;
+        in->rgba->height = frame->height;
+        if ((ret = av_frame_get_buffer(in->rgba, 0)) < 0)
+            return ret;
+    }
+    /* Chroma interpolated at full width, as the GPU pass does. */
+    in->sws = sws_getCachedContext(in->sws, frame->width, frame->height, frame->format, frame->width, frame->height,
+                                   AV_PIX_FMT_RGBA, SWS_BILINEAR | SWS_FULL_CHR_H_INT,
+                                   NULL, NULL, NULL);
+    if (!in->sws)
+        return AVERROR(ENOMEM);
+    sws_setColorspaceDetails(in->sws, sws_getCoefficients(coefficients[image->color.matrix]), full,
+                             sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    ret = sws_scale(in->sws, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height,
+                    in->rgba->data, in->rgba->linesize);
+    return ret < 0 ? ret : 0;
+}
+
 /* Puts frame (rows top first, any linesize sign) into input i's channel, then frees it. */
 static int show_frame(AVFilterContext *ctx, int i, AVFrame **frame)
 {
     GLShaderContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[i];
-    struct glr_image image = ff_glreader_image_of(*frame, (*frame)->pts == AV_NOPTS_VALUE ? 0.0
-                                                                    : (*frame)->pts * av_q2d(inlink->time_base));
-    int ret = glr_scene_set_channel_image(gl_of(s)->scene, GLR_SCENE_IMAGE_PASS, i, &image);
+    double time = (*frame)->pts == AV_NOPTS_VALUE ? 0.0 : (*frame)->pts * av_q2d(inlink->time_base);
+    struct glr_image image = ff_glreader_image_of(*frame, time);
+    int ret = 0;
 
+    if (image.yuv_format && s->cpu_yuv && (ret = convert_on_cpu(&s->in[i], *frame, &image)) >= 0)
+        image = ff_glreader_image_of(s->in[i].rgba, time);
+    if (ret >= 0)
+        ret = glr_scene_set_channel_image(gl_of(s)->scene, GLR_SCENE_IMAGE_PASS, i, &image);
     av_frame_free(frame);
     s->in[i].shown = 1;
     return ret < 0 ? ff_glreader_averror(ret) : 0;

@@ -10,7 +10,8 @@
 # then every test suite the bundle carries on that GL (N at a time, default: one per CPU,
 # each under a time limit) and fails unless exactly the tests the build listed (bundle
 # tests/*.list) passed, then glreader-bench encode (BGRA and YUV converted on the GPU) and
-# filter (the glshader filter, async and sync). Right after the ring's, glreader-bench
+# filter (the glshader filter, async and sync; over yuv420p, converted on the GPU and on the
+# CPU, and which of the two yuv_input=auto takes there). Right after the ring's, glreader-bench
 # compare at 1080p: pipe mode and in-process against TurboPipe, with the Python rows
 # (TurboPipe 2.1, glreader.turbopipe and glreader.Recorder over the whole path, in the
 # CPython 3.11 the bundle carries). Every stage has a time limit, so that a

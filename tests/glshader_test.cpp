@@ -195,10 +195,10 @@ TEST(glshader_test, yuv_output_is_the_sources_gpu_conversion_tagged)
         std::remove(f.c_str());
 }
 
-// A decoded video reaches the shader as it is: its Y'CbCr is converted on the GPU, and the
-// output takes its family. A yuv420p clip into libx264 comes out yuv420p, tagged BT.709
+// A decoded video reaches the filter in its own format, and the output takes its family. A yuv420p clip into libx264 comes out yuv420p, tagged BT.709
 // limited, converted on the GPU again, close to the clip (the identity loses no more than
-// rounding and the chroma's resampling); an RGB clip comes out RGB.
+// rounding and the chroma's resampling), whether the input became RGB on the CPU or the GPU
+// (the default: the faster for the renderer); an RGB clip comes out RGB.
 TEST(glshader_test, a_yuv_clip_stays_yuv_and_an_rgb_one_rgb)
 {
     // A smooth, moderately saturated clip: its colours stay inside RGB's cube through the
@@ -216,23 +216,41 @@ TEST(glshader_test, a_yuv_clip_stays_yuv_and_an_rgb_one_rgb)
                           "yuv_clip");
     ASSERT_EQ(r.status, 0) << r.log;
     std::string out = glr_test::scratch_path("yuv_clip_out.mkv"), mp4 = glr_test::scratch_path("yuv_clip_out.mp4");
-    r = ffmpeg({"-v", "verbose", "-i", clip, "-vf", "glshader=shader=" + shader, "-c:v", "ffv1", out}, "yuv_identity");
-    ASSERT_EQ(r.status, 0) << r.log;
-    EXPECT_NE(r.log.find("10 frames of yuv420p, converted on the GPU: bt709, tv range, left chroma"), std::string::npos)
-        << r.log;
-    glr_test::decoded_video in = decoded(clip), back = decoded(out);
-    ASSERT_EQ(back.frames.size(), 10u);
-    EXPECT_EQ(back.pix_fmt, "yuv420p");
-    for (size_t n = 0; n < back.frames.size(); n++) {
-        const auto &a = in.frames[n].yuv, &b = back.frames[n].yuv;
-        ASSERT_EQ(a.y.size(), b.y.size());
-        int worst = 0, worst_chroma = 0;
-        for (size_t i = 0; i < a.y.size(); i++)
-            worst = std::max(worst, std::abs(a.y[i] - b.y[i]));
-        for (size_t i = 0; i < a.u.size(); i++)
-            worst_chroma = std::max({worst_chroma, std::abs(a.u[i] - b.u[i]), std::abs(a.v[i] - b.v[i])});
-        EXPECT_LE(worst, 2) << "luma of frame " << n;
-        EXPECT_LE(worst_chroma, 3) << "chroma of frame " << n;
+    glr_test::decoded_video in = decoded(clip);
+    // The input becomes RGB where that is faster: with libswscale on a software renderer,
+    // whose compute pass is several times slower, on the GPU on a hardware one; either way
+    // asked for by yuv_input. Each gives the clip back.
+    for (std::string where : {"", "gpu", "cpu"}) {
+        SCOPED_TRACE("yuv_input=" + where);
+        r = ffmpeg({"-v", "verbose", "-i", clip, "-vf", "glshader=shader=" + shader + (where.empty() ? "" : ":yuv_input=" + where),
+                    "-c:v", "ffv1", "-y", out},
+                   "yuv_identity");
+        ASSERT_EQ(r.status, 0) << r.log;
+        bool software = r.log.find(", software)") != std::string::npos;
+        std::string chosen = where.empty() ? (software ? "cpu" : "gpu") : where;
+        EXPECT_NE(r.log.find(chosen == "cpu" ? "input 0: yuv420p, converted to RGB on the CPU (libswscale)"
+                                             : "input 0: yuv420p, converted to RGB on the GPU"),
+                  std::string::npos)
+            << r.log;
+        if (where.empty() && software)
+            EXPECT_NE(r.log.find("the renderer is a software one, whose GPU pass is slower"), std::string::npos) << r.log;
+        EXPECT_NE(r.log.find("10 frames of yuv420p, converted on the GPU: bt709, tv range, left chroma"),
+                  std::string::npos)
+            << "the output still the input's format: " << r.log;
+        glr_test::decoded_video back = decoded(out);
+        ASSERT_EQ(back.frames.size(), 10u);
+        EXPECT_EQ(back.pix_fmt, "yuv420p");
+        for (size_t n = 0; n < back.frames.size(); n++) {
+            const auto &a = in.frames[n].yuv, &b = back.frames[n].yuv;
+            ASSERT_EQ(a.y.size(), b.y.size());
+            int worst = 0, worst_chroma = 0;
+            for (size_t i = 0; i < a.y.size(); i++)
+                worst = std::max(worst, std::abs(a.y[i] - b.y[i]));
+            for (size_t i = 0; i < a.u.size(); i++)
+                worst_chroma = std::max({worst_chroma, std::abs(a.u[i] - b.u[i]), std::abs(a.v[i] - b.v[i])});
+            EXPECT_LE(worst, 2) << "luma of frame " << n;
+            EXPECT_LE(worst_chroma, 3) << "chroma of frame " << n;
+        }
     }
 
     r = ffmpeg({"-i", clip, "-vf", "glshader=shader=" + shader, "-c:v", "libx264", mp4}, "yuv_x264");

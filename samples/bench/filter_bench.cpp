@@ -6,7 +6,9 @@
 // filter reading back synchronously (readback=sync: glReadPixels into memory, then a copy
 // into the frame), interleaved. Then the glshader filter: an identity shader over a video
 // against FFmpeg's own null filter on the same decoded frames (what uploading, rendering
-// and reading back add), and against glshader with transfer=sync. Each is a whole
+// and reading back add), and against glshader with transfer=sync; and over a yuv420p video,
+// its input converted to RGB on the GPU and on the CPU (yuv_input), against the default's
+// choice for this renderer. Each is a whole
 // process, timed from start to exit, with its CPU time. The default ffmpeg is the 5.1
 // line's: the libavcodec glreader-export links (Debian 12's) is 5.1 too, so both run the
 // same encoder code.
@@ -46,6 +48,14 @@ struct shader_case {
     size_spec size;
     std::string input;
     std::vector<double> null_fps, async_fps, sync_fps, null_cpu, async_cpu, sync_cpu;
+};
+
+// glshader over a yuv420p video of one size: where the input becomes RGB.
+struct yuv_input_case {
+    size_spec size;
+    std::string input;
+    std::vector<double> null_fps, default_fps, gpu_fps, cpu_fps, null_cpu, default_cpu, gpu_cpu, cpu_cpu;
+    std::string default_choice; // "cpu" or "gpu", as the filter said
 };
 
 // The patched ffmpeg (complete or lean) of the 5.1 line that build.sh left in a cache: $GLREADER_FFMPEG_CACHE,
@@ -146,15 +156,27 @@ double zero_copy_share(const std::string &log)
     return share;
 }
 
-// A short lossless video for glshader to read, rawvideo RGBA in NUT (decoding is a copy),
-// looped by ffmpeg for as many frames as a run takes.
-std::string write_shader_input(const std::string &ffmpeg, const std::string &shader, const size_spec &s,
-                               const std::string &scratch, const std::string &log)
+// Whether a line of the log holds `words`.
+bool log_says(const std::string &log, const std::string &words)
 {
-    std::string path = scratch + "-" + s.name + ".nut",
+    std::ifstream in(log);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.find(words) != std::string::npos)
+            return true;
+    return false;
+}
+
+// A short lossless video for glshader to read, rawvideo in NUT (decoding is a copy) of
+// pix_fmt (rgba, yuv420p), looped by ffmpeg for as many frames as a run takes.
+std::string write_shader_input(const std::string &ffmpeg, const std::string &shader, const size_spec &s,
+                               const std::string &pix_fmt, const std::string &scratch, const std::string &log)
+{
+    std::string path = scratch + "-" + s.name + "-" + pix_fmt + ".nut",
                 size = std::to_string(s.width) + "x" + std::to_string(s.height);
     time_process({ffmpeg, "-hide_banner", "-nostdin", "-y", "-f", "lavfi", "-i",
-                  "glreader=s=" + size + ":r=60:shader=" + shader, "-frames:v", "30", "-c:v", "rawvideo", path},
+                  "glreader=s=" + size + ":r=60:format=" + pix_fmt + ":shader=" + shader, "-frames:v", "30", "-c:v",
+                  "rawvideo", path},
                  log);
     return path;
 }
@@ -174,6 +196,25 @@ void print_shader_table(const std::vector<shader_case> &cases, int frames)
                     min_median_max(n).c_str(), min_median_max(a).c_str(), min_median_max(s).c_str(),
                     summarize(c.null_cpu).median, summarize(c.async_cpu).median, summarize(c.sync_cpu).median,
                     1000 / a.median - 1000 / n.median, 1000 / s.median - 1000 / n.median, a.median / s.median);
+    }
+}
+
+// The yuv420p rows: fps of each way (min / median / max), CPU ms per frame (medians), and
+// the CPU's conversion against the GPU's.
+void print_yuv_input_table(const std::vector<yuv_input_case> &cases, int frames)
+{
+    std::printf("\nglshader, identity shader over a rawvideo yuv420p input looped, %d frames per run, null muxer "
+                "(the output yuv420p, converted on the GPU): where the input becomes RGB. fps as min / median / max; "
+                "default = what yuv_input=auto chose for this renderer\n\n", frames);
+    std::printf("| size | null filter | glshader (default) | yuv_input=gpu | yuv_input=cpu | "
+                "CPU ms/frame null / default / gpu / cpu | cpu / gpu |\n|---|---|---|---|---|---|---|\n");
+    for (const yuv_input_case &c : cases) {
+        summary g = summarize(c.gpu_fps), p = summarize(c.cpu_fps);
+        std::printf("| %s | %s | %s (%s) | %s | %s | %.1f / %.1f / %.1f / %.1f | %.2fx |\n", c.size.name.c_str(),
+                    min_median_max(summarize(c.null_fps)).c_str(), min_median_max(summarize(c.default_fps)).c_str(),
+                    c.default_choice.c_str(), min_median_max(g).c_str(), min_median_max(p).c_str(),
+                    summarize(c.null_cpu).median, summarize(c.default_cpu).median, summarize(c.gpu_cpu).median,
+                    summarize(c.cpu_cpu).median, p.median / g.median);
     }
 }
 
@@ -207,10 +248,13 @@ int bench_filter(int argc, char **argv)
 
     std::vector<filter_case> cases;
     std::vector<shader_case> shader_cases;
+    std::vector<yuv_input_case> yuv_cases;
     for (const size_spec &s : parse_sizes(o.sizes)) {
         for (const std::string &c : split(codecs))
             cases.push_back({s, c, {}, {}, {}, {}, {}});
-        shader_cases.push_back({s, write_shader_input(ffmpeg, shader, s, scratch, log), {}, {}, {}, {}, {}, {}});
+        shader_cases.push_back({s, write_shader_input(ffmpeg, shader, s, "rgba", scratch, log), {}, {}, {}, {}, {}, {}});
+        yuv_cases.push_back({s, write_shader_input(ffmpeg, shader, s, "yuv420p", scratch, log), {}, {}, {}, {}, {}, {},
+                             {}, {}, ""});
     }
     const std::string identity = "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }";
     glr::context ctx;
@@ -241,25 +285,36 @@ int bench_filter(int argc, char **argv)
             c.sync_fps.push_back(o.frames / time_process(filter("sync"), log));
             c.load.push_back(load.other_cpu_seconds());
         }
+        // A filter graph over a looped input: its fps, its CPU ms per frame.
+        auto over_input = [&](const std::string &input, const std::string &filter, std::vector<double> &fps,
+                              std::vector<double> &cpu) {
+            double seconds = 0;
+            fps.push_back(o.frames / time_process({ffmpeg, "-hide_banner", "-nostdin", "-v", "verbose", "-stream_loop",
+                                                   "-1", "-i", input, "-vf", filter, "-frames:v",
+                                                   std::to_string(o.frames), "-f", "null", "-"},
+                                                  log, &seconds));
+            cpu.push_back(1000 * seconds / o.frames);
+        };
+        std::string glshader = "glshader=depth=" + std::to_string(depth) + ":shader_src='" + identity + "'";
         for (shader_case &c : shader_cases) {
-            auto over_input = [&](const std::string &filter, std::vector<double> &fps, std::vector<double> &cpu) {
-                double seconds = 0;
-                fps.push_back(o.frames / time_process({ffmpeg, "-hide_banner", "-nostdin", "-stream_loop", "-1", "-i",
-                                                       c.input, "-vf", filter, "-frames:v", std::to_string(o.frames),
-                                                       "-f", "null", "-"},
-                                                      log, &seconds));
-                cpu.push_back(1000 * seconds / o.frames);
-            };
-            std::string glshader = "glshader=depth=" + std::to_string(depth) + ":shader_src='" + identity + "'";
-            over_input("format=rgba,null", c.null_fps, c.null_cpu);
-            over_input(glshader, c.async_fps, c.async_cpu);
-            over_input(glshader + ":transfer=sync", c.sync_fps, c.sync_cpu);
+            over_input(c.input, "format=rgba,null", c.null_fps, c.null_cpu);
+            over_input(c.input, glshader, c.async_fps, c.async_cpu);
+            over_input(c.input, glshader + ":transfer=sync", c.sync_fps, c.sync_cpu);
+        }
+        for (yuv_input_case &c : yuv_cases) {
+            over_input(c.input, "format=yuv420p,null", c.null_fps, c.null_cpu);
+            over_input(c.input, glshader, c.default_fps, c.default_cpu);
+            c.default_choice = log_says(log, "converted to RGB on the CPU") ? "cpu" : "gpu";
+            over_input(c.input, glshader + ":yuv_input=gpu", c.gpu_fps, c.gpu_cpu);
+            over_input(c.input, glshader + ":yuv_input=cpu", c.cpu_fps, c.cpu_cpu);
         }
         std::fprintf(stderr, "  run %d/%d done\n", run + 1, o.runs);
     }
     std::remove(log.c_str());
     std::remove((scratch + ".frag").c_str());
     for (const shader_case &c : shader_cases)
+        std::remove(c.input.c_str());
+    for (const yuv_input_case &c : yuv_cases)
         std::remove(c.input.c_str());
 
     std::printf("\nglreader-bench filter: %d frames per run, BGRA, depth %d, encoder threads auto, null muxer, %s, "
@@ -277,7 +332,17 @@ int bench_filter(int argc, char **argv)
                     r.median / e.median, r.median / s.median, 100 * z.median, l.max);
     }
     print_shader_table(shader_cases, o.frames);
+    print_yuv_input_table(yuv_cases, o.frames);
     std::vector<std::string> items;
+    for (const yuv_input_case &c : yuv_cases)
+        items.push_back("{\"size\": \"" + c.size.name + "\", \"filter\": \"glshader\", \"input\": \"yuv420p\", " +
+                        "\"default_choice\": \"" + c.default_choice + "\",\n     \"null_fps\": " +
+                        json_summary(c.null_fps) + ",\n     \"default_fps\": " + json_summary(c.default_fps) +
+                        ",\n     \"yuv_input_gpu_fps\": " + json_summary(c.gpu_fps) +
+                        ",\n     \"yuv_input_cpu_fps\": " + json_summary(c.cpu_fps) +
+                        ",\n     \"cpu_ms_per_frame\": {\"null\": " + json_summary(c.null_cpu) +
+                        ", \"default\": " + json_summary(c.default_cpu) + ", \"gpu\": " + json_summary(c.gpu_cpu) +
+                        ", \"cpu\": " + json_summary(c.cpu_cpu) + "}}");
     for (const shader_case &c : shader_cases)
         items.push_back("{\"size\": \"" + c.size.name + "\", \"filter\": \"glshader\",\n     \"null_fps\": " +
                         json_summary(c.null_fps) + ",\n     \"glshader_fps\": " + json_summary(c.async_fps) +
