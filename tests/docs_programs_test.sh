@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The programs of docs/library.md, built and run from the page's own text: every fenced
 # block whose info string names a file ("cpp file=record.cpp") is written to that file in a
-# scratch folder, against glreader installed there with `cmake --install`; the page's build
-# scripts run (CMake's find_package, then pkg-config), then its run script, and each
-# program's output must hold its 60 frames.
+# scratch folder, against glreader installed there with `cmake --install` (which must put
+# nothing of the Python package there); the page's build scripts run (CMake's find_package,
+# then pkg-config), then its run script, with the environment the page names and no
+# LD_LIBRARY_PATH, and each program's output must hold its 60 frames.
 # Usage: docs_programs_test.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR
 set -euo pipefail
 source=$1 build=$2 scratch=$3
@@ -28,15 +29,19 @@ for script in build-with-cmake.sh build-with-pkg-config.sh run.sh CMakeLists.txt
   [ -f "$scratch/program/$script" ] || fail "docs/library.md has no block for $script"
 done
 
+# The C prefix holds nothing of the Python package (which pip installs).
+[ ! -e "$scratch/prefix/glreader" ] || fail "cmake --install put the Python package in the C prefix: $scratch/prefix/glreader"
+
 cd "$scratch/program"
-ln -s "$source/samples" samples # the shader run.sh names, as from the checkout's root
+# As the page says: the checkout at GLREADER; the prefix found by CMake and pkg-config, and
+# by the programs through the rpath each build gives them (no LD_LIBRARY_PATH).
+export GLREADER=$source
 export CMAKE_PREFIX_PATH=$scratch/prefix PKG_CONFIG_PATH=$scratch/prefix/lib/pkgconfig
-export LD_LIBRARY_PATH=$scratch/prefix/lib # pkg-config builds link by name, without an rpath
+unset LD_LIBRARY_PATH
 frames() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames -of csv=p=0 "$1"; }
 
 echo "== the page's CMake build"
 bash -e build-with-cmake.sh
-ln -s "$source/samples" build/samples
 (cd build && bash -e ../run.sh)
 [ "$(frames build/record.mp4)" = "h264,60" ] || fail "record.mp4 (CMake): $(frames build/record.mp4)"
 [ "$(frames build/record-c.mkv)" = "h264,60" ] || fail "record-c.mkv (CMake): $(frames build/record-c.mkv)"
