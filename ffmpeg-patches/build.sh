@@ -194,13 +194,13 @@ fi
 
 targets=(ffmpeg ffprobe)
 [ $flavour = bundle ] && targets=(install)
-# make's steps, each a line of its output (FFmpeg's quiet rules print one per step), counted
-# beforehand by a dry run: the progress lines say how far along it is.
+# make's steps (FFmpeg's quiet rules print each as "CC<tab>file"), counted beforehand by a
+# dry run: a progress line every 100 says how far along it is.
 steps=$(cd "$work/build" && make -n "${targets[@]}" 2>/dev/null | grep -c '^printf ' || true)
-say "compiling $steps steps with $(nproc) jobs (log: $work/build/make.log)"
+say "compiling about $steps steps with $(nproc) jobs (log: $work/build/make.log)"
 (cd "$work/build" && make -j"$(nproc)" "${targets[@]}" 2>&1 | tee make.log |
-  awk -v total="$steps" -v start="$(date +%s)" 'NR % 200 == 0 {
-    printf "ffmpeg-patches:   ... %d of about %d build steps, %d min so far\n", NR, total, (systime() - start) / 60 > "/dev/stderr" }') ||
+  awk -v total="$steps" -v start="$(date +%s)" '/^[A-Z]+\t/ && ++n % 100 == 0 {
+    printf "ffmpeg-patches:   ... %d of about %d build steps, %d min so far\n", n, total, (systime() - start) / 60 > "/dev/stderr" }') ||
   { tail -n 30 "$work/build/make.log" >&2; die "compiling FFmpeg failed (log: $work/build/make.log)"; }
 for filter in glreader glshader; do
   "$ffmpeg_bin" -hide_banner -h filter=$filter >/dev/null || die "the built ffmpeg has no $filter filter"
