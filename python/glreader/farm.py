@@ -273,17 +273,17 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
             raise ValueError(f"{reserved}: the farm sets it for each chunk")
     ranges = split(first_frame, frames, chunks=chunks, chunk_frames=chunk_frames)
     output = os.fspath(output)
-    if os.path.exists(output) and not overwrite:
-        raise FileExistsError(f"{output} already exists: overwrite=True replaces it")
     if shared_work and work is None:
         raise ValueError("shared_work: name the shared folder as work")
     # The output's encoder as a single pass chooses it (the container's own codec when none
-    # is named), checked with its sound against the container before any chunk renders;
-    # the chunks (NUT) are encoded with it by name, not with NUT's own default.
+    # is named), checked with its sound against the container (and an existing output
+    # refused) before any chunk renders; the chunks (NUT) are encoded with it by name, not
+    # with NUT's own default.
     chosen = {**_render_defaults(), **render_options}
     plan = _glreader.check_output(_output_options(
         output, fps=fps, container=container, format_options=format_options, audio=audio, audio_codec=audio_codec,
-        audio_bitrate=audio_bitrate, **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
+        audio_bitrate=audio_bitrate, overwrite=overwrite,
+        **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
     render_options = dict(render_options, codec=plan["video_encoder"])
     # The project and its media travel with the tasks: no node needs the caller's disk.
     packed = _Packed(os.fspath(shader)) if shader is not None else None
@@ -483,6 +483,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("glreader.farm: cancelled; no output written", file=sys.stderr)
         return 130
+    except FileExistsError:  # in the command line's words: -y, not overwrite=True
+        print(f"glreader.farm: {o.output} already exists: -y overwrites it", file=sys.stderr)
+        return 1
     except (ValueError, OSError, ConnectionError, Error) as error:
         print(f"glreader.farm: {error}" if not str(error).startswith("glreader.farm:") else str(error),
               file=sys.stderr)

@@ -161,7 +161,7 @@ def render(
     callback = _Bar() if progress is True else progress or None
     options = _output_options(output, size=size, fps=fps, codec=codec, pix_fmt=pix_fmt, codec_options=codec_options,
                               container=container, format_options=format_options, audio=audio,
-                              audio_codec=audio_codec, audio_bitrate=audio_bitrate, alpha=alpha)
+                              audio_codec=audio_codec, audio_bitrate=audio_bitrate, alpha=alpha, overwrite=overwrite)
     options.update({
         "project": os.fspath(shader) if shader is not None else "",
         "media": os.fspath(media) if media is not None else None,
@@ -172,7 +172,6 @@ def render(
         "no_audio": no_audio,
         "mouse": mouse,
         "date": date,
-        "overwrite": overwrite,
         "chunk": bool(chunk),
     })
     return _glreader.run_export(options, callback, progress_interval)
@@ -180,7 +179,8 @@ def render(
 
 def _output_options(output: PathLike, *, size: Sequence[int], fps: Any, codec: Optional[str], pix_fmt: Optional[str],
                     codec_options: Any, container: Optional[str], format_options: Any, audio: Optional[PathLike],
-                    audio_codec: Optional[str], audio_bitrate: Optional[int], alpha: Union[bool, str]) -> dict:
+                    audio_codec: Optional[str], audio_bitrate: Optional[int], alpha: Union[bool, str],
+                    overwrite: bool) -> dict:
     """What render's frames are and where and how they are encoded, checked and in the
     library's terms: the part of its options that glreader.farm checks its output with."""
     width, height = _size(size)
@@ -202,4 +202,5 @@ def _output_options(output: PathLike, *, size: Sequence[int], fps: Any, codec: O
         "audio_codec": audio_codec,
         "audio_bitrate": audio_bitrate,
         "alpha": _ALPHA[alpha],
+        "overwrite": overwrite,
     }

@@ -5,6 +5,10 @@
 
 #include <nanobind/stl/string.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+
 namespace nb = nanobind;
 
 namespace glr_python {
@@ -31,6 +35,12 @@ encoder_options::encoder_options(const nb::dict &o)
     e.container = c_str(container_);
     e.format_options = c_str(format_options_);
     e.output_flags = get<bool>(o, "overwrite", false) ? 0 : GLR_OUTPUT_NO_OVERWRITE;
+    // Said in Python's words before anything starts; the library's exclusive create still
+    // guards against a file that appears later.
+    struct stat st;
+    if (output_ && (e.output_flags & GLR_OUTPUT_NO_OVERWRITE) && stat(output_->c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode))
+        throw failure{-EEXIST, *output_ + " already exists: overwrite=True replaces it"};
     e.audio.input = c_str(audio_);
     e.audio.codec = c_str(audio_codec_);
     e.audio.bit_rate = get<long long>(o, "audio_bitrate", 0);

@@ -26,6 +26,7 @@ const char *c_str(const std::optional<std::string> &s);
 
 // output, codec, pix_fmt, codec_options, container, format_options, overwrite, audio,
 // audio_codec, audio_bitrate; and for PCM a caller submits, audio_rate and audio_channels.
+// An output file that exists without overwrite raises FileExistsError at once.
 class encoder_options {
 public:
     explicit encoder_options(const nanobind::dict &o);

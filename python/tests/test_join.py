@@ -25,7 +25,7 @@ def test_a_stateful_project_in_chunks_joins_to_the_single_pass(tmp_path, shaders
     stats = glreader.join(chunks, joined)
     assert (stats["chunks"], stats["first_frame"], stats["frames"], stats["fps"]) == (3, 0, 14, (30, 1))
     assert decode_frames(str(joined), 48, 32) == decode_frames(str(full), 48, 32)
-    with pytest.raises(FileExistsError):
+    with pytest.raises(FileExistsError, match="already exists: overwrite=True replaces it"):
         glreader.join(chunks, joined)
 
 

@@ -80,7 +80,7 @@ def test_moderngl_renders_on_as_before_after_captures(tmp_path, scene):
 def test_misuse_is_refused_with_words(tmp_path, scene, capfd, caplog):
     kept = tmp_path / "kept.mp4"
     kept.write_bytes(b"precious")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(FileExistsError, match="already exists: overwrite=True replaces it"):
         glreader.Recorder(kept, (WIDTH, HEIGHT))
     assert kept.read_bytes() == b"precious"
     capfd.readouterr()

@@ -69,7 +69,8 @@ def test_errors_are_python_s_exceptions_with_the_library_s_words(tmp_path, count
     kept.write_bytes(b"precious")
     with pytest.raises(FileExistsError) as e:
         glreader.render(counter, kept, frames=2, progress=False)
-    assert "already exists" in str(e.value) and e.value.errno == 17
+    assert e.value.errno == 17 and str(e.value).endswith(f"{kept} already exists: overwrite=True replaces it"), \
+        "in Python's words, not the C library's"
     assert kept.read_bytes() == b"precious", "untouched"
 
     with pytest.raises(FileNotFoundError, match="/nonexistent/shader.frag"):

@@ -139,6 +139,10 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
                                  capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "chunk_frames: 0 is not a whole number >= 1" in refused.stderr, refused.stderr
     assert not (tmp_path / "no.mkv").exists()
+    existing = subprocess.run(command + ["--chunks", "2", "-o", str(joined)], capture_output=True, text=True,
+                              timeout=300)
+    assert existing.returncode == 1 and f"{joined} already exists: -y overwrites it" in existing.stderr, \
+        existing.stderr
 
 
 @contextlib.contextmanager
@@ -276,7 +280,7 @@ def test_bad_input_is_refused_and_nothing_is_written(tmp_path, local_ray):
     with pytest.raises(ValueError, match="the farm sets it"):
         farm.render(shader, out, frames=10, chunks=2, chunk=True)
     out.write_bytes(b"mine")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(FileExistsError, match="already exists: overwrite=True replaces it"):
         farm.render(shader, out, frames=10, chunks=2, progress=False)
     assert out.read_bytes() == b"mine"
     assert farm.split(0, 10, chunks=3) == [(0, 3), (3, 3), (6, 4)]
