@@ -109,6 +109,8 @@ std::string program_help::text() const
             out += wrapped(words, column, column, width) + "\n";
         }
     }
+    out += "\n  -h, --help                this help\n  --version                 the program's version and the "
+           "library's\n";
     if (!examples.empty()) {
         out += "\nExamples:\n";
         for (const std::string &e : examples)
@@ -284,6 +286,19 @@ bool parse_rate(const std::string &text, frame_rate &out)
     return true;
 }
 
+std::string byte_size(unsigned long long bytes)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    double value = static_cast<double>(bytes);
+    size_t unit = 0;
+    while (value >= 999.5 && unit + 1 < std::size(units))
+        value /= 1000, unit++;
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : value < 9.995 ? "%.2f %s" : value < 99.95 ? "%.1f %s" : "%.0f %s",
+                  value, units[unit]);
+    return text;
+}
+
 bool parse_size(const std::string &text, int &width, int &height)
 {
     size_t x = text.find('x');
@@ -317,6 +332,12 @@ bool command_line::next()
     option_ = argv_[at_];
     if (option_ == "-h" || option_ == "--help") {
         std::fprintf(stdout, "%s", help_.text().c_str());
+        std::exit(0);
+    }
+    if (option_ == "--version") { // the program's, and the library's it loaded (they may differ)
+        unsigned v = glr_version();
+        std::fprintf(stdout, "%s %d.%d.%d (libglreader %u.%u.%u)\n", program_.c_str(), GLR_VERSION_MAJOR,
+                     GLR_VERSION_MINOR, GLR_VERSION_PATCH, v >> 16, (v >> 8) & 0xff, v & 0xff);
         std::exit(0);
     }
     return true;

@@ -72,6 +72,9 @@ bool parse_rate(const std::string &text, frame_rate &out);
 // WIDTHxHEIGHT of two whole numbers above 0, within int.
 bool parse_size(const std::string &text, int &width, int &height);
 
+// A byte count as people read it, to three figures: "812 B", "43.2 kB", "12.4 MB", "3.10 GB".
+std::string byte_size(unsigned long long bytes);
+
 // The largest frame size the programs accept in each dimension (GL's own limit, which
 // may be lower, is checked when the frame is made).
 constexpr int max_dimension = 32768;

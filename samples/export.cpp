@@ -420,6 +420,7 @@ public:
                          std::string(static_cast<size_t>(filled), '#').c_str(),
                          std::string(static_cast<size_t>(30 - filled), '.').c_str(),
                          total_ ? 100 * encoded / total_ : 100, encoded, total_, state.c_str(), fps, eta);
+            line_open_ = !ended;
             if (ended)
                 std::fprintf(stderr, "\n");
         } else {
@@ -428,11 +429,14 @@ public:
         }
     }
 
+    // Whether the terminal's bar is the line the cursor is on: a message then starts a new one.
+    bool line_open() const { return line_open_; }
+
 private:
     int total_;
     bool tty_;
     sample::verbosity level_;
-    bool renderer_told_ = false, preroll_told_ = false, preroll_timed_ = false, shown_ = false;
+    bool renderer_told_ = false, preroll_told_ = false, preroll_timed_ = false, shown_ = false, line_open_ = false;
 };
 
 void print_stage(const char *name, const glr_latency &l)
@@ -470,10 +474,10 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     const std::string written = !whole && o.part ? o.output + ".part" : o.output;
     char *absolute = realpath(written.c_str(), nullptr);
     double elapsed = st.elapsed_seconds;
-    std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s %s) to %s: %.1f MB in %.2f s, %.1f fps\n",
+    std::fprintf(stderr, "wrote %llu frames (%dx%d, %d/%d fps, %s %s) to %s: %s in %.2f s, %.1f fps\n",
                  static_cast<unsigned long long>(es.frames_encoded), o.width, o.height, o.fps_num, o.fps_den,
-                 st.plan.video_encoder, st.plan.pix_fmt, absolute ? absolute : written.c_str(), es.bytes_written / 1e6,
-                 elapsed, es.frames_encoded / elapsed);
+                 st.plan.video_encoder, st.plan.pix_fmt, absolute ? absolute : written.c_str(),
+                 sample::byte_size(es.bytes_written).c_str(), elapsed, es.frames_encoded / elapsed);
     std::free(absolute);
     const glr_ring_stats &rs = st.ring;
     const glr_player_stats &ps = st.player; // pre-roll included
@@ -557,6 +561,7 @@ int main(int argc, char **argv)
     // until the process exits.
     glr_log *log = sample::program_log(o.verbosity).release();
     bool render_left_running = false;
+    progress bar(o.frames, o.verbosity);
     try {
         glr::project project = o.project.load(log);
         if (o.audio_input.empty() && !o.no_audio && !project.has_sound_pass() &&
@@ -614,7 +619,6 @@ int main(int argc, char **argv)
         params.no_sound_pass = o.no_audio;
         params.chunk = o.chunk_end >= 0;
         params.context.require_hw = o.require_hw;
-        progress bar(o.frames, o.verbosity);
         params.progress = [](void *opaque, const glr_export_stats *s) { static_cast<progress *>(opaque)->report(*s); };
         params.progress_opaque = &bar;
         params.progress_interval_ms = bar.interval_ms();
@@ -633,7 +637,7 @@ int main(int argc, char **argv)
             throw glr::error(rc, glr_last_error());
         report(o, st, params);
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "\nglreader-export: %s\n", e.what());
+        std::fprintf(stderr, "%sglreader-export: %s\n", bar.line_open() ? "\n" : "", e.what());
         if (render_left_running)
             _exit(1); // a thread is still in the driver: no exit handlers under its feet
         glr_log_destroy(&log);

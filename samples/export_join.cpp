@@ -112,10 +112,10 @@ int export_join(int argc, char **argv)
         return 1;
     }
     if (verbosity >= sample::verbosity::warning)
-        std::fprintf(stderr, "glreader-export join: %d chunks, frames %d-%d (%d frames at %d/%d fps), into %s: %.1f MB in "
+        std::fprintf(stderr, "glreader-export join: %d chunks, frames %d-%d (%d frames at %d/%d fps), into %s: %s in "
                              "%.2f s%s\n",
                      s.chunks, s.first_frame, s.first_frame + s.frames, s.frames, s.fps_num, s.fps_den, output.c_str(),
-                     static_cast<double>(s.bytes_written) / 1e6, s.seconds,
+                     sample::byte_size(s.bytes_written).c_str(), s.seconds,
                      s.audio_samples_encoded ? ", the sound encoded once" : "");
     return 0;
 }

@@ -19,9 +19,11 @@ prefix=$(dirname "$(dirname "$ffmpeg")")
 work=$(mktemp -d "${TMPDIR:-/tmp}/glreader-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# A build folder of its own: the checkout's (pyproject.toml's build-dir) found the system's FFmpeg.
 say "building against $prefix"
 PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib \
-  "$python" -m pip wheel --no-build-isolation --no-deps --disable-pip-version-check -q -w "$work/plain" "$root" \
+  "$python" -m pip wheel --no-build-isolation --no-deps --disable-pip-version-check -q -w "$work/plain" \
+    -C build-dir="$work/build" "$root" \
   >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
 say "carrying its libraries (auditwheel repair)"
 mkdir -p "$out"

@@ -687,6 +687,8 @@ TEST(export_audio, sound_it_cannot_use_is_named)
     std::string missing = glr_test::scratch_path("no_such_sound.wav");
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", missing, "-o", out}, log)), 1);
     EXPECT_NE(glr_test::slurp(log).find("cannot open the audio input " + missing), std::string::npos) << glr_test::slurp(log);
+    EXPECT_EQ(glr_test::slurp(log).rfind("glreader-export: ", 0), 0u)
+        << "an error before any progress starts the output, no blank line first: " << glr_test::slurp(log);
     std::string text = glr_test::scratch_path("not_sound.txt");
     std::ofstream(text) << "no sound in here\n";
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-y", "-n", "3", "--audio", text, "-o", out}, log)), 1);

@@ -70,6 +70,16 @@ TEST(program_options, frame_rates_are_exact_fractions)
         EXPECT_FALSE(sample::parse_rate(bad, r)) << "'" << bad << "'";
 }
 
+TEST(program_options, byte_sizes_read_as_people_read_them)
+{
+    EXPECT_EQ(sample::byte_size(0), "0 B");
+    EXPECT_EQ(sample::byte_size(812), "812 B");
+    EXPECT_EQ(sample::byte_size(43210), "43.2 kB") << "not 0.0 MB";
+    EXPECT_EQ(sample::byte_size(999999), "1.00 MB");
+    EXPECT_EQ(sample::byte_size(12400000), "12.4 MB");
+    EXPECT_EQ(sample::byte_size(3100000000ULL), "3.10 GB");
+}
+
 TEST(program_options, sizes_are_two_whole_numbers)
 {
     int w = 0, h = 0;
@@ -253,6 +263,23 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
     }
     for (const std::string &path : {sound, shader_70k, long_compile, stats})
         std::remove(path.c_str());
+}
+
+// Every program says its version and the library's, and the help says how.
+TEST(program_options, every_program_says_its_version)
+{
+    char expected[64];
+    std::snprintf(expected, sizeof expected, " %d.%d.%d (libglreader ", GLR_VERSION_MAJOR, GLR_VERSION_MINOR,
+                  GLR_VERSION_PATCH);
+    for (const std::string &path : {std::string(GLREADER_EXPORT_PATH), std::string(GLREADER_PIPE_PATH),
+                                    std::string(GLREADER_CAPTURE_PATH)}) {
+        std::string program = glr_test::built_program(path), log = glr_test::scratch_path("version.log");
+        std::string name = program.substr(program.rfind('/') + 1);
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(program, {"--version"}, log)), 0) << glr_test::slurp(log);
+        EXPECT_EQ(glr_test::slurp(log).rfind(name + expected, 0), 0u) << glr_test::slurp(log);
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(program, {"--help"}, log)), 0);
+        EXPECT_NE(glr_test::slurp(log).find("--version"), std::string::npos) << name;
+    }
 }
 
 // What the pipe sample once truncated: 29.97 became 29, and 0.5 became 60.

@@ -3,7 +3,8 @@
 # the build tools of PYTHON's environment), installed into a fresh virtual environment of
 # Debian's python3 with no other package, then imported from there (not from the source
 # tree) and used: its version is the library's, and glreader.render writes a video whose
-# frames the system's ffmpeg decodes as the shader drew them.
+# frames the system's ffmpeg decodes as the shader drew them. A second build compiles
+# nothing (the build folder is kept).
 #
 #   tests/python_package_test.sh PYTHON   (scripts/python-env.sh gives it)
 set -euo pipefail
@@ -13,9 +14,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/glreader-pip.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 say() { echo "python_package_test: $*" >&2; }
 
+build_wheel() {
+  (cd "$work" && "$python" -m pip wheel --no-build-isolation --no-deps --disable-pip-version-check -q \
+     -w "$work/wheels" "$root") >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
+}
 say "building the wheel (pip wheel .)"
-(cd "$work" && "$python" -m pip wheel --no-build-isolation --no-deps --disable-pip-version-check -q \
-   -w "$work/wheels" "$root") >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
+build_wheel
+# The build folder is kept (pyproject.toml's build-dir): building again, as `pip install
+# ".[ray]"` after `pip install .` does, compiles nothing.
+touch "$work/before-again"
+say "building it again: nothing is compiled"
+build_wheel
+again=$(find "$root"/build-python -name '*.o' -newer "$work/before-again" | head -n 3)
+[ -z "$again" ] || { echo "python_package_test: FAIL: a second pip wheel compiled again: $again" >&2; exit 1; }
 /usr/bin/python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q --no-index --disable-pip-version-check "$work"/wheels/glreader-*.whl
 cd "$work"

@@ -412,6 +412,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         description="Renders a Shadertoy shader, project folder or JSON in frame-range chunks on Ray (a local "
                     "cluster, or --address) and joins them into OUTPUT; as glreader-export --frames A-B and "
                     "glreader-export join, scheduled.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_glreader.__version__}")
     parser.add_argument("--shader", required=True, help="a .frag, a project folder or a Shadertoy JSON")
     parser.add_argument("-o", dest="output", required=True, help="the joined output")
     parser.add_argument("-s", dest="size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")

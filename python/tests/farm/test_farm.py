@@ -139,6 +139,9 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
                                  capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "chunk_frames: 0 is not a whole number >= 1" in refused.stderr, refused.stderr
     assert not (tmp_path / "no.mkv").exists()
+    version = subprocess.run([sys.executable, "-m", "glreader.farm", "--version"], capture_output=True, text=True,
+                             timeout=300)
+    assert version.returncode == 0 and version.stdout == f"python -m glreader.farm {glreader.__version__}\n", version
     existing = subprocess.run(command + ["--chunks", "2", "-o", str(joined)], capture_output=True, text=True,
                               timeout=300)
     assert existing.returncode == 1 and f"{joined} already exists: -y overwrites it" in existing.stderr, \
