@@ -11,8 +11,9 @@ the block say what it must produce, and are checked with ffprobe:
                         audio=aac title=... files=30 json=key:value -->
     <!-- expect fails: words the failure must say -->
 
-A runnable block without an expectation, an expectation under no runnable block, or a
-block that leaves a file no expectation names, fails the test. A background receiver (a
+A runnable block without an expectation, an expectation under no runnable block, a
+block that leaves a file no expectation names, or two blocks that write the same output
+(a user who runs both meets "already exists"), fails the test. A background receiver (a
 line ending in '&' that listens on a loopback port) is waited for until its port is bound
 before the next line runs. Each block has a time limit; its outputs are removed after it.
 
@@ -78,6 +79,25 @@ def blocks_of(path):
     if len(EXPECT.findall(text)) != covered:
         found.append((0, None, ["(an expect comment not right under a block)"]))
     return found
+
+
+def shared_outputs(pages, root):
+    """Outputs that two blocks write: a user who runs both, in one folder as the docs run
+    from the checkout's root, meets "already exists" at the second. One line each."""
+    writer, clashes = {}, []
+    for page in pages:
+        for line, script, expects in blocks_of(page):
+            where = "%s:%d" % (os.path.relpath(page, root), line)
+            for e in expects:
+                target = e.partition(":")[0].strip()
+                if script is None or e.startswith("fails:"):
+                    continue
+                if target in writer:
+                    clashes.append("%s writes %s, as %s does: give each block outputs of its own" % (
+                        where, target, writer[target]))
+                else:
+                    writer[target] = where
+    return clashes
 
 
 def with_waits(script):
@@ -202,7 +222,7 @@ def main():
     make_fixtures(args.ffmpeg, folder, args.root)
     check = checker(ffprobe, folder)
 
-    failures, blocks, checks = [], 0, 0
+    failures, blocks, checks = shared_outputs(pages, args.root), 0, 0
     for page in pages:
         name = os.path.relpath(page, args.root)
         for line, script, expects in blocks_of(page):
