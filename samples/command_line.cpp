@@ -109,8 +109,7 @@ std::string program_help::text() const
             out += wrapped(words, column, column, width) + "\n";
         }
     }
-    out += "\n  -h, --help                this help\n  --version                 the program's version and the "
-           "library's\n";
+    out += "\n-h or --help shows this help, --version the program's version and the library's.\n";
     if (!examples.empty()) {
         out += "\nExamples:\n";
         for (const std::string &e : examples)
@@ -286,6 +285,13 @@ bool parse_rate(const std::string &text, frame_rate &out)
     return true;
 }
 
+void print_version(const std::string &program)
+{
+    unsigned v = glr_version(); // the library loaded, which may differ from the one built against
+    std::fprintf(stdout, "%s %d.%d.%d (libglreader %u.%u.%u)\n", program.c_str(), GLR_VERSION_MAJOR,
+                 GLR_VERSION_MINOR, GLR_VERSION_PATCH, v >> 16, (v >> 8) & 0xff, v & 0xff);
+}
+
 std::string byte_size(unsigned long long bytes)
 {
     static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
@@ -334,10 +340,8 @@ bool command_line::next()
         std::fprintf(stdout, "%s", help_.text().c_str());
         std::exit(0);
     }
-    if (option_ == "--version") { // the program's, and the library's it loaded (they may differ)
-        unsigned v = glr_version();
-        std::fprintf(stdout, "%s %d.%d.%d (libglreader %u.%u.%u)\n", program_.c_str(), GLR_VERSION_MAJOR,
-                     GLR_VERSION_MINOR, GLR_VERSION_PATCH, v >> 16, (v >> 8) & 0xff, v & 0xff);
+    if (option_ == "--version") {
+        print_version(program_);
         std::exit(0);
     }
     return true;

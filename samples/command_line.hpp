@@ -72,6 +72,10 @@ bool parse_rate(const std::string &text, frame_rate &out);
 // WIDTHxHEIGHT of two whole numbers above 0, within int.
 bool parse_size(const std::string &text, int &width, int &height);
 
+// "PROGRAM 0.8.0 (libglreader 0.8.0)" on stdout: --version's answer, the program's version
+// and the library's it loaded.
+void print_version(const std::string &program);
+
 // A byte count as people read it, to three figures: "812 B", "43.2 kB", "12.4 MB", "3.10 GB".
 std::string byte_size(unsigned long long bytes);
 

@@ -19,7 +19,7 @@
 # carries FFmpeg and use it where the system's FFmpeg is hidden (tests/python_wheel_test.sh).
 # --quick: the library and the programs only: every test but the FFmpeg filters' and the
 # docs' commands, without sanitizers and without building any FFmpeg (for a change to one
-# file; under ten minutes from a fresh clone).
+# file; about six minutes from a fresh clone).
 # --no-sanitizers: the whole suite's stages before the sanitizers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

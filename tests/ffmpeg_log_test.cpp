@@ -22,25 +22,49 @@ extern "C" {
 
 namespace {
 
-struct recorded {
-    std::mutex mutex;
-    std::vector<std::pair<glr_log_level, std::string>> lines;
+// A glreader log at info level that keeps each line it gets.
+class recording_log {
+public:
+    recording_log()
+    {
+        glr_log_params p{};
+        p.callback = [](void *opaque, glr_log_level level, const char *message) {
+            auto *self = static_cast<recording_log *>(opaque);
+            std::lock_guard<std::mutex> lock(self->mutex_);
+            self->lines_.emplace_back(level, message);
+        };
+        p.opaque = this;
+        p.level = GLR_LOG_INFO;
+        log_ = glr_log_create(&p);
+    }
+    ~recording_log() { glr_log_destroy(&log_); }
+    recording_log(const recording_log &) = delete;
+    recording_log &operator=(const recording_log &) = delete;
+    glr_log *get() { return log_; }
+    std::vector<std::pair<glr_log_level, std::string>> lines()
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return lines_;
+    }
+    // How many of the lines hold `words`.
+    long count(const std::string &words)
+    {
+        std::vector<std::pair<glr_log_level, std::string>> all = lines();
+        return std::count_if(all.begin(), all.end(),
+                             [&](const auto &line) { return line.second.find(words) != std::string::npos; });
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<glr_log_level, std::string>> lines_;
+    glr_log *log_ = nullptr;
 };
 
 TEST(ffmpeg_log, lines_reach_the_glreader_log_whole_at_their_level)
 {
-    recorded r;
-    glr_log_params p{};
-    p.callback = [](void *opaque, glr_log_level level, const char *message) {
-        auto *rec = static_cast<recorded *>(opaque);
-        std::lock_guard<std::mutex> lock(rec->mutex);
-        rec->lines.emplace_back(level, message);
-    };
-    p.opaque = &r;
-    p.level = GLR_LOG_INFO;
-    glr_log *log = glr_log_create(&p);
-    ASSERT_NE(log, nullptr);
-    glr_ffmpeg_log_route(log);
+    recording_log log;
+    ASSERT_NE(log.get(), nullptr);
+    glr_ffmpeg_log_route(log.get());
     EXPECT_EQ(av_log_get_level(), AV_LOG_INFO) << "FFmpeg formats nothing the log would drop";
 
     AVCodecContext *component = avcodec_alloc_context3(avcodec_find_encoder_by_name("rawvideo"));
@@ -54,55 +78,24 @@ TEST(ffmpeg_log, lines_reach_the_glreader_log_whole_at_their_level)
     av_log(nullptr, AV_LOG_DEBUG, "after the routing ended\n"); // FFmpeg's printer again, which drops it
     avcodec_free_context(&component);
     EXPECT_EQ(av_log_get_level(), AV_LOG_INFO);
-    glr_log_destroy(&log);
 
-    ASSERT_EQ(r.lines.size(), 3u);
-    EXPECT_EQ(r.lines[0], std::make_pair(GLR_LOG_WARN, std::string("[ffmpeg] a line in two pieces")));
-    EXPECT_EQ(r.lines[1].first, GLR_LOG_ERROR);
-    EXPECT_EQ(r.lines[1].second.rfind("[rawvideo @ 0x", 0), 0u) << r.lines[1].second;
-    EXPECT_NE(r.lines[1].second.find("] something broke"), std::string::npos) << r.lines[1].second;
-    EXPECT_EQ(r.lines[2].first, GLR_LOG_INFO);
-    EXPECT_NE(r.lines[2].second.find("] some news"), std::string::npos) << r.lines[2].second;
+    std::vector<std::pair<glr_log_level, std::string>> lines = log.lines();
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], std::make_pair(GLR_LOG_WARN, std::string("[ffmpeg] a line in two pieces")));
+    EXPECT_EQ(lines[1].first, GLR_LOG_ERROR);
+    EXPECT_EQ(lines[1].second.rfind("[rawvideo @ 0x", 0), 0u) << lines[1].second;
+    EXPECT_NE(lines[1].second.find("] something broke"), std::string::npos) << lines[1].second;
+    EXPECT_EQ(lines[2].first, GLR_LOG_INFO);
+    EXPECT_NE(lines[2].second.find("] some news"), std::string::npos) << lines[2].second;
 }
-
-// A glreader log that keeps each line, routed FFmpeg's log while it lives.
-class routed_log {
-public:
-    routed_log()
-    {
-        glr_log_params p{};
-        p.callback = [](void *opaque, glr_log_level level, const char *message) {
-            auto *rec = static_cast<recorded *>(opaque);
-            std::lock_guard<std::mutex> lock(rec->mutex);
-            rec->lines.emplace_back(level, message);
-        };
-        p.opaque = &r_;
-        p.level = GLR_LOG_INFO;
-        log_ = glr_log_create(&p);
-        glr_ffmpeg_log_route(log_);
-    }
-    ~routed_log()
-    {
-        glr_ffmpeg_log_route(nullptr);
-        glr_log_destroy(&log_);
-    }
-    glr_log *get() { return log_; }
-    // How many of the lines hold `words`.
-    long count(const std::string &words)
-    {
-        std::lock_guard<std::mutex> lock(r_.mutex);
-        return std::count_if(r_.lines.begin(), r_.lines.end(),
-                             [&](const auto &line) { return line.second.find(words) != std::string::npos; });
-    }
-
-private:
-    recorded r_;
-    glr_log *log_ = nullptr;
-};
 
 TEST(ffmpeg_log, an_encoder_s_opening_words_are_said_once_though_a_check_opened_it_first)
 {
-    routed_log log;
+    recording_log log;
+    struct routed { // for the whole test, however it ends
+        explicit routed(glr_log *to) { glr_ffmpeg_log_route(to); }
+        ~routed() { glr_ffmpeg_log_route(nullptr); }
+    } route(log.get());
     std::string out = glr_test::scratch_path("said_once.mkv");
     glr_encoder_params p{};
     p.width = 64;

@@ -272,7 +272,7 @@ TEST(program_options, every_program_says_its_version)
     std::snprintf(expected, sizeof expected, " %d.%d.%d (libglreader ", GLR_VERSION_MAJOR, GLR_VERSION_MINOR,
                   GLR_VERSION_PATCH);
     for (const std::string &path : {std::string(GLREADER_EXPORT_PATH), std::string(GLREADER_PIPE_PATH),
-                                    std::string(GLREADER_CAPTURE_PATH)}) {
+                                    std::string(GLREADER_CAPTURE_PATH), std::string(GLREADER_BENCH_PATH)}) {
         std::string program = glr_test::built_program(path), log = glr_test::scratch_path("version.log");
         std::string name = program.substr(program.rfind('/') + 1);
         ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(program, {"--version"}, log)), 0) << glr_test::slurp(log);

@@ -46,22 +46,21 @@ encoder_options::encoder_options(const nb::dict &o)
     e.audio.bit_rate = get<long long>(o, "audio_bitrate", 0);
     e.audio.sample_rate = get<int>(o, "audio_rate", 0);
     e.audio.channels = get<int>(o, "audio_channels", 0);
+    e.width = get<int>(o, "width", 0);
+    e.height = get<int>(o, "height", 0);
+    e.fps_num = get<int>(o, "fps_num", 30);
+    e.fps_den = get<int>(o, "fps_den", 1);
+    e.alpha = get<int>(o, "alpha", 0);
 }
 
 nb::dict check_output(const nb::dict &options)
 {
     encoder_options encoder(options);
-    glr_encoder_params &e = encoder.params;
-    e.width = get<int>(options, "width", 0);
-    e.height = get<int>(options, "height", 0);
-    e.fps_num = get<int>(options, "fps_num", 30);
-    e.fps_den = get<int>(options, "fps_den", 1);
-    e.alpha = get<int>(options, "alpha", 0);
     glr_encoder_plan plan{};
     int rc;
     {
         ffmpeg_messages route; // the trial open's lines go to logging, as a render's do
-        rc = glr_encoder_check(messages_log(), &e, &plan);
+        rc = glr_encoder_check(messages_log(), &encoder.params, &plan);
     }
     flush_messages();
     if (rc < 0)

@@ -24,8 +24,9 @@ T get(const nanobind::dict &d, const char *key, T otherwise)
 std::optional<std::string> text(const nanobind::dict &d, const char *key);
 const char *c_str(const std::optional<std::string> &s);
 
-// output, codec, pix_fmt, codec_options, container, format_options, overwrite, audio,
-// audio_codec, audio_bitrate; and for PCM a caller submits, audio_rate and audio_channels.
+// width, height, fps_num, fps_den and alpha of the frames; output, codec, pix_fmt,
+// codec_options, container, format_options, overwrite, audio, audio_codec, audio_bitrate;
+// and for PCM a caller submits, audio_rate and audio_channels.
 // An output file that exists without overwrite raises FileExistsError at once.
 class encoder_options {
 public:
@@ -39,8 +40,7 @@ private:
         audio_codec_;
 };
 
-// What glr_encoder_check chooses for the encoder options with frames of width x height at
-// fps_num/fps_den (alpha: the frames' alpha kept), writing nothing: container, video_codec,
+// What glr_encoder_check chooses for the encoder options, writing nothing: container, video_codec,
 // video_encoder, pix_fmt, audio_codec, audio_encoder; a refusal raises, with its words.
 nanobind::dict check_output(const nanobind::dict &options);
 

@@ -42,10 +42,6 @@ public:
     explicit recorder(const nb::dict &o) : encoder_(o)
     {
         glr_encoder_params &e = encoder_.params;
-        e.width = get<int>(o, "width", 0);
-        e.height = get<int>(o, "height", 0);
-        e.fps_num = get<int>(o, "fps_num", 30);
-        e.fps_den = get<int>(o, "fps_den", 1);
         // BGRA, which encoders of RGB take as it is (ffv1, rawvideo, qtrle); the encoder's
         // own YUV made on the GPU where a ring makes it.
         e.format = GLR_FORMAT_BGRA8;

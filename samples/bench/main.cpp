@@ -27,6 +27,10 @@ int main(int argc, char **argv)
             return bench::bench_compare(argc - 2, argv + 2);
         if (mode == "filter")
             return bench::bench_filter(argc - 2, argv + 2);
+        if (mode == "--version") {
+            sample::print_version("glreader-bench");
+            return 0;
+        }
         bool help = mode == "-h" || mode == "--help";
         if (help)
             std::fprintf(stdout, "%s", bench::help().text().c_str());
