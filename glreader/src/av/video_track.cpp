@@ -16,7 +16,6 @@ extern "C" {
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <iterator>
 #include <string>
 
 namespace glr {
@@ -39,23 +38,17 @@ glr_color output_color(const glr_encoder_params &p, AVPixelFormat out_fmt)
     return color;
 }
 
-// The x265-params that make x265 (which prints on its own, not through av_log) as talkative
-// as av_log's level, or at most `loudest` ("info"; "error" for a trial, whose warnings the
-// real open repeats); the caller's own x265-params come first, so their log-level gives way.
-std::string x265_log_params(const char *callers, const char *loudest)
+// x265 prints on its own, not through av_log: the x265-params that make it as talkative as
+// av_log's level, and a trial (whose warnings the real open repeats) no more than its errors.
+// After the caller's own x265-params, so that x265 keeps this log-level.
+std::string x265_log_params(const char *callers, bool trial)
 {
-    int level = av_log_get_level();
+    int level = trial ? std::min(av_log_get_level(), AV_LOG_ERROR) : av_log_get_level();
     const char *x265 = level < AV_LOG_ERROR     ? "none"
                        : level < AV_LOG_WARNING ? "error"
                        : level < AV_LOG_INFO    ? "warning"
                        : level < AV_LOG_DEBUG   ? "info"
                                                 : "debug";
-    static const char *const order[] = {"none", "error", "warning", "info", "debug"};
-    auto rank = [](const char *name) { return std::find_if(std::begin(order), std::end(order), [&](const char *o) {
-                                                  return std::strcmp(o, name) == 0;
-                                              }) - std::begin(order); };
-    if (rank(x265) > rank(loudest))
-        x265 = loudest;
     return callers ? format("%s:log-level=%s", callers, x265) : format("log-level=%s", x265);
 }
 
@@ -100,7 +93,7 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
         const AVDictionaryEntry *callers = av_dict_get(*options.address(), "x265-params", nullptr, 0);
         if (trial || !callers)
             av_dict_set(options.address(), "x265-params",
-                        x265_log_params(callers ? callers->value : nullptr, trial ? "error" : "debug").c_str(), 0);
+                        x265_log_params(callers ? callers->value : nullptr, trial).c_str(), 0);
     }
     int rc = avcodec_open2(context, codec, options.address());
     std::string unknown = options.first_key();
