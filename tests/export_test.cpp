@@ -410,7 +410,8 @@ TEST(export_outputs, an_encoder_s_warnings_on_opening_are_said_once)
                                   {"libx265", "x265 [warning]: Source height < 720p"}}) {
         int rc = glr_test::wait_exit(spawn_export({"-y", "-s", "64x36", "-n", "3", "-c", encoder, "-o", out}, log));
         std::string said = glr_test::slurp(log);
-        if (rc != 0 && said.find("'" + encoder + "' is no video encoder") != std::string::npos)
+        if (rc != 0 && (said.find("'" + encoder + "' is no video encoder") != std::string::npos ||
+                        said.find(encoder + " is not in this FFmpeg build") != std::string::npos))
             continue; // not in this FFmpeg (the GPU bundle's has neither)
         tried++;
         ASSERT_EQ(rc, 0) << said;
@@ -656,14 +657,8 @@ TEST(export_audio, sound_already_in_the_containers_codec_is_copied_as_it_is)
 // skipped samples" at -v warning.
 TEST(export_audio, an_mp3_gives_ffmpeg_s_samples_and_no_warning)
 {
-    std::string log = glr_test::scratch_path("mp3.txt"), mp3 = glr_test::scratch_path("song.mp3"),
+    std::string log = glr_test::scratch_path("mp3.txt"), mp3 = glr_test::write_lame_mp3("song.mp3"),
                 out = glr_test::scratch_path("mp3.mkv"), shader = glr_test::scratch_path("hears.frag");
-    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffmpeg", {"-v", "error", "-y", "-f", "lavfi", "-i",
-                                                             "sine=frequency=440:duration=2:sample_rate=44100", "-ac",
-                                                             "2", "-c:a", "libmp3lame", mp3},
-                                                  log)),
-              0)
-        << glr_test::slurp(log);
     std::ofstream(shader) << "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, p / iResolution.xy); }\n";
     ASSERT_EQ(glr_test::wait_exit(spawn_export({"-y", "-v", "warning", "-s", "32x16", "-r", "25", "-n", "25", "--shader",
                                                 shader, "--channel0", "sound", "--audio", mp3, "-c", "ffv1", "-c:a",
@@ -674,8 +669,8 @@ TEST(export_audio, an_mp3_gives_ffmpeg_s_samples_and_no_warning)
     std::string said = glr_test::slurp(log);
     EXPECT_EQ(said.find("Could not update timestamps"), std::string::npos) << said;
     EXPECT_EQ(said.find("[mp3"), std::string::npos) << "ffmpeg -i song.mp3 says nothing at -v warning: " << said;
-    std::vector<int16_t> ours = glr_test::decode_audio(out, 44100, 2), ffmpegs = glr_test::decode_audio(mp3, 44100, 2);
-    ASSERT_EQ(ours.size(), 44100u * 2) << "one second, the video's length";
+    std::vector<int16_t> ours = glr_test::decode_audio(out, 22050, 1), ffmpegs = glr_test::decode_audio(mp3, 22050, 1);
+    ASSERT_EQ(ours.size(), 22050u) << "one second, the video's length";
     ASSERT_GE(ffmpegs.size(), ours.size());
     EXPECT_TRUE(std::equal(ours.begin(), ours.end(), ffmpegs.begin())) << "the samples ffmpeg decodes, from the first";
     std::remove(out.c_str());

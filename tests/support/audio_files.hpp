@@ -11,6 +11,10 @@ namespace glr_test {
 // Writes 16-bit PCM, interleaved, as a WAV file; returns the path.
 std::string write_wav(const std::string &name, int sample_rate, int channels, const std::vector<int16_t> &samples);
 
+// Writes a small LAME-encoded MP3 (1.2 s of a 440 Hz sine, 22050 Hz mono), whose header
+// asks the decoder to skip the encoder's delay; returns the path.
+std::string write_lame_mp3(const std::string &name);
+
 // The first audio stream of path decoded to 16-bit samples at sample_rate with channels
 // (interleaved); empty when ffmpeg fails.
 std::vector<int16_t> decode_audio(const std::string &path, int sample_rate, int channels);
