@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 say "building against $prefix"
 PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib \
   "$python" -m pip wheel --no-build-isolation --no-deps --disable-pip-version-check -q -w "$work/plain" \
-    -C build-dir="$work/build" "$root" \
+    --config-settings=build-dir="$work/build" "$root" \
   >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
 say "carrying its libraries (auditwheel repair)"
 mkdir -p "$out"
