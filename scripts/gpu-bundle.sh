@@ -4,12 +4,17 @@
 # carried) that has only a glibc at least as new as Debian 12's and an NVIDIA driver.
 #
 #   scripts/gpu-bundle.sh [OUT]        (default: gpu-bundle/ in the checkout, ignored by git)
+#   scripts/gpu-bundle.sh --fetch      only fetch what it carries from the network (the wheels,
+#                                      the .deb packages) into caches outside the clone; setup
+#                                      runs it, so that building the bundle later is offline
 #
 # OUT/gpu-check.sh     the run itself (scripts/gpu-check.sh; its header says how)
-# OUT/bin/             glreader-export, -pipe, -capture, -bench; every test suite that needs no
-#                      display; a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
+# OUT/bin/             glreader-export, -pipe, -capture, -bench; every test program of the
+#                      build's tests/suites.txt that needs no display (tests/CMakeLists.txt
+#                      lists them); a patched ffmpeg and ffprobe (FFmpeg 5.1, the line
 #                      Debian 12's libraries are, built by ffmpeg-patches/build.sh --bundle)
-# OUT/tests/           each suite's list of tests (--gtest_list_tests), which gpu-check.sh
+# OUT/tests/           SUITES, the suites carried (NAME KIND [CASES] lines of suites.txt), and
+#                      each one's list of tests (scripts/suite-tests.sh), which gpu-check.sh
 #                      compares with the tests that passed
 # OUT/lib/             every library those need but glibc's: glreader's, FFmpeg's
 #                      (shared, every built-in component, libx264), libstdc++ and the like
@@ -17,10 +22,15 @@
 #                      here and unpacked there by gpu-check.sh
 # OUT/src/doc/         FFmpeg's filters.texi and the filters' sections it includes,
 #                      whose examples a filter test runs
-# OUT/python/          the benchmark's Python rows: glreader's package (built here against
-#                      OUT/lib), moderngl, glcontext and TurboPipe 2.1 from PyPI (cp311),
-#                      samples/bench/python_cell.py, and debs/ with Debian 12's CPython 3.11
-#                      (the GPU machine's own Python is another version), unpacked there
+# OUT/python/          the benchmark's Python rows and the package's tests: glreader's package
+#                      (built here against OUT/lib), moderngl, glcontext and TurboPipe 2.1
+#                      (cp311 wheels fetched by scripts/python-env.sh at setup),
+#                      samples/bench/python_cell.py, wheels/ with pytest's wheels and numpy
+#                      (without its tests, as .tar.xz), unpacked there (numpy takes 58 MB
+#                      unpacked), and debs/ with Debian 12's
+#                      CPython 3.11 (the GPU machine's own Python is another version)
+# OUT/repo/            what the package's tests read from a checkout: python/tests (but the
+#                      farm's: Ray does not fit), samples/shaders, CMakeLists.txt
 #
 # Every program and library finds its libraries through $ORIGIN, so the folder runs from
 # anywhere, with no LD_LIBRARY_PATH and no FFmpeg installed (tests/gpu_bundle_test.sh
@@ -33,6 +43,28 @@ max_mib=60
 
 say() { echo "gpu-bundle: $*" >&2; }
 die() { say "error: $*"; exit 1; }
+
+# The Debian packages it carries, fetched once (apt-get download) into a cache outside the
+# clone, made again when the list changes: the GL/EGL loaders (glvnd) and CPython 3.11.
+debs=${XDG_CACHE_HOME:-$HOME/.cache}/glreader-bundle-debs
+loader_debs="libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2"
+python_debs="python3.11-minimal libpython3.11-minimal libpython3.11-stdlib"
+fetch_debs() {
+  [ "$(cat "$debs/packages" 2>/dev/null)" = "$loader_debs; $python_debs" ] && return 0
+  say "fetching the GL/EGL loader and CPython 3.11 packages into $debs"
+  rm -rf "$debs" && mkdir -p "$debs/loaders" "$debs/python"
+  # shellcheck disable=SC2086 # one word per package
+  (cd "$debs/loaders" && apt-get -o APT::Sandbox::User=root download -q $loader_debs >/dev/null) &&
+    (cd "$debs/python" && apt-get -o APT::Sandbox::User=root download -q $python_debs >/dev/null) ||
+    die "apt-get download of $loader_debs $python_debs failed (run apt-get update?)"
+  echo "$loader_debs; $python_debs" >"$debs/packages"
+}
+if [ "${1:-}" = --fetch ]; then
+  "$root/scripts/python-env.sh" >/dev/null # and the wheels beside it
+  fetch_debs
+  exit 0
+fi
+fetch_debs
 
 "$root/scripts/setup.sh" patchelf
 ffmpeg=$("$root/ffmpeg-patches/build.sh" 5.1 --bundle | tail -n 1)
@@ -47,9 +79,13 @@ PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G N
   -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" -DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python" \
   -DGLREADER_BENCH_PYTHON_PATH= >/dev/null # compare's Python rows: the bundle's package, on PYTHONPATH
 programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
-# Every suite that needs no display (the viewer's tests need one and are not built).
-suites=(ring_test log_test context_test context_display_test capi_test scene_test shadertoy_media_test encoder_test pipe_test
-        memory_test export_test filter_test glshader_test)
+# Every suite of the build that needs no display (the viewer is not built) and fits.
+mapfile -t carried < <(awk '$2 ~ /^(gtest|capi|cases|pytest)$/' "$build/tests/suites.txt")
+suites=() # the programs among them
+for line in "${carried[@]}"; do
+  read -r name kind _ <<<"$line"
+  [ "$kind" = pytest ] || suites+=("$name")
+done
 cmake --build "$build" --target "${programs[@]}" "${suites[@]}" _glreader
 
 say "assembling $out"
@@ -57,24 +93,41 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/loaders" "$out/src/doc"
 for program in "${programs[@]}"; do cp "$build/samples/$program" "$out/bin/"; done
 for suite in "${suites[@]}"; do cp "$build/tests/$suite" "$out/bin/"; done
-# The tests each suite holds, as this build lists them: gpu-check.sh fails unless exactly
-# these pass there (capi_test, plain C, counts its own).
+# The suites and the tests each holds, as this build lists them: gpu-check.sh fails unless
+# exactly these pass there. Python's runs in the bundle's own interpreter.
 mkdir -p "$out/tests"
-for suite in "${suites[@]}"; do
-  [ "$suite" = capi_test ] || "$build/tests/$suite" --gtest_list_tests >"$out/tests/$suite.list"
+for line in "${carried[@]}"; do
+  read -r name kind arg <<<"$line"
+  [ "$kind" = pytest ] && arg=""
+  echo "$name $kind${arg:+ $arg}" >>"$out/tests/SUITES"
+  "$root/scripts/suite-tests.sh" "$build" "$name" >"$out/tests/$name.list"
 done
+mkdir -p "$out/repo/python/tests" "$out/repo/samples"
+cp "$root"/python/tests/*.py "$out/repo/python/tests/"
+cp -r "$root/samples/shaders" "$out/repo/samples/"
+cp "$root/CMakeLists.txt" "$out/repo/" # the version the package's test compares with
 cp "$ffmpeg_prefix/bin/ffmpeg" "$ffmpeg_prefix/bin/ffprobe" "$out/bin/"
 for texi in filters.texi $(cd "$root/plugin" && ls -- *.texi); do # and the sections it includes
   cp "$(dirname "$ffmpeg_prefix")/src/doc/$texi" "$out/src/doc/"
 done
 cp "$root/scripts/gpu-check.sh" "$out/"
-mkdir -p "$out/python/debs"
+mkdir -p "$out/python/debs" "$out/python/wheels"
 cp -r "$build/python/glreader" "$out/python/"
 cp "$root/samples/bench/python_cell.py" "$out/python/"
-"$python" -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --no-compile \
+wheels=$(dirname "$(dirname "$(dirname "$python")")")/bundle-wheels # python-env.sh fetched them
+"$python" -m pip install -q --disable-pip-version-check --no-deps --no-index --find-links "$wheels" --no-compile \
   --target "$out/python" moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 >&2 ||
-  die "pip could not fetch moderngl, glcontext and turbopipe for the bundle (is PyPI reachable?)"
+  die "moderngl, glcontext or turbopipe is not in $wheels (scripts/python-env.sh fetches them)"
 rm -rf "$out"/python/*.dist-info "$out"/python/bin
+for wheel in pytest pluggy iniconfig packaging pygments; do
+  cp "$wheels/$wheel"-*.whl "$out/python/wheels/" || die "no $wheel wheel in $wheels (scripts/python-env.sh fetches it)"
+done
+# numpy without its own tests, as xz (9 MB, where its wheel takes 17): the bundle must fit.
+# Python's tarfile unpacks it there; its lzma module needs liblzma, which dpkg-deb needs too.
+rm -rf "$build/numpy" && mkdir "$build/numpy"
+python3 -m zipfile -e "$wheels"/numpy-*.whl "$build/numpy" || die "no numpy wheel in $wheels (scripts/python-env.sh fetches it)"
+find "$build/numpy" -type d -name tests -prune -exec rm -rf {} +
+tar -C "$build/numpy" -cf - . | xz -6 -T0 >"$out/python/wheels/numpy.tar.xz"
 
 # Every library the binaries load, found as this machine finds it, but glibc's (the
 # target has its own) and the GL loaders (carried as packages).
@@ -101,11 +154,8 @@ strip --strip-unneeded "$python_module"
 patchelf --set-rpath '$ORIGIN/../../lib' "$python_module"
 for library in "$out"/lib/*; do patchelf --set-rpath '$ORIGIN' "$library"; done
 
-say "fetching the GL/EGL loader packages"
-(cd "$out/loaders" && apt-get -o APT::Sandbox::User=root download -q libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null) ||
-  die "apt-get download of the GL/EGL loaders failed (run apt-get update?)"
-(cd "$out/python/debs" && apt-get -o APT::Sandbox::User=root download -q python3.11-minimal libpython3.11-minimal \
-   libpython3.11-stdlib >/dev/null) || die "apt-get download of CPython 3.11 failed (run apt-get update?)"
+cp "$debs"/loaders/*.deb "$out/loaders/"
+cp "$debs"/python/*.deb "$out/python/debs/"
 
 # Nothing may resolve outside the bundle but glibc: checked with the bundle's own paths.
 for binary in "$out"/bin/* "$out"/lib/* "$python_module"; do

@@ -5,17 +5,19 @@
 #
 #   gpu-check.sh RESULTS_DIR [--quick] [--require-gpu] [--jobs N] [--stages LIST] [--suites LIST]
 #
-# It prints the GL renderer and the EGL platform, runs glreader-bench ring (readback, and
-# the render thread's stall p99 with the GPU idle and with the frame's drawing queued),
-# then every test suite the bundle carries on that GL (N at a time, default: one per CPU,
-# each under a time limit) and fails unless exactly the tests the build listed (bundle
-# tests/*.list) passed, then glreader-bench encode (BGRA and YUV converted on the GPU) and
+# It prints the GL renderer and the EGL platform, then runs the benchmarks first, so that a
+# short loan still brings their figures back: glreader-bench ring (readback, and the render
+# thread's stall p50/p99 from 1000 captures a run, with the GPU idle and with the frame's
+# drawing queued), compare at 1080p (pipe mode and in-process against TurboPipe, with the
+# Python rows: TurboPipe 2.1, glreader.turbopipe and glreader.Recorder over the whole path,
+# in the CPython 3.11 the bundle carries), encode (BGRA and YUV converted on the GPU) and
 # filter (the glshader filter, async and sync; over yuv420p, converted on the GPU and on the
-# CPU, and which of the two yuv_input=auto takes there). Right after the ring's, glreader-bench
-# compare at 1080p: pipe mode and in-process against TurboPipe, with the Python rows
-# (TurboPipe 2.1, glreader.turbopipe and glreader.Recorder over the whole path, in the
-# CPython 3.11 the bundle carries). Every stage has a time limit, so that a
-# full check fits one 10-minute command. Into RESULTS_DIR it writes:
+# CPU, and which of the two yuv_input=auto takes there). Then every suite of the bundle's
+# tests/SUITES on that GL (N at a time, default: one per CPU, each under a time limit): the
+# gtest programs, capi_test, export_job_test case by case, and the Python package's pytest
+# suite in the carried CPython; it fails unless every suite of SUITES ran and exactly the
+# tests of its list (tests/NAME.list) passed. Every stage has a time limit, so that a full
+# check fits one 10-minute command. Into RESULTS_DIR it writes:
 #   summary.md   the machine, the GL, each suite's counts and the benchmarks' tables,
 #                written anew after each stage (a check cut short keeps what it found)
 #   tests.json   each suite's status, counts and time
@@ -24,7 +26,7 @@
 # When the renderer rasterizes in software (llvmpipe) the results say that they are not
 # GPU results; with --require-gpu it then stops at once. --quick: small sizes and one run
 # of a few frames, for CI's check that the bundle works (tests/gpu_bundle_test.sh).
-# --stages ring,compare,suites,encode,filter (default: all) and --suites NAME,NAME (default:
+# --stages ring,compare,encode,filter,suites (default: all) and --suites NAME,NAME (default:
 # every suite of the bundle) run part of the check: what a session with little device
 # time left reruns (the summary says which stages ran).
 # Exit status: 0 when every suite and benchmark passed, 1 when one failed, 2 when it
@@ -35,7 +37,7 @@ bundle=$(cd "$(dirname "$0")" && pwd)
 say() { echo "gpu-check: $*" >&2; }
 refuse() { say "error: $*"; exit 2; }
 
-results="" quick=0 require_gpu=0 jobs=$(nproc) stages=ring,compare,suites,encode,filter only_suites=""
+results="" quick=0 require_gpu=0 jobs=$(nproc) stages=ring,compare,encode,filter,suites only_suites=""
 stage_names='(ring|compare|suites|encode|filter)'
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
     --require-gpu) require_gpu=1 ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || refuse "--jobs needs a positive whole number"; jobs=$2; shift ;;
     --stages) [[ ${2:-} =~ ^$stage_names(,$stage_names)*$ ]] ||
-                refuse "--stages takes a comma-separated list of ring, compare, suites, encode, filter"
+                refuse "--stages takes a comma-separated list of ring, compare, encode, filter, suites"
               stages=$2; shift ;;
     --suites) [[ ${2:-} =~ ^[a-z_]+(,[a-z_]+)*$ ]] || refuse "--suites takes a comma-separated list of suite names"
               only_suites=$2; shift ;;
@@ -65,6 +67,8 @@ for deb in "$bundle"/loaders/*.deb; do
   dpkg-deb -x "$deb" "$work/loaders" || refuse "cannot unpack $deb"
 done
 gl_path=$work/loaders/usr/lib/x86_64-linux-gnu
+# moderngl's EGL backend (glcontext) opens libGL.so and libEGL.so, names only -dev packages give.
+ln -s libGL.so.1 "$gl_path/libGL.so" && ln -s libEGL.so.1 "$gl_path/libEGL.so" || refuse "cannot link the GL loaders"
 # NVIDIA's container runtime mounts the driver under /usr/local/nvidia: its libraries,
 # and a glvnd vendor file where glvnd does not look by itself.
 nvidia=/usr/local/nvidia
@@ -135,22 +139,22 @@ write_summary() {
   } >"$results/summary.md"
 }
 
-# The benchmarks, one after the other (they time the machine); each keeps its tables.
-# The ring's first, the readback being what a GPU run is for, and compare's; then the
-# suites (their failures tell what breaks there); then the encoder's and the filter's.
+# The benchmarks first, one after the other (they time the machine), each keeping its
+# tables: what a GPU run is for, and what a short loan must bring back. Then the suites
+# (their failures tell what breaks there).
 suite_rows="" tables=""
 if [ $quick = 1 ]; then
   ring_limit=600 suite_limit=900 late_limit=600 compare_limit=600
-  ring_args=(--sizes 320x180 --runs 1 --frames 8)
+  ring_args=(--sizes 320x180 --runs 1 --frames 8 --stall-captures 100)
   encode_args=(--sizes 320x180 --presets ultrafast --runs 1 --frames 8)
   filter_args=(--sizes 320x180 --runs 1 --frames 8)
   compare_args=(--sizes 320x180 --outputs null --buffers 1 --runs 1 --frames 8 --no-load-row)
 else
-  ring_limit=120 suite_limit=240 late_limit=90 compare_limit=120
+  ring_limit=90 suite_limit=210 late_limit=75 compare_limit=90
   # Sized so that the whole check fits one 10-minute command on a lent machine (each stage
-  # bounded below; the limits add up to 11 minutes, the stages take less, and a check cut
-  # short keeps what it found); ultrafast only: slower presets time libx264 on the CPU.
-  ring_args=(--sizes 720p,1080p,2160p --runs 3 --frames 60)
+  # bounded: the limits add up to 9 minutes, the stages take less, and a check cut short
+  # keeps what it found); ultrafast only: slower presets time libx264 on the CPU.
+  ring_args=(--sizes 720p,1080p,2160p --runs 2 --frames 60 --stall-captures 1000)
   encode_args=(--sizes 720p,1080p --presets ultrafast --runs 2 --frames 60)
   filter_args=(--sizes 720p,1080p --runs 2 --frames 60)
   compare_args=(--sizes 1080p --outputs null --buffers 1 --runs 3 --seconds 1 --no-load-row)
@@ -186,27 +190,70 @@ wants compare &&
   bench "$compare_limit" compare --python "$work/python/usr/bin/python3.11" --python-cell "$bundle/python/python_cell.py" \
     "${compare_args[@]}"
 unset PYTHONPATH PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE
+wants encode && bench "$late_limit" encode "${encode_args[@]}"
+wants filter && bench "$late_limit" filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
 
-# The suites, N at a time, each from the scratch folder with its output in its own log,
-# each bounded in time (a hang fails that suite, with status 124, and the run goes on).
-suites=(capi_test)
-for list in "$bundle"/tests/*.list; do suites+=("$(basename "$list" .list)"); done
+# The suites of tests/SUITES (NAME KIND [CASES]), N at a time, each from the scratch folder
+# with its output in its own log, each bounded in time (a hang fails that suite, with
+# status 124, and the run goes on). Each writes the names of the tests that passed.
+declare -A kind_of=() cases_of=()
+suites=()
+while read -r name kind arg; do
+  suites+=("$name"); kind_of[$name]=$kind; cases_of[$name]=${arg:-}
+done <"$bundle/tests/SUITES"
 if [ -n "$only_suites" ]; then
   IFS=, read -r -a named <<<"$only_suites"
   for suite in "${named[@]}"; do
-    [[ " ${suites[*]} " == *" $suite "* ]] || refuse "--suites: the bundle has no suite $suite (it has: ${suites[*]})"
+    [ -n "${kind_of[$suite]:-}" ] || refuse "--suites: the bundle has no suite $suite (it has: ${suites[*]})"
   done
   suites=("${named[@]}")
 fi
 wants suites || suites=()
+# The Python suite's packages that travel as wheels (numpy unpacked is 73 MB), unpacked here.
+if [[ " ${suites[*]} " == *" python_package "* ]]; then
+  "$work/python/usr/bin/python3.11" -c 'import sys, tarfile, zipfile
+for path in sys.argv[2:]:
+    (tarfile.open(path) if path.endswith(".tar.xz") else zipfile.ZipFile(path)).extractall(sys.argv[1])' \
+    "$work/site" "$bundle"/python/wheels/* ||
+    refuse "cannot unpack the Python suite's wheels"
+fi
 run_suite() { # NAME
-  local start=$SECONDS status=0
-  (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$1") >"$work/$1.log" 2>&1 || status=$?
-  echo "$status $((SECONDS - start))" >"$work/$1.status"
+  local name=$1 start=$SECONDS status=0 log=$work/$1.log passed=$work/$1.passed
+  case "${kind_of[$name]}" in
+    gtest)
+      (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$name") >"$log" 2>&1 || status=$?
+      sed -n 's/^\[       OK \] \([^ ]*\) ([0-9]* ms)$/\1/p' "$log" >"$passed"
+      grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log" >"$work/$name.failures"
+      grep -c '^\[  SKIPPED \] .* ([0-9]* ms)$' "$log" >"$work/$name.skipped" ;;
+    capi) # one program: "capi: N passed, M failed"
+      (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$name") >"$log" 2>&1 || status=$?
+      grep -q '^capi: [1-9][0-9]* passed, 0 failed$' "$log" && [ $status = 0 ] && echo "$name" >"$passed"
+      sed -n 's/^capi: .* \([0-9]*\) failed$/\1/p' "$log" >"$work/$name.failures" ;;
+    cases) # a process per case: "CASE: passed"
+      local case failures=0
+      IFS=, read -r -a run_cases <<<"${cases_of[$name]}"
+      for case in "${run_cases[@]}"; do
+        local case_status=0
+        echo "=== $name $case" >>"$log"
+        (cd "$work" && timeout -k 10 "$suite_limit" "$bundle/bin/$name" "$case") >>"$log" 2>&1 || case_status=$?
+        if [ $case_status = 0 ]; then echo "$case" >>"$passed"; else failures=$((failures + 1)) status=$case_status; fi
+      done
+      echo $failures >"$work/$name.failures" ;;
+    pytest) # in the carried CPython, from the bundle's copy of the checkout's files
+      (cd "$bundle/repo" &&
+       PYTHONPATH=$bundle/python:$work/site PYTHONNOUSERSITE=1 PYTHONDONTWRITEBYTECODE=1 \
+       GLREADER_EXPORT=$bundle/bin/glreader-export TMPDIR=$work \
+       timeout -k 10 "$suite_limit" "$work/python/usr/bin/python3.11" -m pytest -v -p no:cacheprovider --rootdir=. \
+         python/tests --ignore=python/tests/farm) >"$log" 2>&1 || status=$?
+      sed -n 's/^\(python\/tests\/[^ ]*\) PASSED.*/\1/p' "$log" >"$passed"
+      grep -cE '^python/tests/[^ ]* (FAILED|ERROR)' "$log" >"$work/$name.failures"
+      grep -cE '^python/tests/[^ ]* SKIPPED' "$log" >"$work/$name.skipped" ;;
+    *) echo "the bundle's SUITES gives $name the kind '${kind_of[$name]}', which gpu-check.sh does not run" >"$log"
+       status=2 ;;
+  esac
+  touch "$passed"
+  echo "$status $((SECONDS - start))" >"$work/$name.status"
 }
-# The names of the tests a suite lists (--gtest_list_tests), and of those that passed.
-listed_tests() { awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' "$1" | sort; }
-passed_tests() { sed -n 's/^\[       OK \] \([^ ]*\) ([0-9]* ms)$/\1/p' "$1" | sort; }
 [ ${#suites[@]} = 0 ] || say "running ${#suites[@]} test suites, $jobs at a time"
 running=0
 for suite in "${suites[@]}"; do
@@ -221,19 +268,13 @@ suite_json=""
 for suite in "${suites[@]}"; do
   read -r status seconds <"$work/$suite.status"
   log=$work/$suite.log
-  if [ "$suite" = capi_test ]; then # plain C: "capi: N passed, M failed"
-    passed=$(sed -n 's/^capi: \([0-9]*\) passed.*/\1/p' "$log"); failures=$(sed -n 's/^capi: .* \([0-9]*\) failed/\1/p' "$log")
-    skipped=0
-    missing=""
-  else
-    passed=$(grep -c '^\[       OK \]' "$log"); skipped=$(grep -c '^\[  SKIPPED \] .* ([0-9]* ms)$' "$log")
-    failures=$(grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log")
-    # Every test the build listed passed, and no other: a test skipped, compiled out or
-    # never reached (a crash) is a difference.
-    missing=$(comm -3 <(listed_tests "$bundle/tests/$suite.list") <(passed_tests "$log") | tr -d '\t' | head -n 5 |
-              paste -sd ' ')
-  fi
-  passed=${passed:-0} failures=${failures:-0}
+  passed=$(wc -l <"$work/$suite.passed")
+  failures=$(cat "$work/$suite.failures" 2>/dev/null) skipped=$(cat "$work/$suite.skipped" 2>/dev/null)
+  failures=${failures:-0} skipped=${skipped:-0}
+  # Every test the build listed passed, and no other: a test skipped, compiled out or
+  # never reached (a crash) is a difference.
+  missing=$(comm -3 <(sort "$bundle/tests/$suite.list") <(sort "$work/$suite.passed") | tr -d '\t' | head -n 5 |
+            paste -sd ' ')
   # A suite that ran nothing, or crashed, has failed whatever it counted.
   if [ "$status" != 0 ] || [ "$failures" != 0 ] || [ "$passed" = 0 ]; then
     failed=1; outcome="FAILED (exit $status$([ "$status" = 124 ] && echo ", over ${suite_limit} s"))"
@@ -251,9 +292,6 @@ done
   "$([ "$(info 'software rasterizer')" = yes ] && echo true || echo false)" "$suite_json" >"$results/tests.json"
 
 write_summary
-wants encode && bench "$late_limit" encode "${encode_args[@]}"
-wants filter && bench "$late_limit" filter --ffmpeg "$bundle/bin/ffmpeg" "${filter_args[@]}"
-
 
 say "results in $results (summary.md)"
 [ $failed = 0 ] || { say "some suites or benchmarks FAILED: see $results/summary.md and tests.log"; exit 1; }

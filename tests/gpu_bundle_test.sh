@@ -8,9 +8,11 @@
 #   glreader package);
 # - those results say they are not GPU results, and --require-gpu refuses llvmpipe;
 # - the bundle stays under 60 MiB;
-# - with BUILD (the main build, which has GLFW): every suite of the bundle lists the tests
-#   that suite lists in BUILD, but the viewer's (they need a display), and gpu-check.sh
-#   checked each suite's passes against that list.
+# - with BUILD (the main build, which has GLFW): the bundle carries every suite of BUILD's
+#   tests/suites.txt that needs no display, each listing the tests that suite lists in BUILD
+#   (scripts/suite-tests.sh) but the viewer's (they need a display); a copy of the bundle
+#   without one suite, or without one test of a suite's list, fails that comparison; and
+#   gpu-check.sh ran every suite of the bundle and checked each one's passes against its list.
 # Usage: tests/gpu_bundle_test.sh BUNDLE [BUILD]   (scripts/test.sh runs it)
 set -euo pipefail
 
@@ -32,21 +34,40 @@ if [ "${1:-}" = --inside ]; then
 fi
 
 [ $# -ge 1 ] && [ -x "$1/gpu-check.sh" ] || fail "usage: $0 BUNDLE [BUILD] (BUNDLE: a folder made by scripts/gpu-bundle.sh)"
-if [ $# -ge 2 ]; then
-  names() { awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' | sort; }
-  for list in "$1"/tests/*.list; do
-    suite=$(basename "$list" .list)
-    [ -x "$2/tests/$suite" ] || fail "$suite is in the bundle but not in $2"
-    difference=$(comm -3 <(names <"$list") <("$2/tests/$suite" --gtest_list_tests | names | grep -v '^viewer_test\.') |
+root=$(cd "$(dirname "$0")/.." && pwd)
+# The first difference between BUNDLE's suites and lists and BUILD's; fails on one.
+compare_with_build() { # BUNDLE BUILD
+  local name difference
+  difference=$(comm -3 <(awk '$2 ~ /^(gtest|capi|cases|pytest)$/ { print $1 }' "$2/tests/suites.txt" | sort) \
+                       <(awk '{ print $1 }' "$1/tests/SUITES" | sort) | tr -d '\t' | paste -sd ' ')
+  [ -z "$difference" ] || { echo "the bundle's suites and $2's differ in: $difference"; return 1; }
+  while read -r name _; do
+    difference=$(comm -3 <(sort "$1/tests/$name.list") \
+                         <("$root/scripts/suite-tests.sh" "$2" "$name" | grep -v '^viewer_test\.') |
                  tr -d '\t' | head -n 5 | paste -sd ' ')
-    [ -z "$difference" ] || fail "$suite lists other tests in the bundle than in $2: $difference"
-  done
-fi
+    [ -z "$difference" ] || { echo "$name lists other tests in the bundle than in $2: $difference"; return 1; }
+  done <"$1/tests/SUITES"
+}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp -a "$1" "$scratch/moved-bundle"
 mkdir "$scratch/elsewhere"
 bundle=$scratch/moved-bundle results=$scratch/elsewhere/results
+
+if [ $# -ge 2 ]; then
+  why=$(compare_with_build "$bundle" "$2") || fail "$why"
+  # The comparison fails for a suite left out and for a test left out of a suite's list.
+  cp -a "$bundle" "$scratch/short-bundle"
+  first=$(head -n 1 "$bundle/tests/SUITES" | cut -d' ' -f1)
+  sed -i 1d "$scratch/short-bundle/tests/SUITES"
+  why=$(compare_with_build "$scratch/short-bundle" "$2") && fail "a bundle without $first passed the comparison"
+  [[ $why == *"differ in: $first"* ]] || fail "a bundle without $first failed the comparison for another reason: $why"
+  cp "$bundle/tests/SUITES" "$scratch/short-bundle/tests/SUITES"
+  sed -i 1d "$scratch/short-bundle/tests/$first.list"
+  why=$(compare_with_build "$scratch/short-bundle" "$2") && fail "a bundle whose $first lacks a test passed the comparison"
+  [[ $why == "$first lists other tests"* ]] || fail "a bundle whose $first lacks a test failed for another reason: $why"
+  rm -rf "$scratch/short-bundle"
+fi
 
 mib=$(( $(du -sb "$bundle" | cut -f1) / 1048576 ))
 [ "$mib" -lt 60 ] || fail "the bundle is $mib MiB (at most 59)"
@@ -63,16 +84,15 @@ done
 for file in "$results"/*.json; do python3 -m json.tool "$file" >/dev/null || fail "$file is not JSON"; done
 grep -q '^\*\*Not GPU results.\*\* The renderer is llvmpipe' "$results/summary.md" ||
   fail "summary.md does not say that llvmpipe results are not GPU results"
-python3 - "$results" <<'EOF' || fail "the results are not what the bundle should give"
+python3 - "$results" "$bundle" <<'EOF' || fail "the results are not what the bundle should give"
 import json, sys
 results = sys.argv[1]
 load = lambda name: json.load(open(f"{results}/{name}"))
 tests = load("tests.json")
 assert tests["software"] is True, "tests.json does not say the renderer is software"
-names = [s["suite"] for s in tests["suites"]]
-for suite in ("ring_test", "log_test", "context_test", "context_display_test", "capi_test", "scene_test", "shadertoy_media_test",
-              "encoder_test", "pipe_test", "memory_test", "export_test", "filter_test", "glshader_test"):
-    assert suite in names, f"{suite} did not run"
+names = sorted(s["suite"] for s in tests["suites"])
+carried = sorted(line.split()[0] for line in open(f"{sys.argv[2]}/tests/SUITES"))
+assert names == carried, f"the suites that ran, {names}, are not the bundle's, {carried}"
 for s in tests["suites"]:
     assert s["exit"] == 0 and s["failed"] == 0 and s["passed"] > 0, f"suite {s}"
 info = load("info.json")

@@ -5,7 +5,9 @@
 # - no sleep as synchronisation: every sleep in tests/ is marked "pace:" (a slow reader,
 #   a paused consumer: the stimulus under test) and every other wait is on an event;
 # - no loop without an end condition ("for (;;)", "while (true)"): waits have deadlines;
-# - every ctest test of BUILD_DIR has a TIMEOUT.
+# - every ctest test of BUILD_DIR has a TIMEOUT;
+# - every test program of tests/CMakeLists.txt is listed (glr_suite), so that the GPU
+#   bundle carries it or says why not.
 # Usage: suite_rules_check.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 source_dir=$1 build_dir=$2
@@ -31,6 +33,10 @@ violation "reruns until a test passes" "$(matches -rnE 'until-pass|repeat[= ]+un
 violation "sleeps in tests not marked 'pace:' (wait for an event instead)" "$(matches -nE 'sleep_for|usleep|nanosleep|\bsleep\(' "${test_sources[@]}" | matches -v 'pace:')"
 violation "sleeps in test scripts not marked 'pace:'" "$(matches -nE '(^|[;&|[:space:]])sleep [0-9]' "${test_scripts[@]}" | matches -v 'pace:')"
 violation "loops without an end condition" "$(matches -nE 'for \(;;\)|while \((true|1)\)' "${test_sources[@]}")"
+
+programs=$(sed -n 's/^ *add_executable(\([a-z_]*\) .*/\1/p' tests/CMakeLists.txt | sort -u)
+listed=$(sed -n 's/^ *glr_suite(\([a-z_]*\) .*/\1/p' tests/CMakeLists.txt python/CMakeLists.txt | sort -u)
+violation "test programs not listed with glr_suite (tests/CMakeLists.txt)" "$(comm -23 <(echo "$programs") <(echo "$listed"))"
 
 # ctest's view: PRE_TEST discovery lists the gtest suites' tests as ctest runs them.
 ctest --test-dir "$build_dir" --show-only=json-v1 >"$build_dir/suite_rules_tests.json"

@@ -5,7 +5,8 @@
 // ring: capture + acquire + release. Every cell is measured `runs` times, the methods
 // interleaved; each cell reports min / median / max of its per-run means. Then the
 // render-thread stall (time inside capture) while a consumer thread reads every frame,
-// with the GPU idle and with the frame's drawing still queued.
+// with the GPU idle and with the frame's drawing still queued, from --stall-captures
+// captures a run (1000 by default: a p99 of fewer is one frame's worst case).
 // Each run also records the machine's load: CPU time spent by other processes.
 #include "common.hpp"
 #include "modes.hpp"
@@ -55,7 +56,7 @@ glr_ring_stats ring_stats_of(sample::scene &scene, glr_format format, int width,
 
 // One measurement of each method at one size: per-frame means in milliseconds.
 void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, ring_results &r, int frames,
-                  std::vector<uint8_t> &a, std::vector<uint8_t> &b, std::vector<uint8_t> &client,
+                  int stall_captures, std::vector<uint8_t> &a, std::vector<uint8_t> &b, std::vector<uint8_t> &client,
                   load_meter &load)
 {
     const GladGLContext &gl = scene.gl();
@@ -110,7 +111,7 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
         });
         auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
         std::vector<double> stalls;
-        for (int i = 0; i < frames; i++) {
+        for (int i = 0; i < stall_captures; i++) {
             scene.draw(i, i / 60.0, 1 / 60.0);
             if (!queued)
                 gl.Finish();
@@ -140,7 +141,13 @@ void measure_once(sample::scene &scene, glr::ring &ring, glr::ring &stall_ring, 
 
 int bench_ring(int argc, char **argv)
 {
-    options o = parse_options(argc, argv, {"720p,1080p,2160p", "", 5, 60});
+    int stall_captures = 1000;
+    options o = parse_options(argc, argv, {"720p,1080p,2160p", "", 5, 60}, [&](sample::command_line &args) {
+        if (!args.is("--stall-captures"))
+            return false;
+        stall_captures = args.count(100, 1000000);
+        return true;
+    });
     const std::string &sizes = o.sizes, &json = o.json;
     const int runs = o.runs, frames = o.frames;
 
@@ -148,8 +155,10 @@ int bench_ring(int argc, char **argv)
     std::vector<ring_results> results;
     for (const size_spec &s : parse_sizes(sizes))
         results.push_back({s, {}, {}, {}, {}, {}, {}, {}, {}, {}});
-    std::fprintf(stderr, "glreader-bench ring on %s (EGL %s): %d runs x %d frames per cell, interleaved\n",
-                 ctx.renderer().c_str(), ctx.platform().c_str(), runs, frames);
+    std::fprintf(stderr,
+                 "glreader-bench ring on %s (EGL %s): %d runs x %d frames per cell, %d captures per stall run, "
+                 "interleaved\n",
+                 ctx.renderer().c_str(), ctx.platform().c_str(), runs, frames, stall_captures);
 
     load_meter load;
     struct per_size {
@@ -176,7 +185,7 @@ int bench_ring(int argc, char **argv)
     for (int run = 0; run < runs; run++) {
         for (size_t i = 0; i < results.size(); i++) {
             per_size &p = state[i];
-            measure_once(*p.scene, *p.ring, *p.stall_ring, results[i], frames, p.a, p.b, p.client, load);
+            measure_once(*p.scene, *p.ring, *p.stall_ring, results[i], frames, stall_captures, p.a, p.b, p.client, load);
             // Each cell as it ends: a run cut short still says how far it came.
             std::fprintf(stderr, "    %s: ring %.3f ms, glReadPixels %.3f ms a frame\n", results[i].size.name.c_str(),
                          results[i].ring_ms.back(), results[i].sync_ms.back());
@@ -198,8 +207,9 @@ int bench_ring(int argc, char **argv)
     std::printf("\nglreader-bench ring: %s (EGL %s, ring %s), RGBA8, %d runs x %d frames, interleaved\n",
                 ctx.renderer().c_str(), ctx.platform().c_str(), path.c_str(), runs, frames);
     std::printf("ms per frame as min / median / max of the runs; stall = the render thread's time in "
-                "capture (median of the runs' p50 and p99), with the GPU idle and with the frame's drawing "
-                "still queued; load = CPU seconds used by other processes during a run\n\n");
+                "capture (median of the runs' p50 and p99, each run's from %d captures), with the GPU idle and with the frame's drawing "
+                "still queued; load = CPU seconds used by other processes during a run\n\n",
+                stall_captures);
     std::printf("| size | memcpy | glReadPixels (sync) | ring (capture+acquire+release) | ring / sync "
                 "(median) | stall p50 / p99, idle | stall p50 / p99, queued | load (max) |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
@@ -240,7 +250,8 @@ int bench_ring(int argc, char **argv)
                         std::to_string(r.state_nv12.p99_ms * 1000) + "}" +
                         ",\n     \"other_cpu_seconds\": " + json_summary(r.load) + "}");
     write_json(json, "ring", ctx, runs,
-               "\"frames_per_run\": " + std::to_string(frames) + ", \"ring_path\": \"" + path +
+               "\"frames_per_run\": " + std::to_string(frames) +
+                   ", \"stall_captures_per_run\": " + std::to_string(stall_captures) + ", \"ring_path\": \"" + path +
                    "\", \"unit\": \"ms per frame\"",
                items);
     return 0;

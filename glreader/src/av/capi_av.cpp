@@ -105,6 +105,23 @@ void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames)
     if (enc)
         enc->fail_after(frames);
 }
+
+void glr_internal_export_hold_at(glr_export *job, int point)
+{
+    if (job)
+        job->hold_at(point);
+}
+
+int glr_internal_export_wait_held(glr_export *job, double seconds)
+{
+    return job && job->wait_held(seconds);
+}
+
+void glr_internal_export_release(glr_export *job)
+{
+    if (job)
+        job->release_hold();
+}
 #endif
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)

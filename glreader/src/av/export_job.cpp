@@ -2,6 +2,7 @@
 
 #include "av/codec_choice.hpp"
 #include "av/encoder.hpp"
+#include "av/fault_injection.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -153,6 +154,26 @@ struct export_shared {
 
     bool stopping() const { return cancel || abandoned; }
 
+    static constexpr int no_hold = -2;
+#ifdef GLREADER_TEST_SEAMS
+    // glr_internal_export_hold_at: the render thread stops at one point, inside the busy
+    // mark a driver's compile or draw would be under, until the test releases it.
+    int hold_point = no_hold; // under mutex, as the two below
+    bool held = false, hold_released = false;
+#endif
+    // Where a test may hold the render thread (test builds); nothing elsewhere.
+    void hold_point_reached([[maybe_unused]] int point)
+    {
+#ifdef GLREADER_TEST_SEAMS
+        std::unique_lock<std::mutex> lock(mutex);
+        if (point != hold_point)
+            return;
+        held = true;
+        changed.notify_all();
+        changed.wait(lock, [&] { return hold_released; });
+#endif
+    }
+
     void set_state(glr_export_state s)
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -293,6 +314,7 @@ private:
         // The compile limit covers the shaders' compile and, where no pre-roll comes with it,
         // the first frame (drivers compile at the first draw).
         s_->enter_busy(true);
+        s_->hold_point_reached(GLR_INTERNAL_HOLD_COMPILE);
         player_ = check(glr_player_create(s_->log, &pp));
         int preroll = glr_player_preroll(player_);
         {
@@ -341,6 +363,7 @@ private:
                 if (s_->stopping())
                     break;
                 s_->enter_busy(false);
+                s_->hold_point_reached(i);
                 render_next();
             }
             s_->enter_busy(false);
@@ -869,3 +892,24 @@ int glr_export::run()
         report();
     return rc;
 }
+
+#ifdef GLREADER_TEST_SEAMS
+void glr_export::hold_at(int point)
+{
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->hold_point = point;
+}
+
+bool glr_export::wait_held(double seconds)
+{
+    std::unique_lock<std::mutex> lock(shared_->mutex);
+    return shared_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return shared_->held; });
+}
+
+void glr_export::release_hold()
+{
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->hold_released = true;
+    shared_->changed.notify_all();
+}
+#endif

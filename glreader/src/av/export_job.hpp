@@ -25,6 +25,11 @@ public:
     void cancel() noexcept;
     glr_export_stats stats() const;
     glr_log *log() const;
+#ifdef GLREADER_TEST_SEAMS
+    void hold_at(int point);
+    bool wait_held(double seconds);
+    void release_hold();
+#endif
 
 private:
     // Shared with the render thread, which may outlive the job (left in the driver).

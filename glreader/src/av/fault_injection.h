@@ -7,6 +7,7 @@
 #define GLREADER_AV_FAULT_INJECTION_H
 
 #include "glreader/encoder.h"
+#include "glreader/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +17,19 @@ extern "C" {
  * avcodec_send_frame as failed (AVERROR_EXTERNAL), exactly as a real failure is handled.
  * A negative value turns the fault off. */
 GLR_API void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames);
+
+/* Where glr_internal_export_hold_at holds a job's render thread: in its compile, before the
+ * player compiles the shaders; or n >= 1, before frame n of the range renders. */
+#define GLR_INTERNAL_HOLD_COMPILE (-1)
+
+/* Set before glr_export_run: the job's render thread, once at `point`, waits there, busy as
+ * in a driver's compile or draw (the compile limit and a cancel see it so), until
+ * glr_internal_export_release. A driver cannot be made to compile or draw for long on
+ * demand, and a shader that takes long on llvmpipe takes a GPU no time. */
+GLR_API void glr_internal_export_hold_at(glr_export *job, int point);
+/* Waits up to `seconds` for the render thread to be held; 1 when it is, 0 otherwise. */
+GLR_API int glr_internal_export_wait_held(glr_export *job, double seconds);
+GLR_API void glr_internal_export_release(glr_export *job);
 
 #ifdef __cplusplus
 }
