@@ -106,6 +106,8 @@ mkdir -p "$out/repo/python/tests" "$out/repo/samples"
 cp "$root"/python/tests/*.py "$out/repo/python/tests/"
 cp -r "$root/samples/shaders" "$out/repo/samples/"
 cp "$root/CMakeLists.txt" "$out/repo/" # the version the package's test compares with
+# pytest's own configuration, so that a bundle inside a checkout does not take the checkout's.
+printf '[pytest]\n' >"$out/repo/pytest.ini"
 cp "$ffmpeg_prefix/bin/ffmpeg" "$ffmpeg_prefix/bin/ffprobe" "$out/bin/"
 for texi in filters.texi $(cd "$root/plugin" && ls -- *.texi); do # and the sections it includes
   cp "$(dirname "$ffmpeg_prefix")/src/doc/$texi" "$out/src/doc/"

@@ -325,7 +325,7 @@ static void cancel_during_compile(void)
 }
 
 /* A cancel while frame 3 renders for long: the job finalizes without that frame's end and
- * returns; the file plays the 3 frames encoded. */
+ * returns; the file plays the frames encoded, the first among them. */
 static void cancel_during_long_frame(void)
 {
     const char *out = scratch_file("slow.mkv");
@@ -339,9 +339,11 @@ static void cancel_during_long_frame(void)
     CHECK(s.stop == GLR_EXPORT_CANCELLED);
     CHECK(s.render_running == 1); /* left in the slow frame */
     CHECK(s.frames_rendered == 3);
-    CHECK(s.encoder.frames_encoded == 3);
+    /* The frames whose readback had reached the encoder: all 3 on llvmpipe, where a readback
+     * ends at once; fewer on a GPU (a frame still in the ring is not waited for). */
+    CHECK(s.encoder.frames_encoded >= 1 && s.encoder.frames_encoded <= 3);
     uint64_t hashes[8];
-    CHECK(decode_hashes(out, hashes, 8) == 3);
+    CHECK(decode_hashes(out, hashes, 8) == (int)s.encoder.frames_encoded);
     glr_internal_export_release(job);
     CHECK(wait_for(job, render_stopped, 300, "the end of the slow frame's thread"));
     glr_export_destroy(&job);

@@ -171,15 +171,15 @@ TEST(stalled_output, a_pipe_run_whose_ffmpeg_is_stopped_for_15_s_delivers_every_
 // --- Signals where the program cannot look at them itself.
 
 // A shader whose frames from `slow_from` on render for long: minutes on llvmpipe (which
-// ends a shader's loops after 65535 turns in all: the work is in the body), and about half
-// a minute on a GPU, which runs all 36 million turns: past the signal, yet not holding the
-// GPU for the hour that 3.6 billion turns held an H100 after the test, stalling the tests
-// and benchmarks after it.
+// ends a shader's loops after 65535 turns in all: the work is in the body), and about 2 s
+// on a GPU, which runs all 2.25 million turns: past the signal and the program's 500 ms
+// grace, yet not holding the GPU after the test (an H200 kept drawing the 36 million turns
+// of a frame for half a minute each, past the test's end, and the test after it timed out).
 std::string write_slow_shader(int slow_from)
 {
     std::ostringstream text;
     text << "void mainImage(out vec4 c, in vec2 f) {\n"
-         << "    int n = iFrame < " << slow_from << " ? 0 : 6000;\n"
+         << "    int n = iFrame < " << slow_from << " ? 0 : 1500;\n"
          << "    float x = f.x, y = f.y;\n"
          << "    for (int i = 0; i < n; i++)\n"
          << "        for (int j = 0; j < n; j++) {\n";

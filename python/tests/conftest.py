@@ -63,7 +63,9 @@ class CounterScene:
 
         self.moderngl = moderngl
         self.width, self.height = width, height
-        self.ctx = moderngl.create_standalone_context(backend="egl")
+        # 4.3, for the GPU conversion: NVIDIA gives the 3.3 moderngl asks for by default,
+        # Mesa its newest whatever is asked.
+        self.ctx = moderngl.create_standalone_context(backend="egl", require=430)
         self.program = self.ctx.program(vertex_shader=QUAD, fragment_shader=COUNTER)
         quad = self.ctx.buffer(numpy.array([-1, -1, 1, -1, -1, 1, 1, 1], numpy.float32).tobytes())
         self.vao = self.ctx.vertex_array(self.program, [(quad, "2f", "corner")])

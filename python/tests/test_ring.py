@@ -16,7 +16,7 @@ WIDTH, HEIGHT = 32, 16
 
 @pytest.fixture
 def ctx():
-    context = moderngl.create_standalone_context(backend="egl")
+    context = moderngl.create_standalone_context(backend="egl", require=430)  # the GPU conversion's 4.3
     yield context
     context.release()
 

@@ -19,6 +19,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -31,6 +33,24 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 
 std::string seconds_text(std::chrono::milliseconds limit) { return std::to_string(limit.count() / 1000) + " s"; }
+
+// Each spawned child's log, until it is waited for and its log read for sanitizer reports.
+std::mutex logs_mutex;
+std::map<pid_t, std::string> logs_of_children;
+
+// The first line of a sanitizer's report in text and the lines after it, or "".
+std::string sanitizer_report(const std::string &text)
+{
+    for (const char *mark : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                             "WARNING: ThreadSanitizer", "ERROR: ThreadSanitizer"}) {
+        size_t at = text.find(mark);
+        if (at != std::string::npos) {
+            size_t line = text.rfind('\n', at);
+            return text.substr(line == std::string::npos ? 0 : line + 1, 3000);
+        }
+    }
+    return "";
+}
 
 } // namespace
 
@@ -56,7 +76,7 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     // An extra variable replaces the inherited one of its name (getenv takes the first of
     // two, so appending would leave the caller's in force).
     auto overridden = [&](const char *entry) {
-        if (std::strncmp(entry, "ASAN_OPTIONS=", 13) == 0)
+        if (std::strncmp(entry, "ASAN_OPTIONS=", 13) == 0 || std::strncmp(entry, "UBSAN_OPTIONS=", 14) == 0)
             return true;
         for (const std::string &extra : extra_env)
             if (size_t eq = extra.find('='); eq != std::string::npos && std::strncmp(entry, extra.c_str(), eq + 1) == 0)
@@ -67,8 +87,10 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     for (char **e = environ; *e; e++)
         if (!overridden(*e))
             env_storage.push_back(*e);
-    const char *asan = std::getenv("ASAN_OPTIONS");
-    env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0");
+    const char *asan = std::getenv("ASAN_OPTIONS"), *ubsan = std::getenv("UBSAN_OPTIONS");
+    const std::string exit_code = ":exitcode=" + std::to_string(sanitizer_exit_code);
+    env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0" + exit_code);
+    env_storage.push_back(std::string("UBSAN_OPTIONS=") + (ubsan ? ubsan : "") + exit_code);
     env_storage.insert(env_storage.end(), extra_env.begin(), extra_env.end());
     std::vector<char *> env;
     for (std::string &e : env_storage)
@@ -86,6 +108,8 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     // reach kill(), which would signal every process of the user.
     if (rc != 0 || pid <= 0)
         throw std::runtime_error("cannot start " + program + ": " + std::strerror(rc ? rc : ECHILD));
+    std::lock_guard<std::mutex> lock(logs_mutex);
+    logs_of_children[pid] = log;
     return pid;
 }
 
@@ -117,7 +141,22 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    return WIFEXITED(status) ? child_end{false, WEXITSTATUS(status)} : child_end{true, WTERMSIG(status)};
+    child_end end = WIFEXITED(status) ? child_end{false, WEXITSTATUS(status)} : child_end{true, WTERMSIG(status)};
+    std::string log;
+    {
+        std::lock_guard<std::mutex> lock(logs_mutex);
+        if (auto it = logs_of_children.find(pid); it != logs_of_children.end()) {
+            log = it->second;
+            logs_of_children.erase(it);
+        }
+    }
+    if (!log.empty()) {
+        std::string report = sanitizer_report(slurp(log));
+        if (!report.empty() || (!end.signaled && end.code == sanitizer_exit_code))
+            ADD_FAILURE() << "a sanitizer reported in the child whose log is " << log << " (exit "
+                          << (end.signaled ? 128 + end.code : end.code) << "):\n" << report;
+    }
+    return end;
 }
 
 int wait_exit(pid_t pid, std::chrono::milliseconds limit)

@@ -23,12 +23,19 @@ std::chrono::milliseconds wait_limit(std::chrono::seconds base = std::chrono::se
 inline const std::vector<std::string> no_shader_disk_cache = {"MESA_SHADER_CACHE_DISABLE=true",
                                                                "__GL_SHADER_DISK_CACHE=0"};
 
+// What a child built with a sanitizer exits with when the sanitizer reports: none of the
+// programs' own statuses (they refuse with 1 or 2), so a report never passes for a refusal.
+constexpr int sanitizer_exit_code = 66;
+
 // Starts program (looked up in PATH) with args, stdout and stderr into the file log; throws
 // (failing the test) when it cannot start.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
 // Under AddressSanitizer the child does not check for leaks: when a GL context is
 // destroyed at exit, Mesa unloads its driver and loses small blocks no glreader code owns
 // (the in-process suites check glreader's own memory with LeakSanitizer).
+// A sanitizer's report ends the child with sanitizer_exit_code, and once the child is
+// waited for (wait_end, wait_exit, run_logged), a report in its log fails the test that
+// ran it, whatever the test then checks.
 pid_t spawn(const std::string &program, const std::vector<std::string> &args, const std::string &log,
             const std::vector<std::string> &extra_env = {});
 
