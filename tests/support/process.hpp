@@ -30,9 +30,9 @@ constexpr int sanitizer_exit_code = 66;
 // Starts program (looked up in PATH) with args, stdout and stderr into the file log; throws
 // (failing the test) when it cannot start.
 // extra_env: "NAME=value" entries added to this process's environment for the child.
-// Under AddressSanitizer the child does not check for leaks: when a GL context is
-// destroyed at exit, Mesa unloads its driver and loses small blocks no glreader code owns
-// (the in-process suites check glreader's own memory with LeakSanitizer).
+// Under AddressSanitizer the child checks for leaks, with dlclose made a no-op by a
+// preload: when the last GL context goes at exit, Mesa unloads its driver and would lose
+// small blocks no glreader code owns.
 // A sanitizer's report ends the child with sanitizer_exit_code, and once the child is
 // waited for (wait_end, wait_exit, run_logged), a report in its log fails the test that
 // ran it, whatever the test then checks.
