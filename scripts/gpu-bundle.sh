@@ -116,7 +116,7 @@ cp "$root/scripts/gpu-check.sh" "$out/"
 mkdir -p "$out/python/debs" "$out/python/wheels"
 cp -r "$build/python/glreader" "$out/python/"
 cp "$root/samples/bench/python_cell.py" "$out/python/"
-wheels=$(dirname "$(dirname "$(dirname "$python")")")/bundle-wheels # python-env.sh fetched them
+wheels=$("$root/scripts/python-env.sh" --wheels)
 "$python" -m pip install -q --disable-pip-version-check --no-deps --no-index --find-links "$wheels" --no-compile \
   --target "$out/python" moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 >&2 ||
   die "moderngl, glcontext or turbopipe is not in $wheels (scripts/python-env.sh fetches them)"

@@ -6,6 +6,7 @@
 # wheels the GPU bundle carries (bundle-wheels/). Prints its python's path.
 #
 #   scripts/python-env.sh            # -> ~/.cache/glreader-python/venv/bin/python
+#   scripts/python-env.sh --wheels   # -> ~/.cache/glreader-python/bundle-wheels (made too)
 #   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
 set -euo pipefail
 env=${GLREADER_PYTHON_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-python/venv}
@@ -30,4 +31,4 @@ if [ "$(cat "$wheels/glreader-wheels" 2>/dev/null)" != "$bundle_wheels" ]; then
   "$env/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$wheels" $bundle_wheels >&2
   echo "$bundle_wheels" >"$wheels/glreader-wheels"
 fi
-echo "$env/bin/python"
+if [ "${1:-}" = --wheels ]; then echo "$wheels"; else echo "$env/bin/python"; fi

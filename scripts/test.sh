@@ -66,6 +66,10 @@ run_stages() {
   # The Python package's build tools and pytest (a virtual environment outside the clone).
   python=$("$root/scripts/python-env.sh")
   python_build=(-DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python")
+  # What the stages after setup take from the network, fetched now, so that they run
+  # offline: the GPU bundle's wheels and packages, GLFW's source for its examples' test.
+  "$root/scripts/gpu-bundle.sh" --fetch
+  "$root/tests/glfw_examples_test.sh" --fetch
 
   if [ "$mode" = --quick ]; then
     stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
@@ -99,15 +103,15 @@ run_stages() {
   run_tests build -j "$(nproc)"
 
   stage "the Python package as pip installs it (tests/python_package_test.sh)"
-  "$root/tests/python_package_test.sh" "$python"
+  timeout -k 30 900 "$root/tests/python_package_test.sh" "$python"
 
   stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
   bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
-  "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
+  timeout -k 30 1200 "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
 
   stage "the Python wheel that carries FFmpeg, where FFmpeg is not (scripts/python-wheel.sh, tests/python_wheel_test.sh)"
   wheel=$("$root/scripts/python-wheel.sh" "$root/build/wheelhouse" | tail -n 1)
-  "$root/tests/python_wheel_test.sh" "$wheel"
+  timeout -k 30 600 "$root/tests/python_wheel_test.sh" "$wheel"
 
   if [ "$mode" = whole ]; then
     stage "all tests under AddressSanitizer + UndefinedBehaviorSanitizer"

@@ -15,7 +15,8 @@ A runnable block without an expectation, an expectation under no runnable block,
 block that leaves a file no expectation names, or two blocks that write the same output
 (a user who runs both meets "already exists"), fails the test. A background receiver (a
 line ending in '&' that listens on a loopback port) is waited for until its port is bound
-before the next line runs. Each block has a time limit; its outputs are removed after it.
+before the next line runs. Each block has a time limit and a network namespace of its own
+(loopback only); its outputs are removed after it.
 
 Usage: docs_examples_test.py --ffmpeg PATH --export PATH --root SOURCE_DIR
 """
@@ -190,10 +191,17 @@ def make_fixtures(ffmpeg, folder, root):
         subprocess.run([ffmpeg, "-v", "error", "-nostdin", "-y"] + args, cwd=folder, check=True, timeout=120)
 
 
+# Each block runs in a network namespace of its own whose only interface is loopback: the
+# pages' fixed ports (a TCP and a UDP receiver) can collide with nothing on the machine,
+# and nothing a block runs reaches the network. Root makes the namespace directly; another
+# user gets one inside a user namespace.
+NAMESPACE = ["unshare", "--net"] + ([] if os.getuid() == 0 else ["--map-root-user"])
+
+
 def run_block(script, folder, env):
     """Runs a block; (exit status, what it printed)."""
-    full = "set -eo pipefail\n" + WAIT_BOUND + with_waits(script)
-    p = subprocess.Popen(["bash", "-c", full], cwd=folder, env=env, stdin=subprocess.DEVNULL,
+    full = "ip link set lo up\nset -eo pipefail\n" + WAIT_BOUND + with_waits(script)
+    p = subprocess.Popen(NAMESPACE + ["bash", "-c", full], cwd=folder, env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         out, _ = p.communicate(timeout=BLOCK_SECONDS)

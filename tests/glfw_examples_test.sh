@@ -5,8 +5,9 @@
 # virtual display with tests/support/swap_recorder.cpp preloaded, which records each frame
 # through glreader rings before the program swaps and compares it with the window.
 # Usage: glfw_examples_test.sh SWAP_RECORDER.so
+#        glfw_examples_test.sh --fetch   (setup: fetch GLFW's source into the cache, so that
+#                                         the test itself runs offline)
 set -euo pipefail
-recorder=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "glfw_examples_test: $*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -17,6 +18,8 @@ die() { say "error: $*"; exit 1; }
 cache=${GLREADER_SOURCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-sources}
 tarball=$(fetch_debian_source glfw3 3.3.8 f30f42e05f11e5fc62483e513b0488d5bceeab7d9c5da0ffe2252ad81816c713 \
   bookworm "$cache" glfw)
+[ "${1:-}" = --fetch ] && exit 0
+recorder=$1
 
 work=$(mktemp -d)
 xvfb=

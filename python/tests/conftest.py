@@ -33,6 +33,16 @@ def decode_frames(path, width, height):
     return [raw[i:i + size] for i in range(0, len(raw), size)]
 
 
+def decode_sound(path, rate):
+    """The first sound track of path as interleaved stereo float32 samples at rate (as
+    decoded, not resampled: rate names what the track holds)."""
+    import numpy
+
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "f32le", "-ac", "2", "-ar",
+                          str(rate), "-"], check=True, capture_output=True, timeout=60).stdout
+    return numpy.frombuffer(raw, numpy.float32)
+
+
 def export_program():
     program = os.environ.get("GLREADER_EXPORT")
     assert program, "GLREADER_EXPORT names the glreader-export the tests compare with (ctest sets it)"

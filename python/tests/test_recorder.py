@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import CounterScene, decode_frames
+from conftest import CounterScene, decode_frames, decode_sound
 
 WIDTH, HEIGHT = 64, 32
 
@@ -56,14 +56,20 @@ def test_the_gpu_yuv_path_keeps_every_frame_in_order_and_upright(tmp_path, scene
 def test_sound_pushed_from_numpy_is_muxed_whole(tmp_path, scene):
     out = tmp_path / "sound.mkv"
     rate = 48000
+    pushed = []
     with glreader.Recorder(out, (WIDTH, HEIGHT), fps=25, codec="ffv1", audio_codec="flac", audio_rate=rate) as rec:
         for n in range(25):
             scene.draw(n)
             rec.write(scene.fbo)
             t = numpy.arange(n * rate // 25, (n + 1) * rate // 25) / rate
             tone = (0.25 * numpy.sin(2 * numpy.pi * 440 * t)).astype(numpy.float32)
-            rec.write_audio(numpy.repeat(tone, 2))  # interleaved stereo
+            pushed.append(numpy.repeat(tone, 2))  # interleaved stereo
+            rec.write_audio(pushed[-1])
     assert rec.stats["audio_samples_encoded"] == rate
+    # FLAC keeps what it is given (at its 16 bits a sample): the pushed samples, in order.
+    muxed, pushed = decode_sound(str(out), rate), numpy.concatenate(pushed)
+    assert muxed.shape == pushed.shape, f"{muxed.shape[0] // 2} samples muxed, {pushed.shape[0] // 2} pushed"
+    assert numpy.abs(muxed - pushed).max() <= 1 / 32768, "the muxed sound is the pushed sound within 16 bits"
 
 
 def test_moderngl_renders_on_as_before_after_captures(tmp_path, scene):

@@ -6,10 +6,11 @@ import os
 import re
 import signal
 
+import numpy
 import pytest
 
 import glreader
-from conftest import REPO, decode_frames, export_program
+from conftest import REPO, decode_frames, decode_sound, export_program
 
 import subprocess
 
@@ -62,6 +63,15 @@ def test_a_sound_pass_and_duration(tmp_path, shaders):
                             codec="ffv1", audio_codec="flac", progress=False)
     assert stats["frames_encoded"] == 30  # 1 s at 29.97 fps, rounded
     assert stats["audio_encoder"] == "flac" and stats["audio_samples_encoded"] > 0
+    # The Sound pass's samples are glreader-export's, sample for sample (FLAC is lossless).
+    theirs = tmp_path / "theirs.mkv"
+    subprocess.run([export_program(), "--shader", os.path.join(shaders, "chime"), "-s", "64x36", "-r", "30000/1001",
+                    "-n", "30", "-c", "ffv1", "-c:a", "flac", "-o", str(theirs)], check=True, capture_output=True,
+                   timeout=120)
+    ours, exported = decode_sound(str(out), 44100), decode_sound(str(theirs), 44100)
+    assert ours.shape[0] // 2 == stats["audio_samples_encoded"]
+    assert ours.shape == exported.shape and (ours == exported).all(), "the Sound pass is glreader-export's"
+    assert numpy.abs(ours).max() > 0.01, "the chime sounds"
 
 
 def test_errors_are_python_s_exceptions_with_the_library_s_words(tmp_path, counter):
