@@ -6,11 +6,14 @@
 # newest line (all cached outside the clone), configures the complete one of every other
 # line, builds, runs every test (the lavfi filters'
 # against each lean ffmpeg; the complete one runs every ffmpeg and glreader-export command
-# of the README and docs/, and what a distribution's ffmpeg is for), builds the GPU
+# of the README and docs/, and what a distribution's ffmpeg is for), applies a window of
+# 12 deliberate bugs to the checkout, each of which must fail its own test
+# (scripts/mutation-check.sh; restored after), builds the GPU
 # validation bundle and runs it here on llvmpipe as a bare machine would
 # (tests/gpu_bundle_test.sh), then builds everything again under AddressSanitizer+UBSan and
 # runs the whole suite there (but the packaging and memory-growth checks, meaningless in
-# that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line), the
+# that build; the filters' tests inside an AddressSanitizer ffmpeg of the newest line; then
+# a use-after-free and a leak planted where only a sanitizer sees them), the
 # ring, encoder and pipe tests under ThreadSanitizer, and every text parser under libFuzzer
 # for 20 seconds each (scripts/fuzz.sh).
 # Every build but the sanitizers' has the Python package (python/), whose pytest suite runs
@@ -102,6 +105,11 @@ run_stages() {
     -DGLREADER_COMPLETE_FFMPEG="$complete" "${python_build[@]}"
   run_tests build -j "$(nproc)"
 
+  # A window of 12 of the mutations (about 4 minutes; the window moves with each commit, so
+  # three commits in a row run them all): each must fail the one test named for it.
+  stage "mutations, each caught by its test (scripts/mutation-check.sh --in-place build --window 12)"
+  timeout -k 30 900 "$root/scripts/mutation-check.sh" --in-place "$root/build" --window 12
+
   stage "the Python package as pip installs it (tests/python_package_test.sh)"
   timeout -k 30 900 "$root/tests/python_package_test.sh" "$python"
 
@@ -135,6 +143,8 @@ run_stages() {
       ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
     fi
     unset ASAN_OPTIONS UBSAN_OPTIONS
+    stage "the sanitizers' mutations: a use-after-free and a leak only a sanitizer sees (scripts/mutation-check.sh --asan)"
+    timeout -k 30 600 "$root/scripts/mutation-check.sh" --asan "$root/build-asan" "$asan_ffmpeg"
 
     stage "ring, encoder and pipe tests under ThreadSanitizer"
     configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
