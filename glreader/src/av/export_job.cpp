@@ -154,10 +154,10 @@ struct export_shared {
 
     bool stopping() const { return cancel || abandoned; }
 
-    static constexpr int no_hold = -2;
 #ifdef GLREADER_TEST_SEAMS
     // glr_internal_export_hold_at: the render thread stops at one point, inside the busy
     // mark a driver's compile or draw would be under, until the test releases it.
+    static constexpr int no_hold = -2;
     int hold_point = no_hold; // under mutex, as the two below
     bool held = false, hold_released = false;
 #endif
