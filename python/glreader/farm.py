@@ -155,50 +155,61 @@ class _Packed:
         return os.path.join(folder, self.name)
 
 
+def _egl_device_of_gpu(gpu: Union[int, str], visible: Optional[str]) -> str:
+    """GLR_EGL_DEVICE for the GPU Ray gave a task: CUDA's number for it in this process, which
+    NVIDIA's EGL also gives each device. CUDA numbers the GPUs CUDA_VISIBLE_DEVICES lists in
+    its order (Ray narrows it to the task's GPU, or leaves the whole list under
+    RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES); with none listed, Ray's id is CUDA's."""
+    if not visible:
+        return f"cuda:{int(gpu)}"
+    listed = [entry.strip() for entry in visible.split(",")]
+    if str(gpu) not in listed:
+        raise RuntimeError(f"Ray gave GPU {gpu}, which CUDA_VISIBLE_DEVICES={visible} does not list")
+    return f"cuda:{listed.index(str(gpu))}"
+
+
+def _render_chunk(shader: Optional["_Packed"], media: Optional["_Packed"], first: int, frames: int, options: dict,
+                 shared: Optional[str], name: str, progress) -> Tuple[Optional[bytes], str]:
+    """One chunk, in a Ray worker; its progress goes to the progress actor."""
+    import ray
+    attempt = uuid.uuid4().hex
+    worker = (os.getpid(), ray.get_runtime_context().get_node_id())
+    progress.report.remote(name, attempt, worker, 0)
+    gpus = ray.get_gpu_ids()
+    if gpus:
+        os.environ["GLR_EGL_DEVICE"] = _egl_device_of_gpu(gpus[0], os.environ.get("CUDA_VISIBLE_DEVICES"))
+
+    def report(stats: dict) -> None:
+        progress.report.remote(name, attempt, worker, stats["frames_rendered"])
+
+    # Per attempt, published by rename: a killed worker leaves no chunk that looks whole.
+    scratch = tempfile.mkdtemp(prefix="glreader-chunk-")
+    folder = shared or scratch
+    partial = os.path.join(folder, f".{name}.{attempt}.part{os.path.splitext(name)[1]}")
+    try:
+        if media is not None:
+            options = dict(options, media=media.unpack(scratch))
+        _render_frames(shader.unpack(scratch) if shader else None, partial, first_frame=first, frames=frames,
+                       chunk=True, progress=report, progress_interval=0.25, **options)
+        sha256 = _digest(partial)
+        if shared:
+            os.replace(partial, os.path.join(shared, name))
+            return None, sha256
+        with open(partial, "rb") as f:
+            return f.read(), sha256
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def _chunk_task(ray):
-    """The Ray task that renders one chunk; its progress goes to the progress actor."""
-
-    # max_calls=1: each chunk in a fresh worker process (as Ray does for GPU tasks), so that
-    # no GL context or driver state outlives its chunk, and each chunk is placed anew (a
-    # reused worker would take the next chunk on the same node).
-    @ray.remote(max_calls=1)
-    def render_chunk(shader: Optional["_Packed"], media: Optional["_Packed"], first: int, frames: int, options: dict,
-                     shared: Optional[str], name: str, progress) -> Tuple[Optional[bytes], str]:
-        attempt = uuid.uuid4().hex
-        worker = (os.getpid(), ray.get_runtime_context().get_node_id())
-        progress.report.remote(name, attempt, worker, 0)
-        gpus = ray.get_gpu_ids()
-        if gpus:
-            # The GPU Ray gave this task, by CUDA's number, which NVIDIA's EGL also gives each
-            # device: Ray has narrowed CUDA_VISIBLE_DEVICES to it (its first is CUDA's 0),
-            # unless told not to (then CUDA numbers every GPU and Ray's id is that number).
-            visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-            os.environ["GLR_EGL_DEVICE"] = "cuda:0" if visible else f"cuda:{int(gpus[0])}"
-
-        def report(stats: dict) -> None:
-            progress.report.remote(name, attempt, worker, stats["frames_rendered"])
-
-        # Per attempt, published by rename: a killed worker leaves no chunk that looks whole.
-        scratch = tempfile.mkdtemp(prefix="glreader-chunk-")
-        folder = shared or scratch
-        partial = os.path.join(folder, f".{name}.{attempt}.part{os.path.splitext(name)[1]}")
-        try:
-            if media is not None:
-                options = dict(options, media=media.unpack(scratch))
-            _render_frames(shader.unpack(scratch) if shader else None, partial, first_frame=first, frames=frames,
-                           chunk=True, progress=report, progress_interval=0.25, **options)
-            sha256 = _digest(partial)
-            if shared:
-                os.replace(partial, os.path.join(shared, name))
-                return None, sha256
-            with open(partial, "rb") as f:
-                return f.read(), sha256
-        finally:
-            if os.path.exists(partial):
-                os.remove(partial)
-            shutil.rmtree(scratch, ignore_errors=True)
-
-    return render_chunk
+    """The Ray task that renders one chunk. A function of this module, so that workers
+    import it (and what it calls) from glreader, not from a pickled copy. max_calls=1: each
+    chunk in a fresh worker process (as Ray does for GPU tasks), so that no GL context or
+    driver state outlives its chunk, and each chunk is placed anew (a reused worker would
+    take the next chunk on the same node)."""
+    return ray.remote(max_calls=1)(_render_chunk)
 
 
 def _progress_actor(ray):

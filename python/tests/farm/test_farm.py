@@ -26,8 +26,7 @@ import ray
 
 import glreader.farm as farm
 
-# A trail with a slow loop: every frame depends on the ones before, and a chunk lasts long
-# enough to be killed in the middle.
+# A trail: every frame depends on the ones before. WORK makes each frame slower.
 BUFFER = """void mainImage(out vec4 c, in vec2 p) {
     vec2 spot = iResolution.xy * (0.5 + 0.35 * vec2(cos(iTime * 2.0), sin(iTime * 3.0)));
     float wave = 0.0;
@@ -116,6 +115,8 @@ def test_chunks_run_on_both_nodes_of_a_two_node_cluster_and_an_unreachable_one_i
                                capture_output=True, text=True, timeout=300, start_new_session=True)
     assert child.returncode == 0, child.stderr[-3000:]
     result = json.loads(child.stdout.strip().splitlines()[-1])
+    # Not Ray's whim: each node has one CPU, which a chunk takes, and the farm spreads its
+    # chunks (SPREAD), so the second chunk can only start on the other node.
     assert result["nodes"] == 2, result
     assert len(decode_frames(str(out), 64, 36)) == 24
     assert "cannot reach the Ray cluster at 127.0.0.1:1" in result["unreachable"], result
@@ -159,10 +160,33 @@ def ray_scratch():
     os.makedirs(os.path.join(scratch, "ray"))
     os.makedirs(os.path.join(scratch, "home"))
     try:
+        # hold_chunk (beside this file), the workers' setup hook, holds an attempt when the
+        # file GLR_FARM_TEST_HOLD names exists.
+        path = os.pathsep.join(filter(None, (os.path.dirname(__file__), os.environ.get("PYTHONPATH"))))
         yield dict(os.environ, HOME=os.path.join(scratch, "home"), RAY_TMPDIR=scratch,
-                   RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
+                   RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", PYTHONPATH=path,
+                   GLR_FARM_TEST_HOLD=os.path.join(scratch, "hold"))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+HOLD_HOOK = {"worker_process_setup_hook": "hold_chunk.hold_one_attempt"}
+
+
+def held_worker():
+    """The process id of the chunk attempt hold_chunk holds, once one is held; None before."""
+    try:
+        with open(os.environ["GLR_FARM_TEST_HOLD"] + ".claimed") as f:
+            return int(f.read())
+    except FileNotFoundError:
+        return None
+
+
+def hold_a_chunk():
+    hold = os.environ["GLR_FARM_TEST_HOLD"]
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(hold + ".claimed")  # an earlier test's
+    open(hold, "x").close()
 
 
 @pytest.fixture(scope="module")
@@ -171,10 +195,12 @@ def local_ray():
     shut down after. Yields the listening sockets from before it."""
     with ray_scratch() as env:
         saved = dict(os.environ)
-        os.environ.update(env)
+        # One GPU claimed, numbered 97, that no machine has (a GPU machine's CUDA sees none
+        # through it): Ray hands it out as it would a real one.
+        os.environ.update(env, CUDA_VISIBLE_DEVICES="97")
         before = listening()
-        # One GPU claimed that this machine has not: Ray hands it out as it would a real one.
-        ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level="error", log_to_driver=False)
+        ray.init(num_cpus=2, num_gpus=1, include_dashboard=False, logging_level="error", log_to_driver=False,
+                 runtime_env=HOLD_HOOK)
         try:
             yield before
         finally:
@@ -209,52 +235,59 @@ def test_a_feedback_project_in_chunks_equals_the_single_pass_and_a_rerun_reuses_
 
 
 def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, local_ray):
-    project = trail_project(tmp_path / "slow", 4000)
+    project = trail_project(tmp_path / "trail", 4)
     single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
     common = dict(size=(96, 54), codec="ffv1")
-    glreader.render(project, single, frames=120, progress=False, **common)
+    glreader.render(project, single, frames=60, progress=False, **common)
+    hold_a_chunk()
     killed = []
 
     def kill_one(status):
-        for name, pid in status["worker_pids"].items():
-            if not killed:
-                os.kill(pid, signal.SIGKILL)  # while its chunk renders: the task's worker dies
-                killed.append(name)
+        pid = held_worker()
+        if pid and not killed:
+            assert pid in status["worker_pids"].values(), status
+            os.kill(pid, signal.SIGKILL)  # held mid-chunk: the task's worker dies
+            killed.append(pid)
 
-    stats = farm.render(project, joined, frames=120, chunks=2, progress=kill_one, **common)
-    assert killed, "no worker was seen running"
-    assert stats["retried"] >= 1
+    stats = farm.render(project, joined, frames=60, chunks=2, progress=kill_one, **common)
+    assert killed, "no attempt was held"
+    assert stats["retried"] == 1
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
 
 
-# Connects to the running cluster; tells the test which worker processes run its chunks,
-# then ends as Ctrl-C ends it.
+# Connects to the running cluster (as a job with the holding hook); once a chunk is held,
+# tells the test which worker processes run its chunks, then ends as Ctrl-C ends it.
 CANCELLED = """
-import json, sys
+import json, os, sys
+import ray
 import glreader.farm as farm
-project, out, work = sys.argv[1:4]
+project, out, work, hook = sys.argv[1:5]
+ray.init(address="auto", runtime_env=json.loads(hook), logging_level="error", log_to_driver=False)
+held = os.environ["GLR_FARM_TEST_HOLD"] + ".claimed"
 told = []
 def progress(status):
-    if status["worker_pids"] and not told:
+    if os.path.exists(held) and not told:
         told.append(True)
         print(json.dumps(sorted(status["worker_pids"].values())), flush=True)
 try:
-    farm.render(project, out, frames=120, chunks=2, size=(96, 54), codec="ffv1", work=work, shared_work=True,
-                address="auto", progress=progress)
+    farm.render(project, out, frames=60, chunks=2, size=(96, 54), codec="ffv1", work=work, shared_work=True,
+                progress=progress)
 except KeyboardInterrupt:
     sys.exit(130)
 """
 
 
 def test_ctrl_c_stops_every_chunk_and_writes_nothing(tmp_path, local_ray):
-    project = trail_project(tmp_path / "slow", 4000)
+    project = trail_project(tmp_path / "trail", 4)
     out, work = tmp_path / "cancelled.mkv", tmp_path / "work"
-    child = subprocess.Popen([sys.executable, "-c", CANCELLED, str(project), str(out), str(work)],
+    hold_a_chunk()
+    child = subprocess.Popen([sys.executable, "-c", CANCELLED, str(project), str(out), str(work), json.dumps(HOLD_HOOK)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         ready, _, _ = select.select([child.stdout], [], [], 120)
-        assert ready, "no chunk was seen running"
+        assert ready, "no chunk was seen held"
         workers = json.loads(child.stdout.readline())
+        assert held_worker() in workers, workers
         child.send_signal(signal.SIGINT)
         assert child.wait(timeout=120) == 130, child.stderr.read()[-3000:]
     finally:
@@ -367,9 +400,10 @@ def test_without_a_codec_the_output_gets_its_container_s_own_and_an_impossible_p
 
 
 def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, local_ray):
-    # The cluster claims a GPU this machine has not: Ray gives it to the chunk (narrowing
-    # CUDA_VISIBLE_DEVICES to it), the chunk asks for CUDA device 0's EGL device, and llvmpipe
-    # has none, which it says: never a silent render on another device.
+    # The cluster claims GPU 97, which no machine has: Ray gives it to the chunk (narrowing
+    # CUDA_VISIBLE_DEVICES to it), the chunk asks for the EGL device CUDA numbers 0, and no
+    # EGL device is that one (llvmpipe's is no CUDA device; an NVIDIA GPU is hidden from
+    # CUDA by the list), which it says: never a silent render on another device.
     shader = tmp_path / "s.frag"
     shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 32.0); }\n")
     out = tmp_path / "gpu.mkv"
@@ -377,3 +411,18 @@ def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, lo
                                              r"GLR_EGL_DEVICE=cuda:0: no such EGL device"):
         farm.render(shader, out, frames=4, chunks=1, gpus_per_chunk=1, size=(32, 32), codec="ffv1", progress=False)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("gpu, visible, device", [
+    (3, None, "cuda:3"),     # no list: CUDA numbers every GPU, as Ray does
+    ("5", "5", "cuda:0"),    # Ray narrowed the list to the task's GPU
+    ("5", "3,5", "cuda:1"),  # RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES: the whole list
+    ("GPU-1a", "GPU-0f, GPU-1a", "cuda:1"),  # listed by UUID
+])
+def test_a_gpus_egl_device_is_cudas_number_for_it_in_the_process(gpu, visible, device):
+    assert farm._egl_device_of_gpu(gpu, visible) == device
+
+
+def test_a_gpu_that_cuda_visible_devices_hides_is_refused():
+    with pytest.raises(RuntimeError, match="Ray gave GPU 2, which CUDA_VISIBLE_DEVICES=0,1 does not list"):
+        farm._egl_device_of_gpu(2, "0,1")
