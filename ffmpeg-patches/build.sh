@@ -3,7 +3,7 @@
 # exact FFmpeg release a line names (its hooks, plus the filters from plugin/), and prints the ffmpeg binary's absolute path as the
 # last line on stdout (ffprobe lies beside it).
 #
-#   ffmpeg-patches/build.sh LINE [--lean | --bundle | --asan] [--configure-only] [--source DIR|TARBALL]
+#   ffmpeg-patches/build.sh LINE [--lean | --bundle | --asan] [--configure-only | --fetch-only] [--source DIR|TARBALL]
 #
 # By default, a complete ffmpeg: configured as a distribution does, every built-in
 # component (AAC, MP3, MPEG-TS, Matroska, PNG, the network protocols...) plus the external
@@ -24,6 +24,9 @@
 # in a scratch folder, checks that it enables both filters, and removes it (a build kept in
 # the cache is left alone): what scripts/test.sh runs for the complete build of every line
 # it does not compile. Prints "configured" last.
+# --fetch-only: installs the Debian packages that flavour's build needs and fetches the
+# release's source into the cache (once), building nothing; prints the source's path. What
+# scripts/test.sh's setup runs, so that its stages build offline.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
 # of that release (downloaded through a private apt configuration), or the tree or
@@ -39,12 +42,12 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { die "usage: $0 LINE [--lean | --bundle | --asan] [--configure-only] [--source DIR|TARBALL]   (lines: $(lines))"; }
+usage() { die "usage: $0 LINE [--lean | --bundle | --asan] [--configure-only | --fetch-only] [--source DIR|TARBALL]   (lines: $(lines))"; }
 [ $# -ge 1 ] || usage
 line=$1; shift
 source=""
 flavour=full
-configure_only=false
+configure_only=false fetch_only=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --lean) flavour=lean; shift ;;
@@ -52,6 +55,7 @@ while [ $# -gt 0 ]; do
     --bundle) flavour=bundle; shift ;;
     --asan) flavour=asan; shift ;;
     --configure-only) configure_only=true; shift ;;
+    --fetch-only) fetch_only=true; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$(realpath "$2"); shift 2 ;;
     *) usage ;;
   esac
@@ -73,6 +77,12 @@ packages=(nasm libx264-dev xz-utils)
 [ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
 [ $flavour = bundle ] && packages+=(zlib1g-dev libffmpeg-nvenc-dev)
 "$root/scripts/setup.sh" "${packages[@]}" >&2
+if $fetch_only; then
+  $configure_only && usage
+  [ -n "$source" ] || source=$(fetch_release_tarball)
+  echo "$source"
+  exit 0
+fi
 
 # The filter compiles against glreader's public headers: a change there (a struct that
 # grew) needs a new build, not a cached binary that reads the old layout.

@@ -6,15 +6,21 @@
 # fails the check (update it with the code). Each bites whatever the timing: no mutation
 # depends on a thread being late.
 #
-#   scripts/mutation-check.sh [--scratch DIR] [--only NAME]
+#   scripts/mutation-check.sh [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME]
 #       a scratch copy of this checkout's tracked files (uncommitted changes included) in
 #       DIR (default $TMPDIR/glreader-mutation, kept between runs), built there: about 8
-#       minutes for the first build, then about 20 s a mutation. Every mutation.
+#       minutes for the first build, then about 20 s a mutation. Every mutation; those of
+#       the filters (plugin/) only with --ffmpeg, a patched ffmpeg of that line
+#       (ffmpeg-patches/build.sh LINE prints it) for the filters' tests.
 #   scripts/mutation-check.sh --in-place BUILD [--window N]
 #       CI's run (scripts/test.sh): mutates this checkout's files, rebuilding BUILD (its
 #       build of them) after each, and restores every file before it exits, on a signal
 #       too. --window N: N mutations, the window moving by N with each commit (git
 #       rev-list --count HEAD), so that consecutive commits cover all of them.
+#
+# A filter's mutation edits the patched ffmpeg's copy of the file (its src/libavfilter/,
+# beside the build/ its ffmpeg lies in), relinks that ffmpeg, and restores and relinks it
+# after. Run no other test of that ffmpeg meanwhile.
 #   scripts/mutation-check.sh --asan BUILD ASAN_FFMPEG
 #       the sanitizers' mutations (a planted use-after-free in glreader-export's error path,
 #       a planted leak in the source filter's uninit), in an AddressSanitizer build and the
@@ -26,11 +32,12 @@
 # the scratch folder's logs/ (--scratch) or in BUILD/mutation-logs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: $0 [--scratch DIR] [--only NAME] | --in-place BUILD [--window N] | --asan BUILD ASAN_FFMPEG"
-scratch=${TMPDIR:-/tmp}/glreader-mutation only="" mode=scratch build="" window=0 ffmpeg=""
+usage="usage: $0 [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME] | --in-place BUILD [--window N] | --asan BUILD ASAN_FFMPEG"
+scratch=${TMPDIR:-/tmp}/glreader-mutation only="" mode=scratch build="" window=0 ffmpeg="" patched=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --scratch) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; scratch=$2; shift 2 ;;
+    --ffmpeg) [[ ${2:-} == *=/* ]] || { echo "$usage" >&2; exit 2; }; patched=$2; shift 2 ;;
     --only) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; only=$2; shift 2 ;;
     --in-place) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; mode=in-place build=$(realpath "$2"); shift 2 ;;
     --window) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }; window=$2; shift 2 ;;
@@ -43,7 +50,8 @@ if [ "$mode" = scratch ]; then
   mkdir -p "$scratch/src" "$scratch/logs"
   # The tracked files as they are in the working tree (uncommitted changes included).
   (cd "$root" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$scratch/src"
-  cmake -S "$scratch/src" -B "$scratch/build" -G Ninja >"$scratch/logs/configure.log" 2>&1
+  cmake -S "$scratch/src" -B "$scratch/build" -G Ninja -DGLREADER_PATCHED_FFMPEG="$patched" \
+    >"$scratch/logs/configure.log" 2>&1
   echo "mutation-check: building the unmutated copy in $scratch/build" >&2
   cmake --build "$scratch/build" >"$scratch/logs/build.log" 2>&1 ||
     { tail -n 30 "$scratch/logs/build.log" >&2; exit 1; }
@@ -195,6 +203,54 @@ MUTATIONS = [
      "    return [(a, b - a) for a, b in zip(bounds, bounds[1:])]\n",
      "    return [(a, b - a + (b < bounds[-1])) for a, b in zip(bounds, bounds[1:])]\n",
      "python_farm"),
+    ("fence-timeout-taken-as-done", "acquire maps a slot whose fence has not signalled (a timeout read as done)",
+     "glreader/src/ring/pack_buffers.cpp",
+     "        if (result == GL_TIMEOUT_EXPIRED)\n            return false;\n", "",
+     "ring_errors.acquire_says_eagain_while_a_readback_is_not_done_and_loses_nothing"),
+    ("colour-primaries-untagged", "the stream is not tagged with its frames' primaries",
+     "glreader/src/av/video_track.cpp",
+     "    context->color_primaries = static_cast<AVColorPrimaries>(color.primaries);\n", "",
+     "encoder_yuv.streams_are_tagged_with_the_colour_of_their_frames"),
+    ("audio-offset-ignored", "--audio-offset's leading silence is left out (the sound starts at once)",
+     "glreader/src/av/audio_track.cpp",
+     "            leading_silence_ = std::llround(p.offset * rate_);", "            leading_silence_ = 0;",
+     "export_audio.silent_surround_and_44100_hz_sound_and_offsets"),
+    ("ss-ignored", "glreader-export's -ss starts at frame 0",
+     "samples/export.cpp",
+     "        o.start_frame = o.start_time >= 0 ? frame_at(o.start_time, \"-ss\") : 0;",
+     "        o.start_frame = 0;",
+     "export_shadertoy.reruns_are_byte_identical_and_a_start_frame_renders_that_frame"),
+    ("chunk-frames-stamped-from-zero", "a chunk's frames are stamped from 0, not from their place on the timeline",
+     "glreader/src/av/export_job.cpp",
+     "            capture(source, p.chunk ? pp.first_frame + i : i);", "            capture(source, i);",
+     "export_join.chunks_of_a_feedback_project_join_to_the_single_pass_frames"),
+    ("sound-pass-rows-ignored", "the Sound pass numbers its samples by column alone (each row repeats the first)",
+     "glreader/src/scene/shadertoy_source.cpp",
+     "int local = int(gl_FragCoord.y) * glr_block_width + int(gl_FragCoord.x);",
+     "int local = int(gl_FragCoord.x);",
+     "export_shadertoy.a_sound_pass_is_the_sound_track_and_its_sound_channels_hear_it"),
+    ("join-decode-times-lost", "the join stamps each packet's decode time with its presentation time",
+     "glreader/src/av/join.cpp",
+     "        packet->dts = dts - first_;\n", "        packet->dts = pts - first_;\n",
+     "export_join.h264_chunks_and_one_sound_join_as_the_single_pass_stamps_them"),
+    ("join-sound-cut-short", "the join's sound ends ten frames before the picture",
+     "glreader/src/av/join.cpp",
+     "            audio->finish(av_q2d(frame_) * frames_, write);",
+     "            audio->finish(av_q2d(frame_) * (frames_ - 10), write);",
+     "export_join.h264_chunks_and_one_sound_join_as_the_single_pass_stamps_them"),
+    ("lease-lent-to-a-keeper", "an encoder that keeps frames is lent every lease, never given copies",
+     "glreader/include/glreader/libav.h",
+     "    *lent = !lender->keeps_frames || glr_frame_may_keep(f, kept);", "    *lent = 1 || kept;",
+     "encoder_test.encoder_that_holds_frames_gets_copies_instead_of_starving_the_ring"),
+    ("filter-start-ignored", "the glreader source filter's start= is ignored (it starts at frame 0)",
+     "plugin/vsrc_glreader.c",
+     "    if ((params->first_frame = start_frame(ctx)) < 0) {",
+     "    if ((params->first_frame = start_frame(ctx) * 0) < 0) {",
+     "ffmpeg-9.0.filter_test.start_and_an_inline_shader_give_glreader_export_s_frames"),
+    ("filter-pts-doubled", "the glreader source filter stamps frame n at 2n",
+     "plugin/vsrc_glreader.c",
+     "    frame->pts = s->emitted++;", "    frame->pts = 2 * s->emitted++;",
+     "ffmpeg-9.0.filter_test.renders_exactly_d_times_r_frames_pixel_exact"),
 ]
 
 # The sanitizers' own mutations (--asan): an error the suite sees only through a
@@ -225,12 +281,22 @@ def run(cmd, log, **kw):
         return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, **kw).returncode
 
 
+def patched_ffmpegs():
+    """LINE: path of each patched ffmpeg the build's filter tests run (its CMake cache)."""
+    cache = (build / "CMakeCache.txt").read_text()
+    found = re.search(r"^GLREADER_PATCHED_FFMPEG:STRING=(.*)$", cache, re.M)
+    return dict(entry.split("=", 1) for entry in (found.group(1).split(";") if found and found.group(1) else []))
+
+
 env = dict(os.environ)
 if mode == "asan":
     chosen = ASAN_MUTATIONS
     env.update(ASAN_OPTIONS="detect_leaks=1:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
 else:
     chosen = [m for m in MUTATIONS if not only or m[0] == only]
+    if mode == "scratch" and not patched_ffmpegs():
+        print("mutation-check: the filters' mutations left out: no --ffmpeg", file=sys.stderr)
+        chosen = [m for m in chosen if not m[2].startswith("plugin/")]
     if window and window < len(chosen):
         start = commits * window % len(chosen)
         chosen = (chosen + chosen)[start:start + window]
@@ -238,10 +304,14 @@ if not chosen:
     sys.exit(f"mutation-check: no mutation named {only} (have: {', '.join(m[0] for m in MUTATIONS)})")
 
 
-def located(rel):
-    """The file a mutation edits and the command that rebuilds what uses it."""
-    if mode == "asan" and rel.startswith("plugin/"):
-        ffmpeg_build = pathlib.Path(ffmpeg).parent
+def located(rel, test):
+    """The file a mutation edits and the command that rebuilds what uses it: a filter's in
+    the ffmpeg its test runs (the --asan one, or the build's of the test's line)."""
+    if rel.startswith("plugin/"):
+        line = re.match(r"ffmpeg-([0-9.]+)\.", test).group(1)
+        ffmpeg_build = pathlib.Path(ffmpeg if mode == "asan" else patched_ffmpegs()[line]).parent
+        if not (ffmpeg_build / "ffmpeg").exists():
+            sys.exit(f"mutation-check: {ffmpeg_build / 'ffmpeg'}, which {test} runs, is not there: build it again")
         return (ffmpeg_build.parent / "src" / "libavfilter" / pathlib.Path(rel).name,
                 ["make", "-C", str(ffmpeg_build), "-j2", "ffmpeg"])
     return src / rel, ["cmake", "--build", str(build)]
@@ -255,7 +325,7 @@ signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 def restore():
     for path, text in originals.items():
         path.write_text(text)
-    for rebuild in {tuple(located(rel)[1]) for rel in {m[2] for m in chosen}}:
+    for rebuild in {tuple(located(m[2], m[5])[1]) for m in chosen}:
         run(list(rebuild), logs / "restore.build.log")
 
 
@@ -268,7 +338,7 @@ try:
         # One test (the headless and the window host-state programs share their tests' names).
         if not re.search(r"^\s*Test\s+#", listed, re.M):
             sys.exit(f"mutation-check: {name}: its test {test} is not in {build}: update the mutation")
-        path, rebuild = located(rel)
+        path, rebuild = located(rel, test)
         original = originals.setdefault(path, path.read_text())
         if original.count(old) != 1:
             sys.exit(f"mutation-check: {name}: its text is not exactly once in {rel}: update the mutation")

@@ -31,53 +31,82 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # The cached ffmpegs load the glreader library this checkout installs there: one run at a
 # time uses the cache.
 export GLREADER_FFMPEG_CACHE=${GLREADER_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-ffmpeg}
-mkdir -p "$GLREADER_FFMPEG_CACHE"
-exec 9>"$GLREADER_FFMPEG_CACHE/.lock"
-flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2; flock 9; }
 mode=${1:-whole}
 case "$mode" in
   whole|--quick|--no-sanitizers) ;;
   *) echo "usage: scripts/test.sh [--quick | --no-sanitizers]" >&2; exit 2 ;;
 esac
 
-# A stage's heading in the log, with the minutes the run has taken so far.
-stage() { echo "== $1 (at $((SECONDS / 60)) min)" >&2; }
+newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
 
-configure_and_build() { # DIR [cmake args...]
-  local dir=$1; shift
-  cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$root/$dir"
+# The run's clock (setup's minutes included), and its budget: CI ends a run at 90 minutes,
+# so every stage runs under a limit of its own and within what is left of 85 minutes. A
+# stage that hangs ends the run here first, saying which.
+export GLREADER_TEST_STARTED=${GLREADER_TEST_STARTED:-$(date +%s)}
+budget=$((85 * 60))
+elapsed() { echo $(($(date +%s) - GLREADER_TEST_STARTED)); }
+
+# A stage's heading in the log, with the minutes the run has taken so far.
+stage() { echo "== $1 (at $(($(elapsed) / 60)) min)" >&2; }
+
+bounded() { # SECONDS COMMAND [ARGS...]: COMMAND, stopped after SECONDS or at the budget's end
+  local seconds=$1 left=$((budget - $(elapsed))) status=0; shift
+  ((seconds <= left)) || seconds=$left
+  ((seconds > 0)) || { echo "test.sh: the run's $((budget / 60)) minutes are spent; not started: $*" >&2; return 124; }
+  timeout -k 30 "$seconds" "$@" || status=$?
+  [ "$status" != 124 ] || echo "test.sh: stopped after $seconds s (its limit, or the run's): $*" >&2
+  return "$status"
+}
+
+configure_and_build() { # SECONDS DIR [cmake args...]
+  local seconds=$1 dir=$2; shift 2
+  bounded 120 cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
+  bounded "$seconds" cmake --build "$root/$dir"
 }
 
 # ctest in DIR; when tests fail, they run once more alone at the very end, their output in
 # full, so that a log kept only in part (CI keeps its tail) still shows why.
-run_tests() { # DIR [ctest args...]
-  local dir=$1; shift
-  ctest --test-dir "$root/$dir" --output-on-failure "$@" && return 0
+run_tests() { # SECONDS DIR [ctest args...]
+  local seconds=$1 dir=$2; shift 2
+  bounded "$seconds" ctest --test-dir "$root/$dir" --output-on-failure "$@" && return 0
   local status=$?
   echo "== the failing tests in $dir once more, one at a time" >&2
-  ctest --test-dir "$root/$dir" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
+  bounded 900 ctest --test-dir "$root/$dir" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
   return "$status"
 }
 
-# The stages. They run without the lock's descriptor (see the call below): a process a
-# test leaves behind must never hold the cache from the next run, as a display server
-# whose xvfb-run died in its clean-up once did.
+# Everything the stages take from the network: Debian's packages, the Python environment,
+# FFmpeg's sources and the packages each flavour builds with, the GPU bundle's wheels and
+# packages, GLFW's source for its examples' test.
+setup() {
+  # With the packages scripts/fuzz.sh and scripts/gpu-bundle.sh ask for.
+  "$root/scripts/setup.sh" clang-14 libfuzzer-14-dev libclang-rt-14-dev patchelf
+  "$root/scripts/python-env.sh" >/dev/null
+  "$root/scripts/gpu-bundle.sh" --fetch
+  "$root/tests/glfw_examples_test.sh" --fetch
+  [ "$mode" = --quick ] && return
+  local release
+  for release in "$root"/ffmpeg-patches/*/RELEASE; do # the complete flavour's packages: the most
+    "$root/ffmpeg-patches/build.sh" "$(basename "$(dirname "$release")")" --fetch-only >/dev/null
+  done
+  "$root/ffmpeg-patches/build.sh" "$newest" --bundle --fetch-only >/dev/null # and the bundle flavour's
+}
+
+# The stages, offline after setup (see the end). They run without the lock's descriptor: a
+# process a test leaves behind must never hold the cache from the next run, as a display
+# server whose xvfb-run died in its clean-up once did.
 run_stages() {
-  "$root/scripts/setup.sh"
   echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
   # The Python package's build tools and pytest (a virtual environment outside the clone).
   python=$("$root/scripts/python-env.sh")
   python_build=(-DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python")
-  # What the stages after setup take from the network, fetched now, so that they run
-  # offline: the GPU bundle's wheels and packages, GLFW's source for its examples' test.
-  "$root/scripts/gpu-bundle.sh" --fetch
-  "$root/tests/glfw_examples_test.sh" --fetch
 
   if [ "$mode" = --quick ]; then
     stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
-    configure_and_build build "${python_build[@]}"
-    run_tests build -j "$(nproc)" -LE filter
+    configure_and_build 1200 build "${python_build[@]}"
+    run_tests 1200 build -j "$(nproc)" -LE filter
+    stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
+    bounded 600 "$root/tests/demo_test.sh"
     stage "all quick tests passed"
     return
   fi
@@ -86,49 +115,52 @@ run_stages() {
   patched=()
   for release in "$root"/ffmpeg-patches/*/RELEASE; do
     line=$(basename "$(dirname "$release")")
-    patched+=("$line=$("$root/ffmpeg-patches/build.sh" "$line" --lean | tail -n 1)")
+    patched+=("$line=$(bounded 900 "$root/ffmpeg-patches/build.sh" "$line" --lean | tail -n 1)")
   done
 
-  newest=$(basename "$(dirname "$(ls -d "$root"/ffmpeg-patches/*/RELEASE | sort -V | tail -n 1)")")
   stage "the complete ffmpeg of the newest line (ffmpeg-patches/build.sh's default)"
-  complete=$("$root/ffmpeg-patches/build.sh" "$newest" | tail -n 1)
+  complete=$(bounded 1200 "$root/ffmpeg-patches/build.sh" "$newest" | tail -n 1)
   # The README offers the complete build of every line: each older one configures, with
   # both filters and the external libraries its release knows (half a minute each).
   stage "the complete build of each older line configures (ffmpeg-patches/build.sh --configure-only)"
   for release in "$root"/ffmpeg-patches/*/RELEASE; do
     line=$(basename "$(dirname "$release")")
-    [ "$line" = "$newest" ] || "$root/ffmpeg-patches/build.sh" "$line" --configure-only | tail -n 1 | grep -qx configured
+    [ "$line" = "$newest" ] ||
+      bounded 300 "$root/ffmpeg-patches/build.sh" "$line" --configure-only | tail -n 1 | grep -qx configured
   done
 
   stage "build and run all tests"
-  configure_and_build build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
+  configure_and_build 1200 build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
     -DGLREADER_COMPLETE_FFMPEG="$complete" "${python_build[@]}"
-  run_tests build -j "$(nproc)"
+  run_tests 1500 build -j "$(nproc)"
+  stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
+  bounded 600 "$root/tests/demo_test.sh"
 
   # A window of 12 of the mutations (about 4 minutes; the window moves with each commit, so
   # three commits in a row run them all): each must fail the one test named for it.
   stage "mutations, each caught by its test (scripts/mutation-check.sh --in-place build --window 12)"
-  timeout -k 30 900 "$root/scripts/mutation-check.sh" --in-place "$root/build" --window 12
+  bounded 900 "$root/scripts/mutation-check.sh" --in-place "$root/build" --window 12
 
   stage "the Python package as pip installs it (tests/python_package_test.sh)"
-  timeout -k 30 900 "$root/tests/python_package_test.sh" "$python"
+  bounded 900 "$root/tests/python_package_test.sh" "$python"
 
   stage "the GPU validation bundle, run here on llvmpipe (scripts/gpu-bundle.sh, tests/gpu_bundle_test.sh)"
-  bundle=$("$root/scripts/gpu-bundle.sh" | tail -n 1)
-  timeout -k 30 1200 "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
+  bundle=$(bounded 1200 "$root/scripts/gpu-bundle.sh" | tail -n 1)
+  bounded 1200 "$root/tests/gpu_bundle_test.sh" "$bundle" "$root/build"
 
   stage "the Python wheel that carries FFmpeg, where FFmpeg is not (scripts/python-wheel.sh, tests/python_wheel_test.sh)"
-  wheel=$("$root/scripts/python-wheel.sh" "$root/build/wheelhouse" | tail -n 1)
-  timeout -k 30 600 "$root/tests/python_wheel_test.sh" "$wheel"
+  wheel=$(bounded 1200 "$root/scripts/python-wheel.sh" "$root/build/wheelhouse" | tail -n 1)
+  bounded 600 "$root/tests/python_wheel_test.sh" "$wheel"
 
   if [ "$mode" = whole ]; then
     stage "all tests under AddressSanitizer + UndefinedBehaviorSanitizer"
     # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
     # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
-    asan_ffmpeg=$("$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
-    configure_and_build build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
+    asan_ffmpeg=$(bounded 1200 "$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
+    configure_and_build 1500 build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    if ! ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" --output-junit "$root/build-asan/asan.xml"; then
+    if ! bounded 1800 ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" \
+         --output-junit "$root/build-asan/asan.xml"; then
       # LeakSanitizer's stop-the-world scan can itself fail while Mesa's threads come and go
       # ("LeakSanitizer has encountered a fatal error", after every assertion passed and with
       # no report of a leak or an error). Such tests, and only those, run once more, and the
@@ -136,27 +168,46 @@ run_stages() {
       scan_failures=$(python3 "$root/tests/lsan_scan_failures.py" "$root/build-asan/asan.xml")
       if [ -z "$scan_failures" ]; then
         echo "== the failing tests in build-asan once more, one at a time" >&2
-        ctest --test-dir "$root/build-asan" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
+        bounded 900 ctest --test-dir "$root/build-asan" --rerun-failed --output-on-failure -j 1 2>&1 |
+          tail -n 400 >&2 || true
         exit 1
       fi
       echo "== LeakSanitizer's own scan failed (not a leak) in: $scan_failures; those run once more" >&2
-      ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
+      bounded 900 ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
     fi
     unset ASAN_OPTIONS UBSAN_OPTIONS
     stage "the sanitizers' mutations: a use-after-free and a leak only a sanitizer sees (scripts/mutation-check.sh --asan)"
-    timeout -k 30 600 "$root/scripts/mutation-check.sh" --asan "$root/build-asan" "$asan_ffmpeg"
+    bounded 600 "$root/scripts/mutation-check.sh" --asan "$root/build-asan" "$asan_ffmpeg"
 
     stage "ring, encoder and pipe tests under ThreadSanitizer"
-    configure_and_build build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
+    configure_and_build 900 build-tsan -DGLREADER_SANITIZE=thread -DGLREADER_BUILD_SAMPLES=OFF
     # detect_deadlocks=0: Mesa's JIT holds more nested locks than TSan's detector tracks.
     # ignore_noninstrumented_modules=1: FFmpeg's and Mesa's own memory accesses through
     # intercepted calls are not checked (they are not instrumented); see tests/tsan.supp.
     TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
-      GLR_TEST_FRAMES=60 run_tests build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
+      GLR_TEST_FRAMES=60 run_tests 900 build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
 
     stage "every text parser under libFuzzer, ASan and UBSan, 20 s each (scripts/fuzz.sh 20)"
-    "$root/scripts/fuzz.sh" 20
+    bounded 900 "$root/scripts/fuzz.sh" 20
   fi
   stage "all tests passed"
 }
-run_stages 9>&-
+
+# The stages run in a network namespace whose only interface is loopback (as root, or a
+# user namespace's root): no stage can reach the network, so none depends on it, and none
+# can listen on the machine's own address. This script again, inside it; the lock stays
+# with the outer one.
+if [ "${GLREADER_TEST_STAGES_OFFLINE:-}" = 1 ]; then
+  run_stages
+  exit
+fi
+mkdir -p "$GLREADER_FFMPEG_CACHE"
+exec 9>"$GLREADER_FFMPEG_CACHE/.lock"
+flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2; flock 9; }
+stage "setup: what the stages need from the network (Debian packages, Python, FFmpeg's sources, wheels)"
+setup 9>&-
+namespace=(--net)
+[ "$(id -u)" = 0 ] || namespace+=(--map-root-user)
+stage "the stages, offline: in a network namespace with loopback alone"
+GLREADER_TEST_STAGES_OFFLINE=1 unshare "${namespace[@]}" sh -c 'ip link set lo up && exec "$0" "$@"' \
+  "$root/scripts/test.sh" "$mode" 9>&-

@@ -87,9 +87,9 @@ TEST(export_shadertoy, reruns_are_byte_identical_and_a_start_frame_renders_that_
                   "             fract(iDate.w / 7.0), 1.0);\n"
                   "}\n");
     std::string a = glr_test::scratch_path("run_a.mkv"), b = glr_test::scratch_path("run_b.mkv"),
-                c = glr_test::scratch_path("run_from_7.mkv"), log;
-    std::vector<std::string> common = {"-s", "32x16", "-c", "ffv1", "--shader", shader, "--date", "2026-01-02T03:04:05",
-                                       "-y"};
+                c = glr_test::scratch_path("run_from_7.mkv"), d = glr_test::scratch_path("run_from_0.28_s.mkv"), log;
+    std::vector<std::string> common = {"-s", "32x16", "-r", "25", "-c", "ffv1", "--shader", shader,
+                                       "--date", "2026-01-02T03:04:05", "-y"};
     auto with = [&](std::vector<std::string> more) {
         std::vector<std::string> args = common;
         args.insert(args.end(), more.begin(), more.end());
@@ -98,14 +98,19 @@ TEST(export_shadertoy, reruns_are_byte_identical_and_a_start_frame_renders_that_
     ASSERT_EQ(run_export(with({"-n", "10", "-o", a}), log), 0) << log;
     ASSERT_EQ(run_export(with({"-n", "10", "-o", b}), log), 0) << log;
     ASSERT_EQ(run_export(with({"-n", "3", "--start-frame", "7", "-o", c}), log), 0) << log;
-    glr_test::decoded_video va = glr_test::decode_file(a), vb = glr_test::decode_file(b), vc = glr_test::decode_file(c);
+    ASSERT_EQ(run_export(with({"-t", "0.12", "-ss", "0.28", "-o", d}), log), 0) << log; // frames 7, 8, 9 at 25 fps
+    glr_test::decoded_video va = glr_test::decode_file(a), vb = glr_test::decode_file(b), vc = glr_test::decode_file(c),
+                            vd = glr_test::decode_file(d);
     ASSERT_EQ(va.frames.size(), 10u);
     ASSERT_EQ(vb.frames.size(), 10u);
     ASSERT_EQ(vc.frames.size(), 3u);
     for (size_t n = 0; n < 10; n++)
         EXPECT_EQ(va.frames[n].rgba, vb.frames[n].rgba) << "frame " << n;
-    for (size_t n = 0; n < 3; n++)
+    ASSERT_EQ(vd.frames.size(), 3u);
+    for (size_t n = 0; n < 3; n++) {
         EXPECT_EQ(vc.frames[n].rgba, va.frames[7 + n].rgba) << "frame " << 7 + n << " rendered alone";
+        EXPECT_EQ(vd.frames[n].rgba, va.frames[7 + n].rgba) << "frame " << 7 + n << " from -ss";
+    }
     EXPECT_NE(va.frames[0].rgba, va.frames[1].rgba);
 }
 

@@ -38,6 +38,10 @@ TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
     ASSERT_EQ(r.status, 0) << r.log;
     EXPECT_NE(r.log.find("OpenGL renderer: "), std::string::npos) << r.log;
     glr_test::expect_counter_video(out, 40, 24, 50);
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    ASSERT_EQ(v.frames.size(), 50u) << v.error;
+    for (size_t n = 0; n < v.frames.size(); n++) // frame n at n / 25 s
+        ASSERT_EQ(v.frames[n].pts * v.time_base_num * 25, static_cast<int64_t>(n) * v.time_base_den) << "frame " << n;
     std::remove(out.c_str());
 }
 

@@ -91,3 +91,40 @@ class CounterScene:
         """The framebuffer as moderngl reads it (bottom row first), top row first."""
         rows, size = self.fbo.read(components=4), self.width * 4
         return b"".join(rows[y * size:(y + 1) * size] for y in reversed(range(self.height)))
+
+
+def gl_state():
+    """The current context's state that a guest could change, read back through GL itself
+    (libGL's dispatch reaches the context moderngl made current): bindings, pixel storage,
+    the viewport, scissor, blending and the texture units. A dict of name: values."""
+    import ctypes
+
+    gl = ctypes.CDLL("libGL.so.1")
+    gl.glIsEnabled.restype = ctypes.c_ubyte
+
+    def ints(pname, n=1):
+        values = (ctypes.c_int * 4)(-7, -7, -7, -7)
+        gl.glGetIntegerv(pname, values)
+        return tuple(values[:n])
+
+    names = {"read framebuffer": 0x8CAA, "draw framebuffer": 0x8CA6, "read buffer": 0x0C02,
+             "draw buffer 0": 0x8825, "renderbuffer": 0x8CA7, "pack buffer": 0x88ED, "unpack buffer": 0x88EF,
+             "array buffer": 0x8894, "element array buffer": 0x8895, "uniform buffer": 0x8A28,
+             "program": 0x8B8D, "vertex array": 0x85B5, "active texture": 0x84E0,
+             "pack alignment": 0x0D05, "pack row length": 0x0D02, "pack skip rows": 0x0D03,
+             "pack skip pixels": 0x0D04, "unpack alignment": 0x0CF5, "unpack row length": 0x0CF2,
+             "blend src rgb": 0x80C9, "blend dst rgb": 0x80C8, "clamp read colour": 0x891C}
+    state = {name: ints(pname) for name, pname in names.items()}
+    state["viewport"] = ints(0x0BA2, 4)
+    state["scissor box"] = ints(0x0C10, 4)
+    for name, cap in (("scissor test", 0x0C11), ("blend", 0x0BE2), ("framebuffer srgb", 0x8DB9),
+                      ("depth test", 0x0B71), ("cull face", 0x0B44), ("stencil test", 0x0B90), ("dither", 0x0BD0)):
+        state[name] = gl.glIsEnabled(cap)
+    active = state["active texture"][0]
+    for unit in range(4):
+        gl.glActiveTexture(0x84C0 + unit)
+        state[f"unit {unit} 2d"] = ints(0x8069)
+        state[f"unit {unit} sampler"] = ints(0x8919)
+    gl.glActiveTexture(active)
+    assert gl.glGetError() == 0, "the state was read without a GL error"
+    return state

@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import CounterScene, decode_frames, decode_sound
+from conftest import CounterScene, decode_frames, decode_sound, gl_state
 
 WIDTH, HEIGHT = 64, 32
 
@@ -74,13 +74,30 @@ def test_sound_pushed_from_numpy_is_muxed_whole(tmp_path, scene):
 
 def test_moderngl_renders_on_as_before_after_captures(tmp_path, scene):
     scene.draw(3)
+    # State that no default has: a guest that sets its own and does not put the host's back
+    # changes one of these.
+    scene.ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
+    scene.ctx.scissor = (1, 2, 30, 20)
+    scene.ctx.viewport = (3, 1, 40, 20)
+    texture = scene.ctx.texture((4, 4), 4)
+    texture.use(location=2)
+    pixels = scene.ctx.buffer(reserve=64)
+    pixels.bind_to_storage_buffer(0)
+    scene.fbo.use()
+    before = gl_state()
     with glreader.Recorder(tmp_path / "state.mkv", (WIDTH, HEIGHT), codec="ffv1") as rec:
         rec.write(scene.fbo)
+        assert gl_state() == before, "a capture leaves the host's GL state as it was"
+        scene.ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
+        scene.ctx.scissor = None
+        scene.ctx.viewport = (0, 0, WIDTH, HEIGHT)
         # No rebinding: the framebuffer, program and vertex array moderngl set are in force.
         scene.program["frame"] = 77
         scene.vao.render(moderngl.TRIANGLE_STRIP)
         assert scene.fbo.read(components=4)[0] == 77
         rec.write(scene.fbo)
+        during = gl_state()
+    assert gl_state() == during, "closing the recorder leaves the host's GL state as it was"
 
 
 def test_misuse_is_refused_with_words(tmp_path, scene, capfd, caplog):

@@ -71,13 +71,14 @@ void pack_buffers::fence(int index)
     gl_.Flush();
 }
 
-bool pack_buffers::wait(int index, uint64_t timeout_ns, const std::deque<int> &in_flight)
+bool pack_buffers::wait(int index, uint64_t timeout_ns, const std::deque<int> &in_flight, bool seam_unsignalled)
 {
     slot &s = slots_[static_cast<size_t>(index)];
     if (s.complete)
         return true;
     if (fences_) {
-        GLenum result = gl_.ClientWaitSync(s.fence, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+        GLenum result = seam_unsignalled ? GL_TIMEOUT_EXPIRED
+                                         : gl_.ClientWaitSync(s.fence, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
         if (result == GL_TIMEOUT_EXPIRED)
             return false;
         if (result == GL_WAIT_FAILED)

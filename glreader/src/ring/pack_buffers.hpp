@@ -26,8 +26,9 @@ public:
     // After a fill was issued: a fence, flushed so a GPU starts at once.
     void fence(int index);
     // Waits up to timeout_ns for slot's fill; false when it is not done yet. Without
-    // fences, glFinish completes every slot in in_flight at once.
-    bool wait(int index, uint64_t timeout_ns, const std::deque<int> &in_flight);
+    // fences, glFinish completes every slot in in_flight at once. seam_unsignalled: the
+    // fence seam's answer in its place, that the fence has not signalled (test builds).
+    bool wait(int index, uint64_t timeout_ns, const std::deque<int> &in_flight, bool seam_unsignalled);
     // The slot's memory: always mapped on the persistent path, else mapped here.
     const uint8_t *map(int index);
     // Map-per-frame path: ends the mapping of a slot that was given back.

@@ -172,7 +172,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
     unmap_released();
     uint64_t start = glr::now_ns();
     if (!ledger_.is_ready(index)) {
-        if (glr::gl::fence_seam_holds(this) || !buffers_->wait(index, timeout_ns, ledger_.in_flight()))
+        if (!buffers_->wait(index, timeout_ns, ledger_.in_flight(), glr::gl::fence_seam_holds(this)))
             return -EAGAIN;
         ledger_.mark_ready(index);
     }
