@@ -1,8 +1,11 @@
 """glreader.Recorder in moderngl's own context: frames decoded pixel for pixel as moderngl
 reads them, a frame counter through the GPU YUV path decoded in order and upright, sound
-pushed from numpy, moderngl rendering on untouched, misuse refused with words, and an
-OpenGL 3.3 context told how to get 4.3 (or to convert on the CPU)."""
+pushed from numpy (at its pts, after a gap) or muxed from a file sample for sample, progress
+after each write, pipe, URL and overwritten outputs, moderngl rendering on and its GL
+state read back untouched, misuse refused with words, and an OpenGL 3.3 context told how
+to get 4.3 (or to convert on the CPU)."""
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -184,3 +187,82 @@ def test_an_opengl_3_3_context_is_told_how_to_get_4_3_or_to_convert_on_the_cpu(t
     assert version == "330"
     assert "needs compute shaders" in message and "require=430" in message and "gpu_convert=False" in message, message
     assert len(decode_frames(str(cpu), 64, 48)) == 3
+
+
+def test_a_sound_file_progress_and_pushed_sound_with_a_gap(tmp_path, scene):
+    rate = 48000
+    song = tmp_path / "song.flac"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"sine=frequency=330:duration=1:sample_rate={rate}",
+                    "-ac", "2", str(song)], check=True, timeout=60)
+    out, seen = tmp_path / "song.mkv", []
+    with glreader.Recorder(out, (WIDTH, HEIGHT), fps=25, codec="ffv1", audio=song, audio_codec="flac",
+                           progress=seen.append) as rec:
+        for n in range(25):
+            scene.draw(n)
+            rec.write(scene.fbo)
+    assert len(seen) == 25 and all(s["frames_written"] == n + 1 for n, s in enumerate(seen)), "after each write()"
+    muxed, original = decode_sound(str(out), rate), decode_sound(str(song), rate)
+    assert muxed.shape == original.shape and (muxed == original).all(), "the file's sound, sample for sample"
+
+    # pts: the second half second pushed at its place; the first is silence.
+    gap = tmp_path / "gap.mkv"
+    half = rate // 2
+    tone = numpy.repeat((0.25 * numpy.sin(numpy.arange(half) * 0.05)).astype(numpy.float32), 2)
+    with glreader.Recorder(gap, (WIDTH, HEIGHT), fps=25, codec="ffv1", audio_codec="flac", audio_rate=rate) as rec:
+        for n in range(25):
+            scene.draw(n)
+            rec.write(scene.fbo)
+        rec.write_audio(tone, pts=half)
+    sound = decode_sound(str(gap), rate)
+    assert sound.shape[0] == 2 * rate
+    assert not sound[:2 * half].any(), "silence before the pushed samples' pts"
+    assert numpy.abs(sound[2 * half:] - tone).max() <= 1 / 32768
+
+
+def test_pipe_and_url_outputs_and_overwrite(tmp_path, scene):
+    expected = []
+    def record(output, **options):
+        expected.clear()
+        with glreader.Recorder(output, (WIDTH, HEIGHT), codec="ffv1", container="nut", **options) as rec:
+            for n in range(5):
+                scene.draw(n)
+                expected.append(scene.upright())
+                rec.write(scene.fbo)
+
+    def drain(stream, into):
+        into.write(stream.read())
+
+    read, write = os.pipe()
+    piped = tmp_path / "piped.nut"
+    with open(piped, "wb") as f, os.fdopen(read, "rb") as reader:
+        worker = threading.Thread(target=drain, args=(reader, f))
+        worker.start()
+        record(f"pipe:{write}")
+        os.close(write)
+        worker.join(timeout=60)
+    assert decode_frames(str(piped), WIDTH, HEIGHT) == expected, "pipe:N"
+
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(60)
+    received = tmp_path / "received.nut"
+
+    def receive():
+        connection, _ = server.accept()
+        with connection, open(received, "wb") as f:
+            connection.settimeout(60)
+            while chunk := connection.recv(1 << 16):
+                f.write(chunk)
+
+    worker = threading.Thread(target=receive)
+    worker.start()
+    try:
+        record(f"tcp://127.0.0.1:{server.getsockname()[1]}")
+        worker.join(timeout=60)
+    finally:
+        server.close()
+    assert decode_frames(str(received), WIDTH, HEIGHT) == expected, "a URL"
+
+    kept = tmp_path / "kept.nut"
+    kept.write_bytes(b"old")
+    record(kept, overwrite=True)
+    assert decode_frames(str(kept), WIDTH, HEIGHT) == expected, "overwrite=True replaces the file"

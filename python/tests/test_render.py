@@ -1,6 +1,8 @@
 """glreader.render: the library's export job from Python. Frames decoded and compared with
-glreader-export's of the same project, ranges exact, errors as Python's exceptions with the
-library's words, progress, Ctrl-C finalizing the output, messages through logging."""
+glreader-export's of the same project, every option's effect in the output (as
+glreader-export's same option), ranges exact, errors as Python's exceptions with the
+library's words (a reader gone: BrokenPipeError), progress (a bar with progress=True), Ctrl-C
+finalizing the output, messages through logging."""
 import logging
 import os
 import re
@@ -145,3 +147,84 @@ def test_messages_go_to_logging(tmp_path, shaders, caplog):
     glreader.render(os.path.join(shaders, "chime"), tmp_path / "poster.png", size=(64, 36), frames=1,
                     progress=False)
     assert any("holds no sound" in r.getMessage() for r in caplog.records if r.name == "glreader"), caplog.text
+
+
+# iMouse, iDate and iChannel0 in the picture, and an alpha that varies: the options that
+# feed the shader show in its pixels.
+INPUTS = """void mainImage(out vec4 c, in vec2 p) {
+    vec4 picture = texture(iChannel0, p / iResolution.xy);
+    c = vec4(iMouse.x / 255.0, iMouse.y / 255.0, fract(iDate.w / 60.0), p.x / iResolution.x);
+    if (p.y < 4.0) c.rgb = picture.rgb;
+}
+"""
+
+
+def ffprobe(path, entries, stream="v:0"):
+    """ffprobe's values of the stream's entries ("codec_name,pix_fmt"), in order."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", f"stream={entries}",
+                          "-of", "default=nw=1:nk=1", str(path)], check=True, capture_output=True, text=True,
+                         timeout=60).stdout
+    return out.split()
+
+
+def test_each_option_reaches_the_output_as_glreader_export_s_does(tmp_path):
+    shader, picture = tmp_path / "inputs.frag", tmp_path / "noise.png"
+    shader.write_text(INPUTS)
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=16x8", "-frames:v", "1", str(picture)],
+                   check=True, timeout=60)
+    ours, theirs = tmp_path / "ours.mkv", tmp_path / "theirs.mkv"
+    glreader.render(shader, ours, size=(32, 16), frames=3, codec="ffv1", mouse=(10, 20), date="2026-01-02T03:04:05",
+                    alpha=True, channels={0: f"image:{picture}"}, progress=False)
+    subprocess.run([export_program(), "--shader", str(shader), "-s", "32x16", "-n", "3", "-c", "ffv1", "--mouse",
+                    "10,20", "--date", "2026-01-02T03:04:05", "--alpha", "--channel0", f"image:{picture}", "-o",
+                    str(theirs)], check=True, capture_output=True, timeout=120)
+    frames = decode_frames(str(ours), 32, 16)
+    assert frames == decode_frames(str(theirs), 32, 16), "glreader-export's frames for the same options"
+    pixel = frames[0][4 * 32 * 8:4 * 32 * 8 + 4]  # row 8 from the top, column 0
+    assert (pixel[0], pixel[1]) == (10, 20), "iMouse"
+    assert pixel[2] == round(245 / 60 * 255 % 255), "iDate: 03:04:05 is 11045 s, 5 s into its minute"
+    assert ffprobe(ours, "pix_fmt") == ["bgra"], "alpha kept: FFV1's format with alpha, as glreader-export's"
+    assert frames[0][4 * 31 + 3] > 240 and frames[0][3] < 16, "the alpha, from 0 on the left to 1 on the right"
+    bottom = frames[0][4 * 32 * 15:]
+    assert len(set(bottom[i:i + 3] for i in range(0, len(bottom), 4))) > 2, "iChannel0's picture on the bottom rows"
+
+    # pix_fmt, container, format_options, audio_bitrate; no_audio; shader=None.
+    song = tmp_path / "song.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", str(song)],
+                   check=True, timeout=60)
+    mp4 = tmp_path / "out.bin"
+    glreader.render(shader, mp4, size=(32, 16), frames=6, codec="libx264", pix_fmt="yuv444p", container="mp4",
+                    format_options={"movflags": "+faststart"}, audio=song, audio_bitrate=48000, progress=False)
+    assert ffprobe(mp4, "codec_name,pix_fmt") == ["h264", "yuv444p"]
+    data = mp4.read_bytes()
+    assert data[4:8] == b"ftyp" and data.index(b"moov") < data.index(b"mdat"), "an MP4 with movflags=+faststart"
+    assert ffprobe(mp4, "codec_name", "a:0") == ["aac"]
+    assert abs(int(ffprobe(mp4, "bit_rate", "a:0")[0]) - 48000) < 12000, "the sound at about 48 kb/s"
+    project = tmp_path / "sounding"  # a Sound pass that no channel hears
+    project.mkdir()
+    (project / "image.glsl").write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(0.5); }\n")
+    (project / "sound.glsl").write_text("vec2 mainSound(int samp, float time) { return vec2(sin(6.28 * 440.0 * time)); }\n")
+    sounding, silent = tmp_path / "sounding.mkv", tmp_path / "silent.mkv"
+    glreader.render(project, sounding, size=(32, 16), frames=3, codec="ffv1", progress=False)
+    assert ffprobe(sounding, "codec_type", "a") == ["audio"], "the Sound pass is the sound track"
+    glreader.render(project, silent, size=(32, 16), frames=3, codec="ffv1", no_audio=True, progress=False)
+    assert ffprobe(silent, "codec_type", "a") == [], "no_audio: not even the Sound pass's"
+    builtin, exported = tmp_path / "builtin.mkv", tmp_path / "builtin-export.mkv"
+    glreader.render(None, builtin, size=(32, 16), frames=3, codec="ffv1", progress=False)
+    subprocess.run([export_program(), "-s", "32x16", "-n", "3", "-c", "ffv1", "-o", str(exported)], check=True,
+                   capture_output=True, timeout=120)
+    assert decode_frames(str(builtin), 32, 16) == decode_frames(str(exported), 32, 16), "the built-in scene"
+
+
+def test_progress_true_draws_a_bar_and_a_reader_that_goes_away_is_broken_pipe(tmp_path, counter, capfd):
+    glreader.render(counter, tmp_path / "bar.mkv", size=(32, 16), frames=4, codec="ffv1", progress=True)
+    err = capfd.readouterr().err
+    assert "4/4 frames" in err and "[" in err, f"a progress bar on stderr: {err!r}"
+    read, write = os.pipe()
+    os.close(read)  # the reader went away before the first frame
+    try:
+        with pytest.raises(BrokenPipeError):
+            glreader.render(counter, f"pipe:{write}", size=(32, 16), frames=30, codec="ffv1", container="nut",
+                            progress=False)
+    finally:
+        os.close(write)

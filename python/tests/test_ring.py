@@ -1,5 +1,6 @@
 """glreader.Ring from Python: frames lent without a copy (numpy views of the mapped slot),
-upright and exact against moderngl's own read; YUV planes converted on the GPU; the
+upright and exact against moderngl's own read; YUV planes converted on the GPU (NV12's and
+P010's shapes and samples too); acquire's finite timeout; the
 release rules that keep Python from ever reading a recycled slot; a full ring and another
 thread refused with words."""
 import gc
@@ -110,3 +111,38 @@ def test_a_full_ring_and_another_thread_are_refused(ctx):
     ring.close()
     with pytest.raises(ValueError, match="closed"):
         ring.capture(fbo)
+
+
+@pytest.mark.parametrize("fmt, dtype, grey", [("nv12", numpy.uint8, (126, 128)), ("p010le", numpy.uint16, (504, 512))])
+def test_nv12_and_p010_planes_have_their_shapes_and_samples(ctx, fmt, dtype, grey):
+    fbo = framebuffer(ctx, (0.5, 0.5, 0.5, 1.0))
+    ring = glreader.Ring((WIDTH, HEIGHT), format=fmt)
+    ring.capture(fbo)
+    with ring.acquire() as frame:
+        assert frame.planes == 2
+        y, uv = numpy.asarray(frame.plane(0)), numpy.asarray(frame.plane(1))
+        assert y.dtype == uv.dtype == dtype
+        # (rows, samples per row): the chroma plane's rows hold U and V by turns.
+        assert y.shape == (HEIGHT, WIDTH) and uv.shape == (HEIGHT // 2, WIDTH)
+        if dtype == numpy.uint16:
+            # P010: 10 bits in the high bits of 16, the low 6 zero (grey is 126 and 128 in
+            # 8 bits, times 4 in 10).
+            assert not (y & 0x3F).any() and not (uv & 0x3F).any(), "the low 6 bits are 0"
+            y, uv = y >> 6, uv >> 6
+        # BT.709, limited range: grey 128 of 255.
+        assert abs(int(y.mean()) - grey[0]) <= (4 if dtype == numpy.uint16 else 1)
+        assert int(uv[:, 0::2].mean()) == int(uv[:, 1::2].mean()) == grey[1], "U and V"
+        del y, uv
+    ring.close()
+
+
+def test_acquire_with_a_finite_timeout(ctx):
+    ring = glreader.Ring((WIDTH, HEIGHT))
+    assert ring.acquire(timeout=30) is None, "nothing was captured: None at once, nothing could come"
+    fbo = framebuffer(ctx, (0.0, 0.0, 1.0, 1.0))
+    ring.capture(fbo)
+    frame = ring.acquire(timeout=30)
+    assert frame is not None and numpy.asarray(frame)[0, 0].tolist() == [0, 0, 255, 255]
+    frame.release()
+    assert ring.acquire(timeout=0.5) is None
+    ring.close()
