@@ -275,6 +275,15 @@ TEST(export_shadertoy, a_sound_pass_is_the_sound_track_and_its_sound_channels_he
     EXPECT_NEAR(loudest, std::lround(3000.0 * 2048 / rate), 1) << "the sound channel hears the 3 kHz tone";
     EXPECT_EQ(px[1], 44) << "iSampleRate is the Sound pass's rate";
 
+    // -ar: the Sound pass at another rate, which iSampleRate says.
+    std::string at_22050 = glr_test::scratch_path("sound_22050.mkv");
+    ASSERT_EQ(run_export(with({"-n", "4", "-ar", "22050", "-o", at_22050}), log), 0) << log;
+    EXPECT_EQ(glr_test::decode_audio(at_22050, 22050, 2).size(), 2u * 22050 * 4 / fps) << "4 frames of samples at 22050 Hz";
+    glr_test::decoded_video v22 = glr_test::decode_file(at_22050);
+    ASSERT_EQ(v22.frames.size(), 4u) << v22.error;
+    EXPECT_EQ(v22.frames[0].rgba[1], 22) << "iSampleRate is -ar's rate";
+    std::remove(at_22050.c_str());
+
     // A range: the whole track's samples from its first frame on, and the same pictures.
     ASSERT_EQ(run_export(with({"-n", std::to_string(frames - first), "--start-frame", std::to_string(first), "-o",
                                range}),

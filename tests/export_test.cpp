@@ -84,6 +84,33 @@ TEST(export_test, gpu_yuv_exports_hold_exactly_what_the_gpu_converted)
     }
 }
 
+// --require-hw refuses a software rasterizer, with words and no file; on a GPU it renders.
+TEST(export_test, require_hw_refuses_a_software_renderer_and_takes_a_gpu)
+{
+    std::string out = glr_test::scratch_path("hw.mkv"), log = glr_test::scratch_path("hw.txt");
+    std::remove(out.c_str());
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-v", "info", "-s", "16x8", "-n", "1", "-c", "ffv1", "-f", "null", "-o", "-"},
+                                               log)),
+              0)
+        << glr_test::slurp(log);
+    std::string probe = glr_test::slurp(log);
+    size_t at = probe.find("OpenGL renderer: ");
+    ASSERT_NE(at, std::string::npos) << probe;
+    std::string renderer = probe.substr(at + 17, probe.find(" (EGL", at) - at - 17);
+    int status = glr_test::wait_exit(spawn_export({"--require-hw", "-s", "16x8", "-n", "1", "-c", "ffv1", "-o", out}, log));
+    std::string text = glr_test::slurp(log);
+    if (renderer.rfind("llvmpipe", 0) == 0 || renderer.find("softpipe") != std::string::npos) {
+        EXPECT_EQ(status, 1) << text;
+        EXPECT_NE(text.find(renderer), std::string::npos) << "the refused renderer is named: " << text;
+        EXPECT_NE(text.find("require"), std::string::npos) << text;
+        EXPECT_FALSE(std::ifstream(out).good()) << "nothing written";
+    } else {
+        EXPECT_EQ(status, 0) << text;
+        EXPECT_EQ(glr_test::decode_file(out).frames.size(), 1u);
+    }
+    std::remove(out.c_str());
+}
+
 TEST(export_test, gpu_conversion_is_the_default_and_ffprobe_shows_the_colour_asked_for)
 {
     struct tag_case {
@@ -803,6 +830,21 @@ TEST(capture_sample, its_last_frame_is_the_scene_s_in_every_format_and_row_order
             EXPECT_TRUE(last.frames[0].rgba == exported.frames[4].rgba) << "the PPM differs from the exporter's frame 4";
             std::remove(ppm.c_str());
         }
+    // The fallback paths read the same frames, and say that they were taken.
+    for (auto [option, path] : {std::pair{"--map-per-frame", "path map-per-frame+fences"},
+                                std::pair{"--no-fences", "path persistent-map+glFinish"}}) {
+        SCOPED_TRACE(option);
+        std::string ppm = glr_test::scratch_path("capture_fallback.ppm");
+        ASSERT_EQ(glr_test::wait_exit(glr_test::spawn(
+                      capture_program, {"-s", "40x24", "-r", "30", "-n", "5", option, "--ppm", ppm}, log)),
+                  0)
+            << glr_test::slurp(log);
+        EXPECT_NE(glr_test::slurp(log).find(path), std::string::npos) << glr_test::slurp(log);
+        glr_test::decoded_video last = glr_test::decode_file(ppm);
+        ASSERT_EQ(last.frames.size(), 1u) << last.error;
+        EXPECT_TRUE(last.frames[0].rgba == exported.frames[4].rgba) << "the PPM differs from the exporter's frame 4";
+        std::remove(ppm.c_str());
+    }
     std::remove(reference.c_str());
 }
 
