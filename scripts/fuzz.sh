@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes every text glreader reads from a user with libFuzzer, under AddressSanitizer and
 # UndefinedBehaviorSanitizer: Shadertoy's JSON, a project's channels file, channel specs,
-# --mouse and --date, and the programs' numbers (fuzz/*_fuzzer.cpp).
+# --mouse and --date, the programs' numbers, a chunk's tag (glr_join reads it from a
+# user's file) and GLR_EGL_DEVICE (fuzz/*_fuzzer.cpp).
 # Usage: scripts/fuzz.sh [SECONDS [TARGET...]]
 #   SECONDS: how long each target runs after replaying its corpus (default 60; the test
 #            suite gives each 20). TARGET: shadertoy_json, channels_file, channel_spec,
-#            mouse_date, program_numbers (default: all).
+#            mouse_date, program_numbers, chunk_tag, egl_device (default: all).
 # Each target first replays its seeds (fuzz/corpus/TARGET, from the tests' cases and any
 # input that once failed) and what earlier runs found (build-fuzz/corpus/TARGET), then
 # mutates them. Any crash, leak, sanitizer report or input that takes over 10 s fails the
@@ -16,7 +17,7 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS [TARGET...]]" >&2; exit 2 ;; esac
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(shadertoy_json channels_file channel_spec mouse_date program_numbers)
+[ ${#targets[@]} -gt 0 ] || targets=(shadertoy_json channels_file channel_spec mouse_date program_numbers chunk_tag egl_device)
 
 "$root/scripts/setup.sh" clang-14 libfuzzer-14-dev libclang-rt-14-dev
 build="$root/build-fuzz"

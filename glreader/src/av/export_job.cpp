@@ -1,5 +1,6 @@
 #include "av/export_job.hpp"
 
+#include "av/chunk_tag.hpp"
 #include "av/codec_choice.hpp"
 #include "av/encoder.hpp"
 #include "av/fault_injection.h"
@@ -704,8 +705,9 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     for (const char *const *entry = e.metadata; entry && *entry; entry++)
         s.metadata.emplace_back(*entry);
     if (params.chunk) // what glr_join reads back: the chunk's place on the timeline
-        s.metadata.push_back(glr::format("%s=first=%d frames=%d fps=%d/%d", GLR_EXPORT_CHUNK_TAG, pl.first_frame,
-                                         params.frame_count, p.player.fps_num, p.player.fps_den));
+        s.metadata.push_back(std::string(GLR_EXPORT_CHUNK_TAG) + "=" +
+                             glr::chunk_tag_value({pl.first_frame, params.frame_count, p.player.fps_num,
+                                                   p.player.fps_den}));
     for (const std::string &entry : s.metadata)
         s.metadata_entries.push_back(entry.c_str());
     s.metadata_entries.push_back(nullptr);

@@ -7,6 +7,7 @@
 
 #include "av/audio_track.hpp"
 #include "av/av_error.hpp"
+#include "av/chunk_tag.hpp"
 #include "av/encoder_plan.hpp"
 #include "av/output.hpp"
 #include "error.hpp"
@@ -20,7 +21,6 @@ extern "C" {
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -30,11 +30,10 @@ namespace glr {
 
 namespace {
 
-struct chunk {
+struct chunk : chunk_range {
     std::string url;
     AVFormatContext *input = nullptr;
     const AVStream *stream = nullptr;
-    int first = 0, frames = 0, fps_num = 0, fps_den = 0;
 
     explicit chunk(const char *u) : url(u) {}
     ~chunk() { avformat_close_input(&input); }
@@ -52,8 +51,7 @@ void open_chunk(chunk &c)
     if ((rc = avformat_find_stream_info(c.input, nullptr)) < 0)
         fail(code_of_av_error(rc), "glr_join: %s cannot be read: %s", c.url.c_str(), av_error_text(rc).c_str());
     const AVDictionaryEntry *tag = av_dict_get(c.input->metadata, GLR_EXPORT_CHUNK_TAG, nullptr, 0);
-    if (!tag || std::sscanf(tag->value, "first=%d frames=%d fps=%d/%d", &c.first, &c.frames, &c.fps_num,
-                            &c.fps_den) != 4 || c.first < 0 || c.frames <= 0 || c.fps_num <= 0 || c.fps_den <= 0)
+    if (!tag || !read_chunk_tag(tag->value, c))
         fail(-EINVAL, "glr_join: %s is not a glreader chunk: it has no %s tag giving its frame range (chunks are "
                       "made by glreader-export --frames A-B)",
              c.url.c_str(), GLR_EXPORT_CHUNK_TAG);

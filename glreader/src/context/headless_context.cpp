@@ -1,4 +1,5 @@
 #include "context/headless_context.hpp"
+#include "context/device_choice.hpp"
 
 #include "enum_value.hpp"
 #include "error.hpp"
@@ -6,7 +7,6 @@
 
 #include <glad/gl.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -55,31 +55,15 @@ std::string egl_error(const egl::api *egl, const char *call)
     return format("%s failed (%s)", call, egl::error_name(egl->GetError()));
 }
 
-// GLR_EGL_DEVICE, which names the one EGL device to use: "N" (eglQueryDevicesEXT's Nth)
-// or "cuda:N" (the device CUDA calls N in this process, under CUDA_VISIBLE_DEVICES: what
-// a scheduler that hands out GPUs, Ray or Slurm, means by a GPU id). -1: not set.
-struct device_choice {
-    int index = -1, cuda = -1;
-    std::string text;
-};
-
+// GLR_EGL_DEVICE's choice (context/device_choice.hpp); none (-1, -1) when it is not set.
 device_choice chosen_device()
 {
     device_choice choice;
     const char *env = std::getenv("GLR_EGL_DEVICE");
-    if (!env || !*env)
-        return choice;
-    choice.text = env;
-    std::string digits = choice.text.rfind("cuda:", 0) == 0 ? choice.text.substr(5) : choice.text;
-    char *end = nullptr;
-    long n = digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))
-                 ? -1
-                 : std::strtol(digits.c_str(), &end, 10);
-    if (n < 0 || n > 1023 || *end)
+    if (env && *env && !read_device_choice(env, choice))
         fail(-EINVAL, "GLR_EGL_DEVICE=%s: give an EGL device number (0, 1, ...) or cuda:N (the GPU that CUDA "
                       "numbers N in this process)",
              env);
-    (digits.size() == choice.text.size() ? choice.index : choice.cuda) = static_cast<int>(n);
     return choice;
 }
 

@@ -1,0 +1,22 @@
+// The tag a chunk (glr_export_params.chunk) carries in its container's metadata, under
+// GLR_EXPORT_CHUNK_TAG, and glr_join reads back: the chunk's place on the timeline. The
+// value comes from a user's file, so it is read strictly. FFmpeg-free, to be fuzzed alone.
+#pragma once
+
+#include <string>
+
+namespace glr {
+
+struct chunk_range {
+    int first = 0, frames = 0, fps_num = 0, fps_den = 0;
+};
+
+// "first=F frames=N fps=A/B".
+std::string chunk_tag_value(const chunk_range &r);
+
+// The range a value of chunk_tag_value's form gives; false for anything else: another
+// form, a number out of range (first < 0, frames, fps_num or fps_den < 1, any above
+// INT_MAX), or a range that ends past INT_MAX.
+bool read_chunk_tag(const char *value, chunk_range &r);
+
+} // namespace glr
