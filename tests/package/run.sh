@@ -5,10 +5,14 @@
 # with CMake's find_package and with pkg-config, as FFmpeg's configure will; and checks
 # that a host project building glreader with add_subdirectory installs none of it unless
 # it sets GLREADER_INSTALL.
-# Usage: run.sh BUILD_DIR SCRATCH_DIR
+# Usage: run.sh BUILD_DIR SCRATCH_DIR with-programs|without-programs
+#   (whether the build installs the programs: with them, a missing one fails the test)
 set -euo pipefail
+[ $# = 3 ] && [[ $3 == with-programs || $3 == without-programs ]] ||
+  { echo "usage: $0 BUILD_DIR SCRATCH_DIR with-programs|without-programs" >&2; exit 2; }
 build=$1
 scratch=$2
+programs=$3
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$scratch"
 prefix=$scratch/prefix
@@ -17,7 +21,8 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 pcdir=$(dirname "$(find "$prefix" -name glreader.pc)")
 libdir=$(dirname "$(find "$prefix" -name 'libglreader.so' | head -n1)")
 
-if [ -x "$prefix/bin/glreader-export" ]; then
+if [ "$programs" = with-programs ]; then
+  [ -x "$prefix/bin/glreader-export" ] || { echo "package: no glreader-export was installed in $prefix/bin"; exit 1; }
   echo "== the installed glreader-export, from another directory"
   (cd "$scratch" && env -u LD_LIBRARY_PATH "$prefix/bin/glreader-export" -s 32x16 -n 3 -c ffv1 -o installed.mkv)
   [ -s "$scratch/installed.mkv" ] || { echo "package: the installed glreader-export wrote nothing"; exit 1; }
