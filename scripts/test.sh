@@ -157,7 +157,9 @@ run_stages() {
     # The filters' tests too, in an ffmpeg of the newest line built with AddressSanitizer
     # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
     asan_ffmpeg=$(bounded 1200 "$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
-    configure_and_build 1500 build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
+    # The Python package too: its pytest suite in Debian's python with ASan's runtime preloaded.
+    configure_and_build 1500 build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg" \
+      "${python_build[@]}"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     if ! bounded 1800 ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" \
          --output-junit "$root/build-asan/asan.xml"; then
