@@ -76,6 +76,7 @@ say "building glreader's programs and test suites against $ffmpeg_prefix (in $bu
 rm -f "$build/CMakeCache.txt"
 python=$("$root/scripts/python-env.sh") # 3.11, the interpreter the bundle carries
 PKG_CONFIG_PATH="$ffmpeg_prefix/lib/pkgconfig" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON \
+  -DGLREADER_DISPLAY_TESTS=OFF \
   -DGLREADER_PATCHED_FFMPEG="5.1=$ffmpeg" -DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python" \
   -DGLREADER_BENCH_PYTHON_PATH= >/dev/null # compare's Python rows: the bundle's package, on PYTHONPATH
 programs=(glreader-export glreader-pipe glreader-capture glreader-bench)
