@@ -6,7 +6,11 @@ pass; a rerun reuses finished chunks, and a changed project none; H.264 and AAC 
 single pass's timestamps, keyframes, samples and sync; a worker killed mid-chunk is
 retried and the output is still whole; chunks run on both nodes of a two-node cluster;
 without a codec the output gets its container's own, and an impossible pair is refused
-before any chunk renders; a GPU chunk asks for the EGL device of Ray's GPU; bad input is refused."""
+before any chunk renders; a GPU chunk asks for the EGL device of Ray's GPU; every option of
+the command line reaches the render as glreader-export's same option does (pixels, sound,
+x264's recorded settings), and --shared-work writes the chunks in --work; bad input is
+refused. A chunk held mid-render (hold_chunk.py) is killed or cancelled however fast the
+machine renders."""
 import contextlib
 import json
 import os
@@ -17,10 +21,11 @@ import subprocess
 import sys
 import tempfile
 
+import numpy
 import pytest
 
 import glreader
-from conftest import decode_frames
+from conftest import decode_frames, decode_sound
 
 import ray
 
@@ -149,6 +154,73 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
         existing.stderr
 
 
+# What the farm's command-line options feed the shader: iMouse, iDate, iChannel0 and an
+# alpha, in the picture.
+INPUTS = """void mainImage(out vec4 c, in vec2 p) {
+    vec4 picture = texture(iChannel0, p / iResolution.xy);
+    c = vec4(iMouse.x / 255.0, iMouse.y / 255.0, fract(iDate.w / 60.0 + iTime), p.x / iResolution.x);
+    if (p.y < 4.0) c.rgb = picture.rgb;
+}
+"""
+
+
+def x264_settings(path):
+    """The options string x264 writes into its stream ("cabac=1 ref=1 ... crf=21.0 ...")."""
+    data = open(path, "rb").read()
+    at = data.index(b"x264 - core")
+    return data[at:data.index(b"\0", at)].decode("ascii", "replace")
+
+
+def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(tmp_path):
+    # Before the local cluster below: each command starts and stops a cluster of its own.
+    shader, picture, song = tmp_path / "inputs.frag", tmp_path / "noise.png", tmp_path / "song.wav"
+    shader.write_text(INPUTS)
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=16x8", "-frames:v", "1", str(picture)],
+                   check=True, timeout=60)
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
+                    "-ac", "2", str(song)], check=True, timeout=60)
+    scene = ["--shader", str(shader), "-s", "32x16", "-r", "25", "-ss", "0.2", "-t", "0.48", "--channel0",
+             f"image:{picture}", "--mouse", "10,20", "--date", "2026-01-02T03:04:05", "--alpha", "-c", "ffv1",
+             "--audio", str(song), "-c:a", "flac", "-f", "matroska", "--format-options", "write_crc32=0"]
+    farmed, single, work = tmp_path / "farm.bin", tmp_path / "single.mkv", tmp_path / "work"
+    with ray_scratch() as env:
+        done = subprocess.run([sys.executable, "-m", "glreader.farm", *scene, "--chunk-frames", "4", "--work",
+                               str(work), "--shared-work", "--retries", "1", "--gpus-per-chunk", "0", "-y", "-o",
+                               str(farmed)], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "12 frames in 3 chunks (3 rendered" in done.stderr, done.stderr
+        assert sorted(n for n in os.listdir(work) if n.startswith("chunk-")) == \
+            ["chunk-000000005-000000009.nut", "chunk-000000009-000000013.nut", "chunk-000000013-000000017.nut"], \
+            "--shared-work: the chunks written in --work, frames 5 to 17 (-ss 0.2 -t 0.48 at 25 fps)"
+        subprocess.run([os.environ["GLREADER_EXPORT"], *scene, "-o", str(single)], check=True, capture_output=True,
+                       timeout=120)
+        assert decode_frames(str(farmed), 32, 16) == decode_frames(str(single), 32, 16), "glreader-export's frames"
+        farm_sound, export_sound = (decode_sound(str(path), 48000) for path in (farmed, single))
+        # Within one 16-bit step: the join's sound path and the exporter's (which starts the
+        # file at the range's start through a negative offset) round differently.
+        assert farm_sound.shape == export_sound.shape and numpy.abs(farm_sound - export_sound).max() <= 1.5 / 32768, \
+            "glreader-export's sound"
+        # The encoder's options, as x264 records them in its stream.
+        h264 = tmp_path / "x264.mkv"
+        done = subprocess.run([sys.executable, "-m", "glreader.farm", "--shader", str(shader), "-s", "32x16", "-n",
+                               "8", "--chunks", "2", "-c", "libx264", "-preset", "veryfast", "-crf", "21", "-g", "6",
+                               "-tune", "animation", "-pix_fmt", "yuv444p", "--codec-options", "aq-mode=2", "-o",
+                               str(h264)], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        settings = x264_settings(h264)
+        for option in ("crf=21.0", "keyint=6", "aq=2:", "deblock=1:1:1", "subme=2"):  # tune, preset: deblock, subme
+            assert option in settings, f"{option} not in x264's settings: {settings}"
+        assert subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0",
+                               str(h264)], capture_output=True, text=True, check=True, timeout=60).stdout.strip() == \
+            "yuv444p"
+        rate = tmp_path / "bitrate.mkv"
+        done = subprocess.run([sys.executable, "-m", "glreader.farm", "--shader", str(shader), "-s", "32x16", "-n",
+                               "4", "--chunks", "1", "-c", "libx264", "-b:v", "300k", "-o", str(rate)], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "bitrate=300" in x264_settings(rate), x264_settings(rate)
+
+
 @contextlib.contextmanager
 def ray_scratch():
     """An environment that puts Ray's session files and token in a scratch folder (short:
@@ -244,8 +316,9 @@ def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, 
 
     def kill_one(status):
         pid = held_worker()
-        if pid and not killed:
-            assert pid in status["worker_pids"].values(), status
+        # Once the farm knows the held attempt's worker too (its report reaches the
+        # progress actor on its own time).
+        if pid in status["worker_pids"].values() and not killed:
             os.kill(pid, signal.SIGKILL)  # held mid-chunk: the task's worker dies
             killed.append(pid)
 
@@ -266,7 +339,8 @@ ray.init(address="auto", runtime_env=json.loads(hook), logging_level="error", lo
 held = os.environ["GLR_FARM_TEST_HOLD"] + ".claimed"
 told = []
 def progress(status):
-    if os.path.exists(held) and not told:
+    pid = int(open(held).read()) if os.path.exists(held) else None
+    if pid in status["worker_pids"].values() and not told:  # the farm knows the held worker too
         told.append(True)
         print(json.dumps(sorted(status["worker_pids"].values())), flush=True)
 try:
