@@ -328,6 +328,25 @@ def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, 
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
 
 
+def test_a_chunk_whose_worker_dies_more_often_than_retries_allow_fails_the_render_naming_it(tmp_path, local_ray):
+    project = trail_project(tmp_path / "trail", 4)
+    out, work = tmp_path / "out.mkv", tmp_path / "work"
+    hold_a_chunk()
+    killed = []
+
+    def kill_held(status):
+        pid = held_worker()
+        if pid in status["worker_pids"].values() and not killed:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    with pytest.raises(glreader.Error, match=r"glreader\.farm: chunk chunk-0+\d+-0+\d+\.nut \(frames \d+\.\.\d+\) failed"):
+        farm.render(project, out, frames=20, chunks=2, retries=0, work=work, size=(32, 16), codec="ffv1",
+                    progress=kill_held)
+    assert killed, "no attempt was held"
+    assert not out.exists(), "no output from a render with a chunk missing"
+
+
 # Connects to the running cluster (as a job with the holding hook); once a chunk is held,
 # tells the test which worker processes run its chunks, then ends as Ctrl-C ends it.
 CANCELLED = """
