@@ -328,6 +328,26 @@ def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, 
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
 
 
+def test_a_shadertoy_json_s_media_travel_to_the_chunks(tmp_path, local_ray):
+    media = tmp_path / "media"
+    media.mkdir()
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=32x16", "-frames:v", "1",
+                    str(media / "pic.png")], check=True, timeout=60)
+    project = tmp_path / "picture.json"
+    project.write_text(json.dumps({"Shader": {"ver": "0.1", "info": {"id": "m3d1", "name": "picture"}, "renderpass": [
+        {"type": "image", "name": "Image", "outputs": [{"id": "4dfGRr", "channel": 0}],
+         "inputs": [{"id": "XdX3Rn", "ctype": "texture", "channel": 0, "src": "/media/a/pic.png"}],
+         "code": "void mainImage(out vec4 c, in vec2 p) {\n"
+                 "    c = texture(iChannel0, fract(p / iResolution.xy + vec2(float(iFrame) / 8.0, 0.0)));\n}"}]}}))
+    single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
+    common = dict(size=(32, 16), codec="ffv1", media=media)
+    glreader.render(project, single, frames=8, progress=False, **common)
+    farm.render(project, joined, frames=8, chunks=2, progress=False, **common)
+    frames = decode_frames(str(joined), 32, 16)
+    assert frames == decode_frames(str(single), 32, 16), "the single pass's frames: the chunks found the picture"
+    assert len(set(frames)) == 8, "the picture, moving"
+
+
 def test_a_chunk_whose_worker_dies_more_often_than_retries_allow_fails_the_render_naming_it(tmp_path, local_ray):
     project = trail_project(tmp_path / "trail", 4)
     out, work = tmp_path / "out.mkv", tmp_path / "work"
