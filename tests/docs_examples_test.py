@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Every ffmpeg and glreader-export command of the README and docs/ runs as written.
+"""Every ffmpeg and glreader-export command, and every Python example, of the README and
+docs/ runs as written.
 
 A fenced ```sh block that calls ffmpeg or glreader-export is run whole, with bash (set -e,
 pipefail), from a scratch folder holding the files the docs name (the repository's
-samples/shaders/, and song.mp3, clip.mp4, a.mp4, b.mp4, noise.png made here), with the
+samples/shaders/, and song.mp3, song.flac, clip.mp4, a.mp4, b.mp4, noise.png made here,
+trail.json and shader.json: the sample's, shadertoy-media/), with the
 complete ffmpeg and the built glreader-export first on the PATH. The HTML comments under
 the block say what it must produce, and are checked with ffprobe:
 
@@ -11,14 +13,21 @@ the block say what it must produce, and are checked with ffprobe:
                         audio=aac title=... files=30 json=key:value -->
     <!-- expect fails: words the failure must say -->
 
-A runnable block without an expectation, an expectation under no runnable block, a
+A ```python block that uses glreader runs whole with the built package (--python,
+--pythonpath), checked the same way; one that cannot run as written (it calls the reader's
+own drawing, or is an hour of a GPU's work) says so under it, and is not run:
+
+    <!-- sketch: why it does not run as written -->
+
+A runnable block without an expectation, a Python block with neither an expectation nor a
+sketch's reason, an expectation under no runnable block, a
 block that leaves a file no expectation names, or two blocks that write the same output
 (a user who runs both meets "already exists"), fails the test. A background receiver (a
 line ending in '&' that listens on a loopback port) is waited for until its port is bound
 before the next line runs. Each block has a time limit and a network namespace of its own
 (loopback only); its outputs are removed after it.
 
-Usage: docs_examples_test.py --ffmpeg PATH --export PATH --root SOURCE_DIR
+Usage: docs_examples_test.py --ffmpeg PATH --export PATH --root SOURCE_DIR [--python PATH --pythonpath DIR]
 """
 import argparse
 import fnmatch
@@ -32,8 +41,10 @@ import subprocess
 import sys
 import tempfile
 
-BLOCK = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*\n((?:[ \t]*<!-- expect .*?-->[ \t]*\n)*)", re.S | re.M)
+BLOCK = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*\n((?:[ \t]*<!-- (?:expect |sketch:).*?-->[ \t]*\n)*)",
+                   re.S | re.M)
 EXPECT = re.compile(r"<!-- expect (.*?)-->", re.S)
+SKETCH = re.compile(r"<!-- sketch:(.*?)-->", re.S)
 COMMAND = re.compile(r"(^|[|&;(]\s*)(ffmpeg|glreader-export)\s", re.M)
 BLOCK_SECONDS = 300
 
@@ -63,22 +74,27 @@ PY
 
 
 def blocks_of(path):
-    """The runnable blocks of a page: (line, script, [expectations])."""
+    """The runnable blocks of a page: (line, language, script, [expectations]); a Python
+    block marked a sketch is left out, one unmarked and without expectations kept (to fail)."""
     text = open(path).read()
     found = []
     for m in BLOCK.finditer(text):
         lang, info, body, comments = m.group(1), m.group(2), m.group(3), m.group(4)
         line = text.count("\n", 0, m.start()) + 1
         expects = [e.strip() for e in EXPECT.findall(comments)]
-        runnable = lang == "sh" and "file=" not in info and COMMAND.search(body)
-        if runnable:
-            found.append((line, body, expects))
+        sketch = [r.strip() for r in SKETCH.findall(comments)]
+        runnable = (lang == "sh" and "file=" not in info and COMMAND.search(body)) or \
+                   (lang == "python" and "glreader" in body)
+        if sketch and (expects or lang != "python" or not all(sketch)):
+            found.append((line, lang, None, ["(a sketch is a Python block with a reason, and no expectation)"]))
+        elif runnable and not sketch:
+            found.append((line, lang, body, expects))
         elif expects:
-            found.append((line, None, expects))  # an expectation under nothing to run
+            found.append((line, lang, None, expects))  # an expectation under nothing to run
     # Expectations standing alone, under no block at all.
-    covered = sum(len(b[2]) for b in found)
+    covered = sum(len(b[3]) for b in found if b[3] and not b[3][0].startswith("(a sketch"))
     if len(EXPECT.findall(text)) != covered:
-        found.append((0, None, ["(an expect comment not right under a block)"]))
+        found.append((0, None, None, ["(an expect comment not right under a block)"]))
     return found
 
 
@@ -87,7 +103,7 @@ def shared_outputs(pages, root):
     from the checkout's root, meets "already exists" at the second. One line each."""
     writer, clashes = {}, []
     for page in pages:
-        for line, script, expects in blocks_of(page):
+        for line, _, script, expects in blocks_of(page):
             where = "%s:%d" % (os.path.relpath(page, root), line)
             for e in expects:
                 target = e.partition(":")[0].strip()
@@ -189,6 +205,14 @@ def make_fixtures(ffmpeg, folder, root):
     ]
     for args in made:
         subprocess.run([ffmpeg, "-v", "error", "-nostdin", "-y"] + args, cwd=folder, check=True, timeout=120)
+    # The Python examples' Shadertoy JSONs (the sample, under the names the docs give) and
+    # a media folder, and their lossless song.
+    trail = os.path.join(os.path.abspath(root), "samples", "shaders", "trail.json")
+    os.symlink(trail, os.path.join(folder, "trail.json"))
+    shutil.copy(trail, os.path.join(folder, "shader.json"))
+    os.mkdir(os.path.join(folder, "shadertoy-media"))
+    subprocess.run([ffmpeg, "-v", "error", "-nostdin", "-y", "-i", "song.mp3", "song.flac"], cwd=folder, check=True,
+                   timeout=120)
 
 
 # Each block runs in a network namespace of its own whose only interface is loopback: the
@@ -198,10 +222,13 @@ def make_fixtures(ffmpeg, folder, root):
 NAMESPACE = ["unshare", "--net"] + ([] if os.getuid() == 0 else ["--map-root-user"])
 
 
-def run_block(script, folder, env):
-    """Runs a block; (exit status, what it printed)."""
-    full = "ip link set lo up\nset -eo pipefail\n" + WAIT_BOUND + with_waits(script)
-    p = subprocess.Popen(NAMESPACE + ["bash", "-c", full], cwd=folder, env=env, stdin=subprocess.DEVNULL,
+def run_block(lang, script, folder, env, python):
+    """Runs a block (a shell's, or Python's with python); (exit status, what it printed)."""
+    if lang == "python":
+        command = ["sh", "-c", 'ip link set lo up && exec "$0" -c "$1"', python, script]
+    else:
+        command = ["bash", "-c", "ip link set lo up\nset -eo pipefail\n" + WAIT_BOUND + with_waits(script)]
+    p = subprocess.Popen(NAMESPACE + command, cwd=folder, env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         out, _ = p.communicate(timeout=BLOCK_SECONDS)
@@ -217,6 +244,8 @@ def main():
     a.add_argument("--ffmpeg", required=True)
     a.add_argument("--export", required=True)
     a.add_argument("--root", required=True)
+    a.add_argument("--python", help="the Python that runs the Python examples")
+    a.add_argument("--pythonpath", help="where it finds the built glreader package")
     args = a.parse_args()
     ffprobe = os.path.join(os.path.dirname(args.ffmpeg), "ffprobe")
     pages = [os.path.join(args.root, "README.md")] + sorted(glob.glob(os.path.join(args.root, "docs", "*.md")))
@@ -226,15 +255,24 @@ def main():
     os.mkdir(tools)
     for name, target in (("ffmpeg", args.ffmpeg), ("ffprobe", ffprobe), ("glreader-export", args.export)):
         os.symlink(os.path.abspath(target), os.path.join(tools, name))
-    env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""))
+    env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), PYTHONDONTWRITEBYTECODE="1")
+    if args.pythonpath:
+        env["PYTHONPATH"] = os.path.abspath(args.pythonpath)
     make_fixtures(args.ffmpeg, folder, args.root)
     check = checker(ffprobe, folder)
 
     failures, blocks, checks = shared_outputs(pages, args.root), 0, 0
     for page in pages:
         name = os.path.relpath(page, args.root)
-        for line, script, expects in blocks_of(page):
+        for line, lang, script, expects in blocks_of(page):
             where = "%s:%d" % (name, line)
+            if lang == "python" and script is not None and not expects:
+                failures.append("%s: a Python example neither run (<!-- expect ... -->) nor marked "
+                                "<!-- sketch: why -->" % where)
+                continue
+            if lang == "python" and script is not None and not args.python:
+                failures.append("%s: a Python example, and no --python to run it" % where)
+                continue
             if script is None:
                 failures.append("%s: %s, under no command block to run" % (where, expects))
                 continue
@@ -243,7 +281,7 @@ def main():
                 continue
             blocks += 1
             before = files_under(folder)
-            status, out = run_block(script, folder, env)
+            status, out = run_block(lang, script, folder, env, args.python)
             made = files_under(folder) - before
             fails = [e[len("fails:"):].strip() for e in expects if e.startswith("fails:")]
             problems = []
