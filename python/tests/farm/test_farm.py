@@ -219,6 +219,23 @@ def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "bitrate=300" in x264_settings(rate), x264_settings(rate)
+        # --start-frame and --premultiply, against glreader-export's.
+        premultiplied, exported = tmp_path / "premultiplied.mkv", tmp_path / "premultiplied-export.mkv"
+        other = ["--shader", str(shader), "-s", "32x16", "--start-frame", "5", "-n", "4", "--premultiply", "-c", "ffv1",
+                 "--date", "2026-01-02T03:04:05"]  # (without --date, iDate is the clock's)
+        done = subprocess.run([sys.executable, "-m", "glreader.farm", *other, "--chunks", "2", "-o",
+                               str(premultiplied)], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        subprocess.run([os.environ["GLREADER_EXPORT"], *other, "-o", str(exported)], check=True, capture_output=True,
+                       timeout=120)
+        assert decode_frames(str(premultiplied), 32, 16) == decode_frames(str(exported), 32, 16)
+    # --address: a cluster that is not there is refused with words, and nothing is written.
+    unreachable = subprocess.run([sys.executable, "-m", "glreader.farm", "--shader", str(shader), "-n", "4",
+                                  "--chunks", "2", "--address", "127.0.0.1:1", "-o", str(tmp_path / "no.mkv")],
+                                 capture_output=True, text=True, timeout=300)
+    assert unreachable.returncode == 1, unreachable.stderr[-3000:]
+    assert "cannot reach the Ray cluster at 127.0.0.1:1" in unreachable.stderr, unreachable.stderr[-3000:]
+    assert not (tmp_path / "no.mkv").exists()
 
 
 @contextlib.contextmanager
