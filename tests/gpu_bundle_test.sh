@@ -76,7 +76,21 @@ unshare_args=(--mount --propagation private)
 [ "$(id -u)" = 0 ] || unshare_args+=(--map-root-user)
 status=0
 unshare "${unshare_args[@]}" "$0" --inside "$bundle" "$results" || status=$?
-[ $status = 0 ] || fail "gpu-check.sh --quick exited with $status (its results: $(cat "$results/summary.md" 2>/dev/null))"
+if [ $status != 0 ]; then
+  # What failed, in the suites' own words: each failed suite's section of tests.log.
+  python3 - "$results" >&2 <<'PY' || true
+import json, os, sys
+results = sys.argv[1]
+log = open(os.path.join(results, "tests.log"), errors="replace").read()
+sections = log.split("===== ")
+for suite in json.load(open(os.path.join(results, "tests.json")))["suites"]:
+    if suite["exit"] != 0 or suite["failed"]:
+        for section in sections:
+            if section.startswith(suite["suite"] + ":"):
+                print(f"== {suite['suite']}, the end of its output in tests.log:\n===== " + section[-6000:])
+PY
+  fail "gpu-check.sh --quick exited with $status (its results: $(cat "$results/summary.md" 2>/dev/null))"
+fi
 
 for file in summary.md tests.json tests.log info.json ring.json compare.json encode.json filter.json; do
   [ -s "$results/$file" ] || fail "gpu-check.sh wrote no $file"
