@@ -21,28 +21,26 @@ if [ ! -x "$env/bin/python" ] || [ "$(cat "$env/glreader-packages" 2>/dev/null)"
   "$env/bin/pip" install -q --disable-pip-version-check $packages >&2
   echo "$packages" >"$env/glreader-packages"
 fi
+# Wheels fetched once into DIR (beside the environment) and again when PINS change, so that
+# the test stages that install them need no network. PIP_OPTIONS: pip download's others.
+fetch_wheels() { # DIR "PINS" [PIP_OPTIONS...]
+  local dir=$1 pins=$2; shift 2
+  [ "$(cat "$dir/glreader-wheels" 2>/dev/null)" != "$pins" ] || return 0
+  echo "python-env: fetching $pins into $dir" >&2
+  rm -rf "$dir"
+  # shellcheck disable=SC2086 # one word per package
+  "$env/bin/pip" download -q --disable-pip-version-check --only-binary=:all: -d "$dir" "$@" $pins >&2
+  echo "$pins" >"$dir/glreader-wheels"
+}
 # The wheels the GPU bundle carries (scripts/gpu-bundle.sh: CPython 3.11 builds, the version
-# of Debian 12's python3 and of the bundle's), fetched here so that building the bundle in
-# a test stage needs no network.
+# of Debian 12's python3 and of the bundle's), each alone.
 wheels=$(dirname "$env")/bundle-wheels
 bundle_wheels="moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 numpy==2.4.6 pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.4 pygments==2.21.0"
-if [ "$(cat "$wheels/glreader-wheels" 2>/dev/null)" != "$bundle_wheels" ]; then
-  echo "python-env: fetching the GPU bundle's wheels into $wheels" >&2
-  rm -rf "$wheels"
-  # shellcheck disable=SC2086 # one word per package
-  "$env/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$wheels" $bundle_wheels >&2
-  echo "$bundle_wheels" >"$wheels/glreader-wheels"
-fi
-# Ray's wheels, with its requirements, for tests/python_package_test.sh's `pip install
-# ".[ray]"` offline (about 80 MB).
+fetch_wheels "$wheels" "$bundle_wheels" --no-deps
+# Ray's, with its requirements, for tests/python_package_test.sh's `pip install ".[ray]"`
+# (about 80 MB).
 ray_wheels=$(dirname "$env")/ray-wheels
-ray_pin="ray==2.60.0"
-if [ "$(cat "$ray_wheels/glreader-wheels" 2>/dev/null)" != "$ray_pin" ]; then
-  echo "python-env: fetching $ray_pin's wheels into $ray_wheels" >&2
-  rm -rf "$ray_wheels"
-  "$env/bin/pip" download -q --disable-pip-version-check --only-binary=:all: -d "$ray_wheels" "$ray_pin" >&2
-  echo "$ray_pin" >"$ray_wheels/glreader-wheels"
-fi
+fetch_wheels "$ray_wheels" "ray==2.60.0"
 case "${1:-}" in
   --wheels) echo "$wheels" ;;
   --ray-wheels) echo "$ray_wheels" ;;
