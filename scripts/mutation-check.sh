@@ -288,13 +288,16 @@ def patched_ffmpegs():
     return dict(entry.split("=", 1) for entry in (found.group(1).split(";") if found and found.group(1) else []))
 
 
+patched = patched_ffmpegs()
+
+
 env = dict(os.environ)
 if mode == "asan":
     chosen = ASAN_MUTATIONS
     env.update(ASAN_OPTIONS="detect_leaks=1:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
 else:
     chosen = [m for m in MUTATIONS if not only or m[0] == only]
-    if mode == "scratch" and not patched_ffmpegs():
+    if mode == "scratch" and not patched:
         print("mutation-check: the filters' mutations left out: no --ffmpeg", file=sys.stderr)
         chosen = [m for m in chosen if not m[2].startswith("plugin/")]
     if window and window < len(chosen):
@@ -309,7 +312,7 @@ def located(rel, test):
     the ffmpeg its test runs (the --asan one, or the build's of the test's line)."""
     if rel.startswith("plugin/"):
         line = re.match(r"ffmpeg-([0-9.]+)\.", test).group(1)
-        ffmpeg_build = pathlib.Path(ffmpeg if mode == "asan" else patched_ffmpegs()[line]).parent
+        ffmpeg_build = pathlib.Path(ffmpeg if mode == "asan" else patched[line]).parent
         if not (ffmpeg_build / "ffmpeg").exists():
             sys.exit(f"mutation-check: {ffmpeg_build / 'ffmpeg'}, which {test} runs, is not there: build it again")
         return (ffmpeg_build.parent / "src" / "libavfilter" / pathlib.Path(rel).name,

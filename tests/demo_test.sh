@@ -21,9 +21,8 @@ grep -q "^wrote 150 frames (1280x720, 30/1 fps, libx264 yuv420p) to $work/glread
   fail "its full path is not said: $(cat err.txt)"
 grep -q "stage (ms per frame) *p50 *p95 *p99" err.txt || fail "no table of per-stage latencies: $(cat err.txt)"
 [ ! -s out.txt ] || fail "messages on stdout, which is for media: $(cat out.txt)"
-[ "$(probe glreader-export.mp4 codec_name,width,height,r_frame_rate,nb_read_frames | paste -sd' ')" = \
-  "h264 1280 720 30/1 150" ] || fail "not 5 s of 1280x720 H.264 at 30 fps: $(probe glreader-export.mp4 \
-  codec_name,width,height,r_frame_rate,nb_read_frames | paste -sd' ')"
+got=$(probe glreader-export.mp4 codec_name,width,height,r_frame_rate,nb_read_frames | paste -sd' ')
+[ "$got" = "h264 1280 720 30/1 150" ] || fail "not 5 s of 1280x720 H.264 at 30 fps: $got"
 
 before=$(sha256sum glreader-export.mp4)
 if timeout 600 "$root/scripts/demo.sh" >again.txt 2>again-err.txt; then fail "a second run overwrote the file"; fi
@@ -32,6 +31,6 @@ grep -q -- "-y" again-err.txt || fail "the refusal does not say how to overwrite
 
 timeout 600 "$root/scripts/demo.sh" --shader "$root/samples/shaders/plasma.frag" -t 0.5 -o plasma.mp4 \
   >plasma.txt 2>plasma-err.txt || fail "the README's example exited with $?: $(tail -n 20 plasma-err.txt)"
-[ "$(probe plasma.mp4 codec_name,nb_read_frames | paste -sd' ')" = "h264 15" ] ||
-  fail "plasma.mp4 is not 15 H.264 frames: $(probe plasma.mp4 codec_name,nb_read_frames | paste -sd' ')"
+got=$(probe plasma.mp4 codec_name,nb_read_frames | paste -sd' ')
+[ "$got" = "h264 15" ] || fail "plasma.mp4 is not 15 H.264 frames: $got"
 echo "demo_test: scripts/demo.sh as the README says: ok"
