@@ -128,3 +128,23 @@ def gl_state():
     gl.glActiveTexture(active)
     assert gl.glGetError() == 0, "the state was read without a GL error"
     return state
+
+
+# iMouse, iDate, iTime and iChannel0 in the picture, and an alpha that varies: the options
+# that feed the shader show in its pixels (frame 0 shows iDate alone in blue).
+INPUTS = """void mainImage(out vec4 c, in vec2 p) {
+    vec4 picture = texture(iChannel0, p / iResolution.xy);
+    c = vec4(iMouse.x / 255.0, iMouse.y / 255.0, fract(iDate.w / 60.0 + iTime), p.x / iResolution.x);
+    if (p.y < 4.0) c.rgb = picture.rgb;
+}
+"""
+
+
+def inputs_shader(folder):
+    """INPUTS written as folder/inputs.frag, and a picture for its iChannel0
+    (folder/noise.png); their paths."""
+    shader, picture = folder / "inputs.frag", folder / "noise.png"
+    shader.write_text(INPUTS)
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=16x8", "-frames:v", "1", str(picture)],
+                   check=True, timeout=60)
+    return shader, picture

@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import REPO, decode_frames, decode_sound, export_program
+from conftest import REPO, decode_frames, decode_sound, export_program, inputs_shader
 
 import subprocess
 
@@ -149,16 +149,6 @@ def test_messages_go_to_logging(tmp_path, shaders, caplog):
     assert any("holds no sound" in r.getMessage() for r in caplog.records if r.name == "glreader"), caplog.text
 
 
-# iMouse, iDate and iChannel0 in the picture, and an alpha that varies: the options that
-# feed the shader show in its pixels.
-INPUTS = """void mainImage(out vec4 c, in vec2 p) {
-    vec4 picture = texture(iChannel0, p / iResolution.xy);
-    c = vec4(iMouse.x / 255.0, iMouse.y / 255.0, fract(iDate.w / 60.0), p.x / iResolution.x);
-    if (p.y < 4.0) c.rgb = picture.rgb;
-}
-"""
-
-
 def ffprobe(path, entries, stream="v:0"):
     """ffprobe's values of the stream's entries ("codec_name,pix_fmt"), in order."""
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", f"stream={entries}",
@@ -168,10 +158,7 @@ def ffprobe(path, entries, stream="v:0"):
 
 
 def test_each_option_reaches_the_output_as_glreader_export_s_does(tmp_path):
-    shader, picture = tmp_path / "inputs.frag", tmp_path / "noise.png"
-    shader.write_text(INPUTS)
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=16x8", "-frames:v", "1", str(picture)],
-                   check=True, timeout=60)
+    shader, picture = inputs_shader(tmp_path)
     ours, theirs = tmp_path / "ours.mkv", tmp_path / "theirs.mkv"
     glreader.render(shader, ours, size=(32, 16), frames=3, codec="ffv1", mouse=(10, 20), date="2026-01-02T03:04:05",
                     alpha=True, channels={0: f"image:{picture}"}, progress=False)

@@ -25,7 +25,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import decode_frames, decode_sound
+from conftest import decode_frames, decode_sound, inputs_shader
 
 import ray
 
@@ -154,16 +154,6 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
         existing.stderr
 
 
-# What the farm's command-line options feed the shader: iMouse, iDate, iChannel0 and an
-# alpha, in the picture.
-INPUTS = """void mainImage(out vec4 c, in vec2 p) {
-    vec4 picture = texture(iChannel0, p / iResolution.xy);
-    c = vec4(iMouse.x / 255.0, iMouse.y / 255.0, fract(iDate.w / 60.0 + iTime), p.x / iResolution.x);
-    if (p.y < 4.0) c.rgb = picture.rgb;
-}
-"""
-
-
 def x264_settings(path):
     """The options string x264 writes into its stream ("cabac=1 ref=1 ... crf=21.0 ...")."""
     data = open(path, "rb").read()
@@ -173,10 +163,7 @@ def x264_settings(path):
 
 def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(tmp_path):
     # Before the local cluster below: each command starts and stops a cluster of its own.
-    shader, picture, song = tmp_path / "inputs.frag", tmp_path / "noise.png", tmp_path / "song.wav"
-    shader.write_text(INPUTS)
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=16x8", "-frames:v", "1", str(picture)],
-                   check=True, timeout=60)
+    (shader, picture), song = inputs_shader(tmp_path), tmp_path / "song.wav"
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
                     "-ac", "2", str(song)], check=True, timeout=60)
     scene = ["--shader", str(shader), "-s", "32x16", "-r", "25", "-ss", "0.2", "-t", "0.48", "--channel0",
@@ -278,6 +265,20 @@ def hold_a_chunk():
     open(hold, "x").close()
 
 
+def kill_held_worker(killed):
+    """A farm progress callback that kills the held attempt's worker (SIGKILL: the task's
+    worker dies mid-chunk) once, when the farm knows that worker too (its report reaches the
+    progress actor on its own time), and records its pid in `killed`."""
+
+    def progress(status):
+        pid = held_worker()
+        if pid in status["worker_pids"].values() and not killed:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    return progress
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     """One local Ray cluster for the tests below (Ray starts once per process), on loopback,
@@ -330,16 +331,7 @@ def test_a_worker_killed_mid_chunk_is_retried_and_the_output_is_whole(tmp_path, 
     glreader.render(project, single, frames=60, progress=False, **common)
     hold_a_chunk()
     killed = []
-
-    def kill_one(status):
-        pid = held_worker()
-        # Once the farm knows the held attempt's worker too (its report reaches the
-        # progress actor on its own time).
-        if pid in status["worker_pids"].values() and not killed:
-            os.kill(pid, signal.SIGKILL)  # held mid-chunk: the task's worker dies
-            killed.append(pid)
-
-    stats = farm.render(project, joined, frames=60, chunks=2, progress=kill_one, **common)
+    stats = farm.render(project, joined, frames=60, chunks=2, progress=kill_held_worker(killed), **common)
     assert killed, "no attempt was held"
     assert stats["retried"] == 1
     assert decode_frames(str(joined), 96, 54) == decode_frames(str(single), 96, 54)
@@ -370,16 +362,9 @@ def test_a_chunk_whose_worker_dies_more_often_than_retries_allow_fails_the_rende
     out, work = tmp_path / "out.mkv", tmp_path / "work"
     hold_a_chunk()
     killed = []
-
-    def kill_held(status):
-        pid = held_worker()
-        if pid in status["worker_pids"].values() and not killed:
-            os.kill(pid, signal.SIGKILL)
-            killed.append(pid)
-
     with pytest.raises(glreader.Error, match=r"glreader\.farm: chunk chunk-0+\d+-0+\d+\.nut \(frames \d+\.\.\d+\) failed"):
         farm.render(project, out, frames=20, chunks=2, retries=0, work=work, size=(32, 16), codec="ffv1",
-                    progress=kill_held)
+                    progress=kill_held_worker(killed))
     assert killed, "no attempt was held"
     assert not out.exists(), "no output from a render with a chunk missing"
 
