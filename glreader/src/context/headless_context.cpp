@@ -1,6 +1,6 @@
 #include "context/headless_context.hpp"
-#include "context/device_choice.hpp"
 
+#include "context/device_choice.hpp"
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "log.hpp"
