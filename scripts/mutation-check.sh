@@ -130,6 +130,11 @@ MUTATIONS = [
      "    int rc = enc ? glr_encoder_finish_incomplete(enc) : 0;\n",
      "    int rc = 0;\n    enc = nullptr;\n",
      "export_job.long_frame"),
+    ("first-frame-not-waited-for", "a job cancelled during a long frame while its readbacks are under way (a GPU) "
+     "leaves a file without a frame",
+     "glreader/src/av/export_job.cpp",
+     "            if (i == 0)\n                hand_over_first();\n", "",
+     "export_job.long_frame_in_flight"),
     ("preroll-skipped", "a project whose buffers keep state starts a range without pre-rolling the frames before it",
      "glreader/src/shadertoy/player.cpp",
      "    preroll_ = keeps_state(sp) ? first_ : 0;\n", "    preroll_ = 0;\n",

@@ -122,6 +122,12 @@ void glr_internal_export_release(glr_export *job)
     if (job)
         job->release_hold();
 }
+
+void glr_internal_export_fences_unsignalled(glr_export *job, int polls)
+{
+    if (job)
+        job->fences_unsignalled(polls);
+}
 #endif
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)

@@ -4,6 +4,7 @@
 #include "av/codec_choice.hpp"
 #include "av/encoder.hpp"
 #include "av/fault_injection.h"
+#include "ring/fence_seam.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -161,6 +162,7 @@ struct export_shared {
     static constexpr int no_hold = -2;
     int hold_point = no_hold; // under mutex, as the two below
     bool held = false, hold_released = false;
+    int unsignalled_polls = 0; // glr_internal_export_fences_unsignalled, set before run
 #endif
     // Where a test may hold the render thread (test builds); nothing elsewhere.
     void hold_point_reached([[maybe_unused]] int point)
@@ -172,6 +174,14 @@ struct export_shared {
         held = true;
         changed.notify_all();
         changed.wait(lock, [&] { return hold_released; });
+#endif
+    }
+
+    // The fences of the job's ring, as a test said (test builds); nothing elsewhere.
+    void apply_fence_seam([[maybe_unused]] const glr_ring *made) const
+    {
+#ifdef GLREADER_TEST_SEAMS
+        glr_internal_ring_fences_unsignalled(made, unsignalled_polls);
 #endif
     }
 
@@ -350,6 +360,7 @@ private:
         rp.depth = p.ring_depth ? p.ring_depth : default_ring_depth;
         rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
         ring_ = check(glr_ring_create(s_->log, &rp));
+        s_->apply_fence_seam(ring_);
         if (!open_encoder())
             return;
         {
@@ -369,6 +380,8 @@ private:
             }
             s_->enter_busy(false);
             capture(source, p.chunk ? pp.first_frame + i : i);
+            if (i == 0)
+                hand_over_first();
             s_->leave_busy();
             if (s_->mux_sound)
                 submit_sound(i);
@@ -509,6 +522,17 @@ private:
         }
     }
 
+    // The first frame reaches the encoder before the next one renders, its readback waited
+    // for: a job that opened its output encodes at least that frame, even one cancelled
+    // while the driver holds a later frame and finalized without this thread (on a GPU the
+    // frames after it may still be in the ring then; Matroska's muxer writes a file with
+    // no frame that does not parse).
+    void hand_over_first()
+    {
+        if (frames_handed_ == 0)
+            hand_over_next(UINT64_MAX);
+    }
+
     void drain()
     {
         while (!s_->abandoned && hand_over_next(UINT64_MAX)) {
@@ -533,6 +557,7 @@ private:
         bool was_busy = set_busy(false);
         check(glr_encoder_submit(encoder_, &f));
         set_busy(was_busy);
+        frames_handed_++;
         return true;
     }
 
@@ -588,6 +613,7 @@ private:
     glr_ring *ring_ = nullptr;
     glr_encoder *encoder_ = nullptr;
     bool finished_ = false; // the encoder's finish was called
+    int frames_handed_ = 0; // to the encoder
     // The Sound pass's track (stereo, 16 bits as Shadertoy keeps it) from sample
     // track_first_, and one frame's worth of it as the encoder takes it.
     std::vector<int16_t> track_;
@@ -907,6 +933,8 @@ bool glr_export::wait_held(double seconds)
     std::unique_lock<std::mutex> lock(shared_->mutex);
     return shared_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return shared_->held; });
 }
+
+void glr_export::fences_unsignalled(int polls) { shared_->unsignalled_polls = polls; }
 
 void glr_export::release_hold()
 {

@@ -29,6 +29,7 @@ public:
     void hold_at(int point);
     bool wait_held(double seconds);
     void release_hold();
+    void fences_unsignalled(int polls);
 #endif
 
 private:

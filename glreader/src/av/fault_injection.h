@@ -31,6 +31,11 @@ GLR_API void glr_internal_export_hold_at(glr_export *job, int point);
 GLR_API int glr_internal_export_wait_held(glr_export *job, double seconds);
 GLR_API void glr_internal_export_release(glr_export *job);
 
+/* Set before glr_export_run: the job's ring, once made, treats its fences as
+ * glr_internal_ring_fences_unsignalled(ring, polls) says (ring/fence_seam.h): readbacks
+ * still under way when polled, as on a GPU, where llvmpipe has finished each at once. */
+GLR_API void glr_internal_export_fences_unsignalled(glr_export *job, int polls);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 
 namespace glr::gl {
 
-bool fence_seam_holds(const glr_ring *) { return false; }
+bool fence_seam_holds(const glr_ring *, uint64_t) { return false; }
 
 } // namespace glr::gl
 
@@ -20,8 +20,10 @@ std::map<const glr_ring *, int> held_polls;
 
 namespace glr::gl {
 
-bool fence_seam_holds(const glr_ring *ring)
+bool fence_seam_holds(const glr_ring *ring, uint64_t timeout_ns)
 {
+    if (timeout_ns == UINT64_MAX)
+        return false;
     std::lock_guard<std::mutex> lock(held_mutex);
     auto it = held_polls.find(ring);
     if (it == held_polls.end())

@@ -13,10 +13,12 @@
 extern "C" {
 #endif
 
-/* The ring's next `polls` acquires of a frame whose readback was not yet seen complete
- * find it not done, as a GPU still copying would: the fence's wait answers
- * GL_TIMEOUT_EXPIRED in its place, whatever the timeout, so the ring's own handling of an
- * unsignalled fence runs (-EAGAIN). For a ring with fences. 0 ends it. */
+/* The ring's next `polls` acquires with a finite timeout of a frame whose readback was not
+ * yet seen complete find it not done, as a GPU still copying would: the fence's wait
+ * answers GL_TIMEOUT_EXPIRED in its place, so the ring's own handling of an unsignalled
+ * fence runs (-EAGAIN). An acquire that waits as long as it takes (UINT64_MAX) waits on
+ * the fence itself, as it would for a GPU's copy, and uses no poll. For a ring with
+ * fences. 0 ends it. */
 GLR_API void glr_internal_ring_fences_unsignalled(const glr_ring *ring, int polls);
 
 #ifdef __cplusplus

@@ -4,9 +4,12 @@
 
 #include "ring/fence_seam.h"
 
+#include <cstdint>
+
 namespace glr::gl {
 
-// True, and one poll fewer left, while a test said this ring's fences are unsignalled.
-bool fence_seam_holds(const glr_ring *ring);
+// True, and one poll fewer left, for a finite wait while a test said this ring's fences
+// are unsignalled.
+bool fence_seam_holds(const glr_ring *ring, uint64_t timeout_ns);
 
 } // namespace glr::gl

@@ -172,7 +172,7 @@ int glr_ring::acquire(glr_frame &frame, uint64_t timeout_ns)
     unmap_released();
     uint64_t start = glr::now_ns();
     if (!ledger_.is_ready(index)) {
-        if (!buffers_->wait(index, timeout_ns, ledger_.in_flight(), glr::gl::fence_seam_holds(this)))
+        if (!buffers_->wait(index, timeout_ns, ledger_.in_flight(), glr::gl::fence_seam_holds(this, timeout_ns)))
             return -EAGAIN;
         ledger_.mark_ready(index);
     }
