@@ -67,6 +67,8 @@ import os, pathlib, re, signal, subprocess, sys
 
 mode, src, build, logs, only, window, commits, ffmpeg = sys.argv[1:9]
 src, build, logs, window, commits = pathlib.Path(src), pathlib.Path(build), pathlib.Path(logs), int(window), int(commits)
+sys.path.insert(0, str(src / "tests"))
+from ctest_logs import cmake_escape  # noqa: E402
 
 # name, the bug, file, exact text, its replacement, the one ctest test that must fail (a
 # parameterised test by its name before ctest's "  # GetParam() = ..." note).
@@ -274,11 +276,6 @@ ASAN_MUTATIONS = [
      "    s->shared = NULL;\n",
      "ffmpeg-9.0.filter_test.renders_exactly_d_times_r_frames_pixel_exact"),
 ]
-
-
-def cmake_escape(name):
-    """name as a literal in a CMake regular expression (ctest -R)."""
-    return "".join("\\" + c if c in "^$.[]()*+?|\\" else c for c in name)
 
 
 def run(cmd, log, **kw):

@@ -5,21 +5,20 @@ after every assertion passed, or in a child the test spawned; with no leak, Addr
 or UBSan report), prints a
 ctest -R pattern matching exactly those tests; otherwise prints nothing and names the
 real failures on stderr. Usage: lsan_scan_failures.py REPORT.xml"""
+import pathlib
 import sys
 import xml.etree.ElementTree as ET
 
-SCAN_FAILED = "LeakSanitizer has encountered a fatal error"
-REPORTS = ("detected memory leaks", "ERROR: AddressSanitizer", "runtime error:", "ThreadSanitizer", "Test timeout",
-           "***Timeout")
-REAL = ("[  FAILED  ]",) + REPORTS
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from ctest_logs import cmake_escape, sanitizer_words  # noqa: E402
+
+WORDS = sanitizer_words()
+SCAN_FAILED = WORDS["scan-failed"][0]
 # What tests/support/process.cpp says when the scan failed in a child the test spawned: the
 # child then exits with the sanitizers' status, so the test's own checks of it fail too.
-CHILD_SCAN_FAILED = "LeakSanitizer's own scan failed in a child, not a leak"
-
-
-def cmake_escape(name):
-    """name as a literal in a CMake regular expression (ctest -R)."""
-    return "".join("\\" + c if c in "^$.[]()*+?|\\" else c for c in name)
+CHILD_SCAN_FAILED = WORDS["child-scan-failed"][0]
+REPORTS = tuple(WORDS["report"]) + ("Test timeout", "***Timeout")  # ctest's words for a timeout
+REAL = ("[  FAILED  ]",) + REPORTS
 
 
 def main():

@@ -18,8 +18,10 @@ import subprocess
 
 # Frame n shows n in red and its column in green: any frame out of place, lost or repeated
 # shows, and so would a picture upside down (green grows to the right, blue upwards).
+# Red counts the frames modulo 256: a render stopped from its progress callback may have
+# rendered hundreds by then (many in the 10 ms between reports).
 COUNTER = """void mainImage(out vec4 c, in vec2 p) {
-    c = vec4(float(iFrame) / 255.0, floor(p.x) / 255.0, floor(p.y) / 255.0, 1.0);
+    c = vec4(float(iFrame % 256) / 255.0, floor(p.x) / 255.0, floor(p.y) / 255.0, 1.0);
 }
 """
 

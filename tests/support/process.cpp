@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 extern char **environ;
@@ -38,17 +39,32 @@ std::string seconds_text(std::chrono::milliseconds limit) { return std::to_strin
 std::mutex logs_mutex;
 std::map<pid_t, std::string> logs_of_children;
 
-// LeakSanitizer's words when its stop-the-world scan itself fails (threads that come and
-// go at exit), and what a test says then: no leak was found or ruled out.
-constexpr const char *lsan_scan_failed = "LeakSanitizer has encountered a fatal error";
-constexpr const char *child_scan_failed = "LeakSanitizer's own scan failed in a child, not a leak";
+// tests/sanitizer_words.txt: the first lines of sanitizer reports ("report"),
+// LeakSanitizer's words when its stop-the-world scan itself fails ("scan-failed": threads
+// that come and go at exit), and what a test says then ("child-scan-failed"): no leak was
+// found or ruled out.
+struct sanitizer_word {
+    const char *kind, *text;
+};
+constexpr sanitizer_word sanitizer_words[] = {
+#include "sanitizer_words.inc"
+};
+
+const char *sanitizer_word_of(std::string_view kind)
+{
+    for (const sanitizer_word &w : sanitizer_words)
+        if (kind == w.kind)
+            return w.text;
+    throw std::logic_error("tests/sanitizer_words.txt has no " + std::string(kind));
+}
 
 // The first line of a sanitizer's report in text and the lines after it, or "".
 std::string sanitizer_report(const std::string &text)
 {
-    for (const char *mark : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
-                             "WARNING: ThreadSanitizer", "ERROR: ThreadSanitizer"}) {
-        size_t at = text.find(mark);
+    for (const sanitizer_word &w : sanitizer_words) {
+        if (std::string_view(w.kind) != "report")
+            continue;
+        size_t at = text.find(w.text);
         if (at != std::string::npos) {
             size_t line = text.rfind('\n', at);
             return text.substr(line == std::string::npos ? 0 : line + 1, 3000);
@@ -169,10 +185,10 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
         if (!report.empty())
             ADD_FAILURE() << "a sanitizer reported in the child whose log is " << log << " (exit "
                           << (end.signaled ? 128 + end.code : end.code) << "):\n" << report;
-        else if (text.find(lsan_scan_failed) != std::string::npos)
+        else if (text.find(sanitizer_word_of("scan-failed")) != std::string::npos)
             // The tool's own failure, not a report: scripts/test.sh runs such a test once more
             // (tests/lsan_scan_failures.py), as it does for LeakSanitizer in the tests.
-            ADD_FAILURE() << child_scan_failed << " (" << log << ")";
+            ADD_FAILURE() << sanitizer_word_of("child-scan-failed") << " (" << log << ")";
         else if (!end.signaled && end.code == sanitizer_exit_code)
             ADD_FAILURE() << "the child whose log is " << log << " exited with the sanitizers' status "
                           << sanitizer_exit_code << " and no report:\n" << text.substr(0, 3000);
