@@ -135,7 +135,7 @@ MUTATIONS = [
     ("first-frame-not-waited-for", "a job cancelled during a long frame while its readbacks are under way (a GPU) "
      "leaves a file without a frame",
      "glreader/src/av/export_job.cpp",
-     "            if (i == 0)\n                hand_over_first();\n", "",
+     "            if (i == 0)\n                hand_over_next(UINT64_MAX);\n", "",
      "export_job.long_frame_in_flight"),
     ("preroll-skipped", "a project whose buffers keep state starts a range without pre-rolling the frames before it",
      "glreader/src/shadertoy/player.cpp",

@@ -380,8 +380,14 @@ private:
             }
             s_->enter_busy(false);
             capture(source, p.chunk ? pp.first_frame + i : i);
+            // The first frame reaches the encoder before the next renders, its readback waited
+            // for unless the capture handed it over already: a job that opened its output
+            // encodes at least that frame, even one cancelled while the driver holds a later
+            // frame and finalized without this thread (on a GPU the frames after it may still
+            // be in the ring then; Matroska's muxer writes a file with no frame that does not
+            // parse).
             if (i == 0)
-                hand_over_first();
+                hand_over_next(UINT64_MAX);
             s_->leave_busy();
             if (s_->mux_sound)
                 submit_sound(i);
@@ -522,17 +528,6 @@ private:
         }
     }
 
-    // The first frame reaches the encoder before the next one renders, its readback waited
-    // for: a job that opened its output encodes at least that frame, even one cancelled
-    // while the driver holds a later frame and finalized without this thread (on a GPU the
-    // frames after it may still be in the ring then; Matroska's muxer writes a file with
-    // no frame that does not parse).
-    void hand_over_first()
-    {
-        if (frames_handed_ == 0)
-            hand_over_next(UINT64_MAX);
-    }
-
     void drain()
     {
         while (!s_->abandoned && hand_over_next(UINT64_MAX)) {
@@ -557,7 +552,6 @@ private:
         bool was_busy = set_busy(false);
         check(glr_encoder_submit(encoder_, &f));
         set_busy(was_busy);
-        frames_handed_++;
         return true;
     }
 
@@ -613,7 +607,6 @@ private:
     glr_ring *ring_ = nullptr;
     glr_encoder *encoder_ = nullptr;
     bool finished_ = false; // the encoder's finish was called
-    int frames_handed_ = 0; // to the encoder
     // The Sound pass's track (stereo, 16 bits as Shadertoy keeps it) from sample
     // track_first_, and one frame's worth of it as the encoder takes it.
     std::vector<int16_t> track_;
