@@ -7,6 +7,7 @@
 #include "glreader/common.h"
 #include "glreader/context.h"
 #include "glreader/ffmpeg_child.h"
+#include "glreader/frame_range.h"
 #include "glreader/pipe.h"
 #include "glreader/player.h"
 #include "glreader/ring.h"
