@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "glreader/frame_range.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -216,75 +218,6 @@ bool parse_decimal(const std::string &text, double &out)
     return std::isfinite(out);
 }
 
-bool parse_duration(const std::string &text, double &out)
-{
-    if (text.find(':') == std::string::npos) {
-        static const struct {
-            const char *suffix;
-            double scale;
-        } units[] = {{"ms", 1e-3}, {"us", 1e-6}, {"s", 1}};
-        for (const auto &u : units) {
-            size_t n = std::strlen(u.suffix);
-            if (text.size() > n && text.compare(text.size() - n, n, u.suffix) == 0)
-                return parse_plain_decimal(text.substr(0, text.size() - n), out) && ((out *= u.scale), true);
-        }
-        return parse_decimal(text, out);
-    }
-    // [-][HH:]MM:SS[.m...]
-    bool negative = text[0] == '-';
-    std::string rest = text.substr(negative ? 1 : 0);
-    size_t first = rest.find(':'), second = rest.find(':', first + 1);
-    std::string hours = second == std::string::npos ? "0" : rest.substr(0, first);
-    std::string minutes = second == std::string::npos ? rest.substr(0, first) : rest.substr(first + 1, second - first - 1);
-    std::string secs = rest.substr((second == std::string::npos ? first : second) + 1);
-    long long h = 0, m = 0;
-    double sec = 0;
-    if (!all_digits(hours, 0, hours.size()) || !all_digits(minutes, 0, minutes.size()) || secs.empty() ||
-        secs[0] == '-' || !parse_integer(hours, h) || !parse_integer(minutes, m) ||
-        !parse_plain_decimal(secs, sec) || m >= 60 || sec >= 60 || secs.find(':') != std::string::npos)
-        return false;
-    out = (negative ? -1 : 1) * (static_cast<double>(h) * 3600 + static_cast<double>(m) * 60 + sec);
-    return std::isfinite(out);
-}
-
-bool parse_rate(const std::string &text, frame_rate &out)
-{
-    static const struct {
-        const char *name;
-        frame_rate rate;
-    } names[] = {{"ntsc", {30000, 1001}}, {"pal", {25, 1}}, {"film", {24, 1}}, {"ntsc-film", {24000, 1001}}};
-    for (const auto &n : names)
-        if (text == n.name)
-            return out = n.rate, true;
-    long long num = 0, den = 1;
-    size_t slash = text.find('/'), dot = text.find('.');
-    if (slash != std::string::npos) {
-        if (!parse_integer(text.substr(0, slash), num) || !parse_integer(text.substr(slash + 1), den))
-            return false;
-    } else if (dot != std::string::npos) {
-        // Exactly: the digits as a fraction over a power of ten (at most six decimals).
-        std::string digits = text.substr(0, dot) + text.substr(dot + 1);
-        size_t decimals = text.size() - dot - 1;
-        if (decimals == 0 || decimals > 6 || !parse_integer(digits, num) || text[0] == '-')
-            return false;
-        den = static_cast<long long>(std::pow(10, decimals));
-        // A decimal NTSC rate (23.976, 29.97, 59.94...) is the N*1000/1001 it stands for.
-        for (long long base : {24, 30, 48, 60, 120, 240})
-            if (std::abs(static_cast<double>(num) / den - base * 1000.0 / 1001.0) < 0.005)
-                num = base * 1000, den = 1001;
-    } else if (!parse_integer(text, num)) {
-        return false;
-    }
-    if (num <= 0 || den <= 0)
-        return false;
-    long long g = std::gcd(num, den);
-    num /= g, den /= g;
-    if (num > INT_MAX || den > INT_MAX)
-        return false;
-    out = {static_cast<int>(num), static_cast<int>(den)};
-    return true;
-}
-
 void print_version(const std::string &program)
 {
     unsigned v = glr_version(); // the library loaded, which may differ from the one built against
@@ -382,7 +315,12 @@ double command_line::decimal(double min, double max)
 
 double command_line::duration(double min, double max)
 {
-    return real(parse_duration, min, max, "a time like 2.5, 500ms or 01:30", " seconds");
+    // The library's reader, which every front-end shares (glreader/frame_range.h).
+    auto parse_time = [](const std::string &text, double &seconds) {
+        int64_t us = 0;
+        return glr_parse_time(text.c_str(), &us) == 0 && ((seconds = static_cast<double>(us) / 1e6), true);
+    };
+    return real(parse_time, min, max, "a time like 2.5, 500ms or 01:30", " seconds");
 }
 
 frame_rate command_line::rate()
@@ -391,7 +329,8 @@ frame_rate command_line::rate()
     frame_rate r{};
     // From 1/1000 to 1000 frames a second: beyond, containers' time bases (MP4's and
     // Matroska's millisecond ticks among them) cannot tell the frames apart.
-    if (!parse_rate(v, r) || static_cast<double>(r.num) / r.den > 1000 || static_cast<double>(r.den) / r.num > 1000)
+    if (glr_parse_rate(v.c_str(), &r.num, &r.den) < 0 || static_cast<double>(r.num) / r.den > 1000 ||
+        static_cast<double>(r.den) / r.num > 1000)
         fail(option_ + " needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, 30000/1001 or "
                        "ntsc, not '" + v + "'");
     return r;

@@ -62,13 +62,6 @@ extern const option_doc size, rate, seconds, frames, shader, media, channels, co
 bool parse_integer(const std::string &text, long long &out);
 // A decimal ([-]DIGITS[.DIGITS] or [-].DIGITS), or a fraction of two (A/B, B not 0).
 bool parse_decimal(const std::string &text, double &out);
-// A time as ffmpeg writes one: a decimal as above, with an optional unit (s, ms, us), or
-// [-][HH:]MM:SS[.m...] (minutes and seconds below 60 after a colon).
-bool parse_duration(const std::string &text, double &out);
-// A frame rate above 0: a whole number, a decimal (29.97 and the other NTSC rates read as
-// the exact N*1000/1001 they stand for, as ffmpeg reads them; others exactly, 12.5 as
-// 25/2), a fraction of whole numbers (30000/1001), or ntsc, pal, film, ntsc-film.
-bool parse_rate(const std::string &text, frame_rate &out);
 // WIDTHxHEIGHT of two whole numbers above 0, within int.
 bool parse_size(const std::string &text, int &width, int &height);
 
@@ -107,7 +100,7 @@ public:
     int count(int min, int max) { return static_cast<int>(integer(min, max)); }
     // value() as a decimal or a fraction from min to max (both included).
     double decimal(double min, double max);
-    // value() as a time (parse_duration) in seconds from min to max.
+    // value() as a time (glr_parse_time, glreader/frame_range.h) in seconds from min to max.
     double duration(double min, double max);
     // value() as a frame rate from 1/1000 to 1000 frames a second.
     frame_rate rate();

@@ -35,6 +35,7 @@
 #include "stop_signals.hpp"
 
 #include "glreader/export.hpp"
+#include "glreader/frame_range.h"
 #include "glreader/glreader.hpp"
 
 #include <nlohmann/json.hpp>
@@ -62,15 +63,16 @@ namespace {
 struct options {
     int width = 1280, height = 720;
     int fps_num = 30, fps_den = 1;
-    double seconds = 5;
-    int frames = 0; // 0: from seconds, or -ss and -to
-    double start_time = -1, end_time = -1; // -ss, -to; < 0: not given
+    // -ss, --start-frame, -t, -to, -n as given, read into a range by the library's one rule
+    // (glreader/frame_range.h); without a length, 5 s.
+    glr_range_request range{};
+    int start_frame = 0, frames = 0; // the range read
     std::string codec, pix_fmt, codec_options, stats_json, container, output;
     std::vector<std::pair<std::string, std::string>> encoder_settings; // -preset, -b:v...: codec options
     std::vector<std::string> metadata;                                 // -metadata key=value
     sample::project_options project; // --shader, --channelN
     int depth = 3, queue = 2;
-    bool gpu_convert = true, overwrite = false, part = false, seconds_given = false, require_hw = false;
+    bool gpu_convert = true, overwrite = false, part = false, require_hw = false;
     std::string format_options;
     glr_audio_params audio{};
     std::string audio_input, audio_codec;
@@ -81,8 +83,7 @@ struct options {
     std::string date;              // iDate at frame 0, UTC; empty: now, local time
     std::string to_project;        // --to-project: write the project there, render nothing
     glr_alpha alpha = GLR_ALPHA_OPAQUE; // --alpha, --premultiply
-    int start_frame = -1;          // --start-frame; < 0: not given
-    int chunk_end = -1;            // --frames A-B: B (and start_frame A); < 0: not a chunk
+    int chunk_end = -1;            // --frames A-B: B (and range.start_frame A); < 0: not a chunk
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
     double compile_timeout = 120;
     sample::verbosity verbosity = sample::verbosity::warning;
@@ -94,6 +95,9 @@ using sample::max_audio_bit_rate;
 using sample::max_seconds;
 using sample::min_audio_bit_rate;
 constexpr int max_ring_depth = 64, max_queue = 64;
+
+// A time read in seconds (from microseconds: glr_parse_time's) back in microseconds.
+int64_t microseconds(double seconds) { return std::llround(seconds * 1e6); }
 constexpr int min_sound_rate = 8000, max_sound_rate = 192000;
 constexpr long long max_shader_size = 1ll << 30;
 
@@ -219,14 +223,13 @@ options parse(int argc, char **argv)
             o.fps_num = rate.num;
             o.fps_den = rate.den;
         } else if (args.is("-t")) {
-            o.seconds = args.duration(0.001, max_seconds);
-            o.seconds_given = true;
+            o.range.duration_us = microseconds(args.duration(0.001, max_seconds));
         } else if (args.is("-n") || args.is("-frames:v")) {
-            o.frames = args.count(1, INT_MAX);
+            o.range.frames = args.count(1, INT_MAX);
         } else if (args.is("-ss")) {
-            o.start_time = args.duration(0, max_seconds);
+            o.range.start_us = microseconds(args.duration(0, max_seconds));
         } else if (args.is("-to")) {
-            o.end_time = args.duration(0.001, max_seconds);
+            o.range.end_us = microseconds(args.duration(0.001, max_seconds));
         } else if (args.is("-c") || args.is("-c:v")) {
             o.codec = args.value();
         } else if (args.is("--alpha")) {
@@ -267,9 +270,9 @@ options parse(int argc, char **argv)
         } else if (args.is("--start-frame")) {
             if (o.chunk_end >= 0)
                 args.fail("--frames A-B gives the start: --start-frame says it again");
-            o.start_frame = args.count(0, INT_MAX - 1);
+            o.range.start_frame = args.count(0, INT_MAX - 1);
         } else if (args.is("--frames")) {
-            if (o.start_frame >= 0)
+            if (o.range.start_frame > 0)
                 args.fail("--frames A-B gives the start: --start-frame says it again");
             std::string range = args.value();
             long long first = -1, end = -1;
@@ -278,7 +281,7 @@ options parse(int argc, char **argv)
                 !sample::parse_integer(range.substr(dash + 1), end) || first < 0 || end <= first || end > INT_MAX)
                 args.fail("--frames takes A-B, frame numbers with B after A (B excluded), like 0-120, not '" + range +
                           "'");
-            o.start_frame = static_cast<int>(first);
+            o.range.start_frame = static_cast<int>(first);
             o.chunk_end = static_cast<int>(end);
         } else if (args.is("--max-shader-size")) {
             o.max_shader_bytes = static_cast<size_t>(args.bytes(1, max_shader_size));
@@ -324,41 +327,27 @@ options parse(int argc, char **argv)
         args.fail("--audio-rate is the Sound pass's rate; --audio FILE keeps its own");
     if (o.no_audio && (!o.audio_input.empty() || !o.audio_codec.empty() || o.audio.bit_rate || o.audio.sample_rate))
         args.fail("--no-audio asks for no sound track, and another option shapes one");
+    glr_range_request &r = o.range;
     if (o.chunk_end >= 0) {
-        if (o.frames != 0 || o.seconds_given || o.end_time >= 0 || o.start_time >= 0)
+        if (r.frames || r.duration_us || r.end_us || r.start_us)
             args.fail("--frames A-B gives the range: -ss, -t, -n and -to say it again");
-        o.frames = o.chunk_end - o.start_frame;
+        r.frames = o.chunk_end - r.start_frame;
+    } else if (!r.frames && !r.duration_us && !r.end_us) {
+        r.duration_us = 5000000;
     }
-    int length_options = (o.frames != 0) + o.seconds_given + (o.end_time >= 0);
-    if (length_options > 1)
-        args.fail("-t, -n and -to each say how long to render: give one of them");
-    if (o.start_time >= 0 && o.start_frame >= 0)
-        args.fail("-ss and --start-frame both say where to start: give one of them");
-    // Times fall on frames: the nearest, said when it is not exact.
-    auto frame_at = [&](double seconds, const char *option) {
-        double exact = seconds * o.fps_num / o.fps_den;
-        long long n = std::llround(exact);
-        if (n > INT_MAX - 1)
-            args.fail(std::string(option) + " " + std::to_string(seconds) + " s is past the last frame number");
-        if (std::abs(exact - static_cast<double>(n)) > 1e-6 && o.verbosity >= sample::verbosity::warning)
+    r.fps_num = o.fps_num;
+    r.fps_den = o.fps_den;
+    if (glr_frame_range(&r, &o.start_frame, &o.frames) < 0)
+        args.fail(glr_last_error());
+    // A time between two frames falls on the later one: said, as it may surprise.
+    auto say_frame = [&](int64_t us, const char *option, int64_t frame) {
+        int64_t start = glr_frames_before(us, o.fps_num, o.fps_den);
+        if (us && glr_frames_before(us + 1, o.fps_num, o.fps_den) == start && o.verbosity >= sample::verbosity::warning)
             std::fprintf(stderr, "glreader-export: %s %g s is not a whole frame at %d/%d fps: frame %lld\n", option,
-                         seconds, o.fps_num, o.fps_den, n);
-        return static_cast<int>(n);
+                         static_cast<double>(us) / 1e6, o.fps_num, o.fps_den, static_cast<long long>(frame));
     };
-    if (o.start_frame < 0)
-        o.start_frame = o.start_time >= 0 ? frame_at(o.start_time, "-ss") : 0;
-    if (o.end_time >= 0) {
-        int end = frame_at(o.end_time, "-to");
-        if (end <= o.start_frame)
-            args.fail("-to " + std::to_string(o.end_time) + " s is not after the start, frame " +
-                      std::to_string(o.start_frame));
-        o.frames = end - o.start_frame;
-    }
-    if (o.frames == 0)
-        o.frames = std::max(1, static_cast<int>(o.seconds * o.fps_num / o.fps_den + 0.5));
-    if (o.start_frame > INT_MAX - o.frames)
-        args.fail("the start, frame " + std::to_string(o.start_frame) + ", and " + std::to_string(o.frames) +
-                  " frames pass the last frame number, " + std::to_string(INT_MAX));
+    say_frame(r.start_us, "-ss", o.start_frame);
+    say_frame(r.end_us, "-to", o.start_frame + o.frames);
     if (!o.to_project.empty())
         return o; // it writes a project folder, no output: none to name or to refuse
     if (o.output.empty() && o.container == "null")

@@ -24,6 +24,7 @@
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
 
+#include "glreader/frame_range.h"
 #include "glreader/pipe.hpp"
 
 #include <unistd.h>
@@ -44,8 +45,8 @@ namespace {
 struct options {
     int width = 1280, height = 720;
     sample::frame_rate fps{30, 1};
-    double seconds = 5;
-    int frames = 0; // 0: from seconds
+    glr_range_request range{}; // -t, -n as given, read by the library's rule (glreader/frame_range.h)
+    int frames = 0;            // the count read; without -t or -n, 5 s
     int depth = 3;
     glr_pipe_transport transport = GLR_PIPE_AUTO;
     glr_format format = GLR_FORMAT_NV12;
@@ -97,9 +98,9 @@ options parse(int argc, char **argv)
         } else if (args.is("-r")) {
             o.fps = args.rate();
         } else if (args.is("-t")) {
-            o.seconds = args.duration(0.001, 1e6);
+            o.range.duration_us = std::llround(args.duration(0.001, sample::max_seconds) * 1e6);
         } else if (args.is("-n") || args.is("-frames:v")) {
-            o.frames = args.count(1, INT_MAX);
+            o.range.frames = args.count(1, INT_MAX);
         } else if (args.is("--depth")) {
             o.depth = args.count(1, 64);
         } else if (o.project.read(args)) {
@@ -122,8 +123,13 @@ options parse(int argc, char **argv)
             args.fail("unknown option " + args.option());
         }
     }
-    if (o.frames == 0)
-        o.frames = std::max(1, static_cast<int>(o.seconds * o.fps.num / o.fps.den + 0.5));
+    if (!o.range.frames && !o.range.duration_us)
+        o.range.duration_us = 5000000;
+    o.range.fps_num = o.fps.num;
+    o.range.fps_den = o.fps.den;
+    int first = 0;
+    if (glr_frame_range(&o.range, &first, &o.frames) < 0)
+        args.fail(glr_last_error());
     if (o.ffmpeg_args.empty()) {
         args.refuse_existing(default_output, o.overwrite);
         // -n: ffmpeg refuses a file that appeared since, too.

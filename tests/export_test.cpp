@@ -501,7 +501,7 @@ TEST(export_outputs, rates_and_lengths_are_read_strictly)
               0);
     EXPECT_EQ(glr_test::slurp(probe), "30000/1001\n");
     EXPECT_EQ(glr_test::wait_exit(spawn_export({"-t", "1", "-n", "3", "-o", out}, log)), 2);
-    EXPECT_NE(glr_test::slurp(log).find("-t, -n and -to each say how long"), std::string::npos) << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("-t, -n and -to (duration, frames and end) each say how long"), std::string::npos) << glr_test::slurp(log);
     std::remove(out.c_str());
 }
 

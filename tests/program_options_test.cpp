@@ -50,26 +50,6 @@ TEST(program_options, decimals_and_fractions_are_plain)
         EXPECT_FALSE(sample::parse_decimal(bad, x)) << "'" << bad << "'";
 }
 
-TEST(program_options, frame_rates_are_exact_fractions)
-{
-    struct {
-        const char *text;
-        int num, den;
-    } good[] = {{"30", 30, 1},        {"29.97", 30000, 1001}, {"23.976", 24000, 1001}, {"59.94", 60000, 1001},
-                {"30000/1001", 30000, 1001}, {"12.5", 25, 2},  {"0.5", 1, 2},          {"60/2", 30, 1},
-                {"ntsc", 30000, 1001}, {"pal", 25, 1},         {"film", 24, 1},        {"ntsc-film", 24000, 1001}};
-    for (const auto &g : good) {
-        sample::frame_rate r{};
-        ASSERT_TRUE(sample::parse_rate(g.text, r)) << g.text;
-        EXPECT_EQ(r.num, g.num) << g.text;
-        EXPECT_EQ(r.den, g.den) << g.text;
-    }
-    sample::frame_rate r{};
-    for (const char *bad : {"", "0", "-30", "30/0", "0/1", "1e3", "inf", "29.97abc", "1.", "1.1234567", "abc",
-                            "30000000000/1"})
-        EXPECT_FALSE(sample::parse_rate(bad, r)) << "'" << bad << "'";
-}
-
 TEST(program_options, byte_sizes_read_as_people_read_them)
 {
     EXPECT_EQ(sample::byte_size(0), "0 B");
