@@ -22,6 +22,7 @@
 
 /* The channel decoders compiled here, with this FFmpeg: the filter links no glreader-av. */
 #define GLR_MEDIA_STATIC
+#include <glreader/frame_range.h>
 #include <glreader/shadertoy_media.h>
 
 #include <errno.h>
@@ -100,7 +101,7 @@ static const AVOption glreader_options[] = {
     { "r",          "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
     { "duration",   "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     { "d",          "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
-    { "start",      "set the time of the first frame: it shows iTime = start, iFrame = start x rate", OFFSET(start), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
+    { "start",      "set the time to start at: the first frame at or after it, as glreader-export -ss starts", OFFSET(start), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     { "shader",     "Shadertoy shader: a fragment file, a project directory or Shadertoy's JSON, FILE.json[#ID] (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "media",      "where a Shadertoy JSON's media (/media/a/NAME) are, as DIR/NAME or DIR/media/a/NAME (default: beside the JSON)", OFFSET(media), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "shader_src", "Shadertoy shader: the Image pass's source itself", OFFSET(shader_src), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
@@ -216,11 +217,12 @@ static void *render_thread(void *opaque)
     return NULL;
 }
 
-/* The frame `start` falls on; a start between frames is rounded to the nearest, saying so. */
+/* The frame `start` falls on, by glreader's one rule for every front-end
+ * (glreader/frame_range.h): the first that starts at or after it, said when it is not on it. */
 static int start_frame(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
-    int64_t n = av_rescale_q_rnd(s->start, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_NEAR_INF);
+    int64_t n = glr_frames_before(s->start, s->frame_rate.num, s->frame_rate.den);
 
     if (av_rescale_q(n, av_inv_q(s->frame_rate), AV_TIME_BASE_Q) != s->start)
         av_log(ctx, AV_LOG_WARNING, "start %s s is not a whole frame at %d/%d fps: starting at frame %"PRId64"\n",
@@ -300,8 +302,8 @@ static av_cold int glreader_init(AVFilterContext *ctx)
                glr_format_name(s->out.format));
         return AVERROR(EINVAL);
     }
-    s->total = !s->duration ? INT64_MAX
-                                : av_rescale_q_rnd(s->duration, AV_TIME_BASE_Q, av_inv_q(s->frame_rate), AV_ROUND_UP);
+    /* The frames that start before the duration's end, as testsrc's d counts them. */
+    s->total = !s->duration ? INT64_MAX : glr_frames_before(s->duration, s->frame_rate.num, s->frame_rate.den);
     if (!(shared = av_mallocz(sizeof(*shared))))
         return AVERROR(ENOMEM);
     pthread_mutex_init(&shared->mutex, NULL);

@@ -73,6 +73,47 @@ TEST(filter_test, equals_glreader_export_of_the_same_scene)
     expect_the_same_frames(filtered, exported, 50);
 }
 
+// The frames ffmpeg's own testsrc gives for a duration and rate (lavfi's arguments).
+size_t testsrc_frames(const std::string &duration, const std::string &rate)
+{
+    std::string out = glr_test::scratch_path("testsrc.nut");
+    run_result t = ffmpeg({"-f", "lavfi", "-i", "testsrc=s=16x16:d=" + duration + ":r=" + rate, "-c:v", "ffv1", out},
+                          "testsrc");
+    EXPECT_EQ(t.status, 0) << t.log;
+    size_t frames = glr_test::decode_file(out).frames.size();
+    std::remove(out.c_str());
+    return frames;
+}
+
+// A length and a start count as glreader-export counts them (glreader/frame_range.h), and a
+// duration holds as many frames as ffmpeg's testsrc of that duration: the frames that start
+// before it ends (d=0.1 at 25 fps: 3).
+TEST(filter_test, lengths_and_starts_count_as_testsrc_and_glreader_export_count_them)
+{
+    std::string shader = glr_test::write_counter_shader();
+    struct {
+        const char *duration, *rate, *start;
+    } table[] = {{"0.1", "25", "0"},     {"0.5", "30000/1001", "0"}, {"1.001", "30000/1001", "0"},
+                 {"0.02", "30", "0"},    {"2.5", "24", "0"},         {"0.1", "25", "0.02"}};
+    for (const auto &t : table) {
+        std::string filtered = glr_test::scratch_path("range.mkv"), exported = glr_test::scratch_path("range_export.mkv");
+        std::string what = std::string("d=") + t.duration + " r=" + t.rate + " start=" + t.start;
+        run_result f = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=16x8:r=" + t.rate +
+                                   ":d=" + t.duration + ":start=" + t.start, "-c:v", "ffv1", filtered}, "range");
+        ASSERT_EQ(f.status, 0) << what << "\n" << f.log;
+        run_result e = run(export_program, {"--shader", shader, "-s", "16x8", "-r", t.rate, "-t", t.duration, "-ss",
+                                            t.start, "-c", "ffv1", "-o", exported}, "range_export");
+        ASSERT_EQ(e.status, 0) << what << "\n" << e.log;
+        glr_test::decoded_video a = glr_test::decode_file(filtered), b = glr_test::decode_file(exported);
+        EXPECT_EQ(a.frames.size(), testsrc_frames(t.duration, t.rate)) << what;
+        ASSERT_EQ(a.frames.size(), b.frames.size()) << what;
+        for (size_t n = 0; n < a.frames.size(); n++)
+            EXPECT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << what << ": frame " << n << " is not glreader-export's";
+        std::remove(filtered.c_str());
+        std::remove(exported.c_str());
+    }
+}
+
 // A project using every input and every kind of channel but the cube map: a feedback
 // buffer that also hears the sound, a video, a picture, the spectrum and the wave.
 std::string write_shadertoy_project()
@@ -396,7 +437,7 @@ TEST(filter_test, start_and_an_inline_shader_give_glreader_export_s_frames)
     run_result between = ffmpeg({"-f", "lavfi", "-i", "glreader=s=16x16:r=25:start=0.01:d=0.1", "-f", "null", "-"},
                                 "between");
     EXPECT_EQ(between.status, 0) << between.log;
-    EXPECT_NE(between.log.find("start 0.01 s is not a whole frame at 25/1 fps: starting at frame 0"),
+    EXPECT_NE(between.log.find("start 0.01 s is not a whole frame at 25/1 fps: starting at frame 1"),
               std::string::npos) << between.log;
 
     run_result help = ffmpeg({"-h", "filter=glreader"}, "help");
