@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 from . import _glreader
 from ._glreader import Error
 from .join import join
-from .render import _frame_count, _output_options, _rate, render as _render_frames
+from .render import _output_options, _range, _rate, render as _render_frames
 
 PathLike = Union[str, "os.PathLike[str]"]
 MANIFEST = "manifest.json"
@@ -248,7 +248,8 @@ class _Bar:
 
 
 def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int] = None,
-           duration: Optional[float] = None, first_frame: int = 0, fps: Any = 30, chunks: Optional[int] = None,
+           duration: Optional[Union[float, str]] = None, end: Optional[Union[float, str]] = None,
+           first_frame: int = 0, start: Optional[Union[float, str]] = None, fps: Any = 30, chunks: Optional[int] = None,
            chunk_frames: Optional[int] = None, address: Optional[str] = None, gpus_per_chunk: float = 0,
            work: Optional[PathLike] = None, shared_work: bool = False, retries: int = 3,
            audio: Optional[PathLike] = None, audio_codec: Optional[str] = None, audio_bitrate: Optional[int] = None,
@@ -256,7 +257,8 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
            progress: Union[None, bool, Callable[[dict], None]] = None, **render_options: Any) -> dict:
     """Renders shader (a .frag, project folder or Shadertoy JSON) to output in chunks on Ray.
 
-    The length: frames, or duration in seconds (default 5 s), at fps, from first_frame.
+    The range, as glreader.render and glreader-export count it: first_frame or start (a
+    time), and frames, duration or end (a time; default 5 s), at fps.
     chunks: how many chunks; or chunk_frames: frames in each. address: a Ray cluster
     ("ray://host:10001", "host:6379", "auto"); None starts a local cluster on this machine
     (or uses the one ray.init() already made). gpus_per_chunk: GPUs Ray gives each chunk.
@@ -277,7 +279,8 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     """
     ray = _ray()
     fps_num, fps_den = _rate(fps)
-    frames = _frame_count(frames, duration, fps_num, fps_den)
+    first_frame, frames = _range(fps_num, fps_den, frames=frames, duration=duration, end=end,
+                                 first_frame=first_frame, start=start)
     for reserved in ("first_frame", "frames", "chunk", "progress", "output", "overwrite", "no_audio"):
         if reserved in render_options:
             raise ValueError(f"{reserved}: the farm sets it for each chunk")
@@ -428,11 +431,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("-s", dest="size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
     parser.add_argument("-r", dest="fps", default="30", help="frame rate: 30, 29.97, 30000/1001 (default 30)")
     length = parser.add_mutually_exclusive_group()
-    length.add_argument("-t", dest="duration", type=float, help="length in seconds (default 5)")
+    length.add_argument("-t", dest="duration", help="length: 2.5, 500ms, 1:30 (default 5 s)")
+    length.add_argument("-to", dest="end", help="stop at this time, instead of -t")
     length.add_argument("-n", dest="frames", type=int, help="length in frames")
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
-    start.add_argument("-ss", dest="start_seconds", type=float, help="start at this time, in seconds")
+    start.add_argument("-ss", dest="start", help="start at this time: the first frame at or after it")
     parser.add_argument("--media", help="where a Shadertoy JSON's media (textures, videos, sounds) are")
     for n in range(4):
         parser.add_argument(f"--channel{n}", metavar="SPEC", help=f"the Image pass's iChannel{n}, as glreader-export's"
@@ -479,11 +483,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"--mouse takes X,Y[,CX,CY], not {o.mouse!r}")
     channels = {n: getattr(o, f"channel{n}") for n in range(4) if getattr(o, f"channel{n}")}
     try:
-        first_frame = o.first_frame
-        if o.start_seconds is not None:  # the frame at that time, as glreader-export's -ss
-            rate = _rate(o.fps)
-            first_frame = round(o.start_seconds * rate[0] / rate[1])
-        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, first_frame=first_frame, fps=o.fps,
+        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, end=o.end, first_frame=o.first_frame,
+                       start=o.start, fps=o.fps,
                        chunks=o.chunks, chunk_frames=o.chunk_frames, address=o.address,
                        gpus_per_chunk=o.gpus_per_chunk, work=o.work, shared_work=o.shared_work, retries=o.retries,
                        audio=o.audio, audio_codec=o.audio_codec, audio_bitrate=o.audio_bitrate,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import fractions
+import math
 import os
 import sys
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
@@ -15,19 +16,60 @@ _ALPHA = {False: 0, None: 0, "opaque": 0, True: 1, "straight": 1, "premultiplied
 
 
 def _rate(fps: Union[int, float, str, fractions.Fraction]) -> Tuple[int, int]:
-    """A frame rate as a fraction: 30, 29.97 (30000/1001), "30000/1001", Fraction(60, 1)."""
-    if isinstance(fps, bool):
-        raise ValueError(f"fps: {fps!r} is no frame rate")
-    if isinstance(fps, float) and abs(fps * 1001 / 1000 - round(fps * 1001 / 1000)) < 1e-6 and fps % 1:
-        rate = fractions.Fraction(round(fps * 1001 / 1000) * 1000, 1001)  # NTSC's rates
+    """A frame rate as the library reads glreader-export's -r: 30, 29.97 (30000/1001),
+    "30000/1001", "ntsc", Fraction(60, 1); from 1/1000 to 1000 frames a second."""
+    if isinstance(fps, fractions.Fraction):
+        text = f"{fps.numerator}/{fps.denominator}"
+    elif isinstance(fps, float) and math.isfinite(fps):
+        text = f"{fps:.6f}".rstrip("0").rstrip(".")  # as written, six decimals at most
+    elif isinstance(fps, (int, str)) and not isinstance(fps, bool):
+        text = str(fps)
     else:
-        try:
-            rate = fractions.Fraction(fps).limit_denominator(1001)
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise ValueError(f"fps: {fps!r} is no frame rate (30, 29.97, '30000/1001')") from None
-    if rate <= 0 or rate > 1000:
-        raise ValueError(f"fps: {fps!r} is outside 0..1000 frames a second")
-    return rate.numerator, rate.denominator
+        raise ValueError(f"fps: {fps!r} is no frame rate (30, 29.97, '30000/1001', 'ntsc')")
+    try:
+        num, den = _glreader.parse_rate(text)
+    except ValueError as e:
+        raise ValueError(f"fps: {e}") from None
+    if num > 1000 * den or den > 1000 * num:
+        raise ValueError(f"fps: {fps!r} is outside 1/1000..1000 frames a second")
+    return num, den
+
+
+def _time_us(value: Union[int, float, str], name: str) -> int:
+    """A time in seconds (2.5) or as ffmpeg writes one ("500ms", "1:30.5"), in microseconds,
+    read by the library as glreader-export reads -t, -ss and -to."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)) or \
+            (not isinstance(value, str) and not 0 <= value < math.inf):
+        raise ValueError(f"{name}: {value!r} is not a time of 0 s or more (2.5, '500ms', '1:30.5')")
+    try:
+        return _glreader.parse_time(value if isinstance(value, str) else f"{value:.6f}")
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}") from None
+
+
+def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optional[Union[float, str]],
+           end: Optional[Union[float, str]], first_frame: int, start: Optional[Union[float, str]]) -> Tuple[int, int]:
+    """(first frame, count) by the library's rule, as glreader-export's --start-frame, -ss, -n,
+    -t and -to give them (glreader/frame_range.h): a time falls on the first frame at or
+    after it, a duration holds the frames that start within it; without a length, 5 s."""
+    if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
+        raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
+    if frames is not None and (isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0):
+        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    if start is not None and first_frame:
+        raise ValueError("start and first_frame both say where to start: give one")
+    lengths = {}
+    for name, value in (("duration", duration), ("end", end)):
+        if value is not None:
+            lengths[name] = _time_us(value, name)
+            if lengths[name] == 0:
+                raise ValueError(f"{name}: {value!r} is not above 0")
+    if frames is None and not lengths:
+        lengths["duration"] = 5_000_000
+    start_us = _time_us(start, "start") if start is not None else 0
+    return _glreader.frame_range(fps_num, fps_den, start_us=start_us, start_frame=first_frame,
+                                 duration_us=lengths.get("duration", 0), end_us=lengths.get("end", 0),
+                                 frames=frames or 0)
 
 
 def _size(size: Sequence[int]) -> Tuple[int, int]:
@@ -69,20 +111,6 @@ class _Bar:
         sys.stderr.flush()
 
 
-def _frame_count(frames: Optional[int], duration: Optional[float], fps_num: int, fps_den: int) -> int:
-    """How many frames: `frames`, or `duration` seconds at the rate (default 5 s)."""
-    if frames is not None and duration is not None:
-        raise ValueError("frames and duration both say how long: give one")
-    if frames is None:
-        seconds = 5.0 if duration is None else float(duration)
-        if not seconds > 0:
-            raise ValueError(f"duration: {duration!r} is not a positive number of seconds")
-        frames = max(1, round(seconds * fps_num / fps_den))
-    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
-        raise ValueError(f"frames: {frames!r} is not a positive whole number")
-    return frames
-
-
 def render(
     shader: Optional[PathLike],
     output: PathLike,
@@ -90,8 +118,10 @@ def render(
     size: Sequence[int] = (1280, 720),
     fps: Union[int, float, str, fractions.Fraction] = 30,
     frames: Optional[int] = None,
-    duration: Optional[float] = None,
+    duration: Optional[Union[float, str]] = None,
+    end: Optional[Union[float, str]] = None,
     first_frame: int = 0,
+    start: Optional[Union[float, str]] = None,
     audio: Optional[PathLike] = None,
     channels: Optional[Mapping[int, str]] = None,
     media: Optional[PathLike] = None,
@@ -120,8 +150,11 @@ def render(
     encoder's YUV on the GPU) and encoded in-process. `shader` None renders the built-in
     scene.
 
-    size: (width, height). fps: 30, 29.97, "30000/1001" or a Fraction. frames, or duration
-    in seconds (default 5 s). audio: a sound file or URL muxed in step (and heard by sound
+    size: (width, height). fps: 30, 29.97, "30000/1001", "ntsc" or a Fraction. The range
+    as glreader-export counts it: first_frame, or start (-ss), a time that falls on the
+    first frame at or after it; and frames, or duration (-t: the frames that start within
+    it), or end (-to), a time (default 5 s). Times are seconds (2.5) or as ffmpeg writes
+    them ("500ms", "1:30.5"). audio: a sound file or URL muxed in step (and heard by sound
     channels); without it a project's Sound pass is the sound track (audio_rate: its
     sample rate; no_audio: none). channels: {0: "image:noise.png", 1: "sound"} binds the
     Image pass's channels as glreader-export's --channelN does. media: where a Shadertoy
@@ -144,9 +177,8 @@ def render(
     FileExistsError, BrokenPipeError (a reader that went away) or glreader.Error.
     """
     fps_num, fps_den = _rate(fps)
-    frames = _frame_count(frames, duration, fps_num, fps_den)
-    if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
-        raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
+    first_frame, frames = _range(fps_num, fps_den, frames=frames, duration=duration, end=end,
+                                 first_frame=first_frame, start=start)
     bound = []
     for channel, spec in (channels or {}).items():
         if not isinstance(channel, int) or not 0 <= channel <= 3 or not isinstance(spec, str):

@@ -1,6 +1,7 @@
 // The extension module glreader._glreader: what the pure-Python package (python/glreader)
 // builds on.
 #include "errors.hpp"
+#include "frame_range.hpp"
 #include "frames.hpp"
 #include "join.hpp"
 #include "options.hpp"
@@ -20,6 +21,7 @@ NB_MODULE(_glreader, m)
     glr_python::register_turbopipe(m);
     glr_python::register_recorder(m);
     glr_python::register_frames(m);
+    glr_python::register_frame_range(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
     m.def("check_output", &glr_python::check_output, nb::arg("options"),

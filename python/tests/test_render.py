@@ -144,6 +144,44 @@ def test_ctrl_c_cancels_and_finalizes_what_was_rendered(tmp_path, counter):
     assert 5 <= len(frames) < 100000, "the output keeps the frames rendered, and plays"
 
 
+# Lengths and starts every front-end counts alike (glreader/frame_range.h): (fps, options
+# for glreader.render, the same for glreader-export).
+RANGES = [
+    (25, dict(duration=0.1), ["-t", "0.1"]),  # 2.5 frames: 3, as testsrc=d=0.1:r=25 gives
+    ("30000/1001", dict(duration=0.5), ["-t", "0.5"]),
+    ("30000/1001", dict(duration=1.001), ["-t", "1.001"]),
+    (30, dict(duration=0.02), ["-t", "0.02"]),
+    (24, dict(duration="2.5"), ["-t", "2.5"]),
+    (25, dict(start=0.02, duration="100ms"), ["-ss", "0.02", "-t", "100ms"]),  # -ss at half a frame
+    (25, dict(start="0:00.01", end=0.3), ["-ss", "0:00.01", "-to", "0.3"]),
+    ("ntsc", dict(first_frame=3, frames=4), ["--start-frame", "3", "-n", "4"]),
+]
+
+
+@pytest.mark.parametrize("fps,ours,theirs", RANGES)
+def test_lengths_and_starts_count_as_glreader_export_counts_them(tmp_path, counter, fps, ours, theirs):
+    mine, exported = tmp_path / "render.mkv", tmp_path / "export.mkv"
+    glreader.render(counter, mine, size=(16, 8), fps=fps, codec="ffv1", progress=False, **ours)
+    subprocess.run([export_program(), "--shader", str(counter), "-s", "16x8", "-r", str(fps), *theirs, "-c", "ffv1",
+                    "-o", str(exported)], check=True, capture_output=True, timeout=120)
+    frames = decode_frames(str(mine), 16, 8)
+    assert frames == decode_frames(str(exported), 16, 8), "glreader-export's frames, from the same first one"
+
+
+def test_times_and_rates_are_read_as_glreader_export_reads_them():
+    with pytest.raises(ValueError, match="duration: '2 s' is not a time"):
+        glreader.render(None, "never.mkv", duration="2 s")
+    with pytest.raises(ValueError, match="start: -1.0 is not a time of 0 s or more"):
+        glreader.render(None, "never.mkv", start=-1.0, frames=2)
+    with pytest.raises(ValueError, match=r"-t, -n and -to \(duration, frames and end\) each say how long"):
+        glreader.render(None, "never.mkv", duration=1, end=2)
+    with pytest.raises(ValueError, match="start and first_frame both say where to start"):
+        glreader.render(None, "never.mkv", start=1, first_frame=3, frames=2)
+    with pytest.raises(ValueError, match="fps: '29,97' is not a frame rate"):
+        glreader.render(None, "never.mkv", fps="29,97", frames=2)
+    assert not os.path.exists("never.mkv")
+
+
 def test_messages_go_to_logging(tmp_path, shaders, caplog):
     caplog.set_level(logging.INFO, logger="glreader")
     glreader.render(os.path.join(shaders, "chime"), tmp_path / "poster.png", size=(64, 36), frames=1,

@@ -166,7 +166,7 @@ def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(
     (shader, picture), song = inputs_shader(tmp_path), tmp_path / "song.wav"
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
                     "-ac", "2", str(song)], check=True, timeout=60)
-    scene = ["--shader", str(shader), "-s", "32x16", "-r", "25", "-ss", "0.2", "-t", "0.48", "--channel0",
+    scene = ["--shader", str(shader), "-s", "32x16", "-r", "25", "-ss", "0.18", "-t", "0.42", "--channel0",
              f"image:{picture}", "--mouse", "10,20", "--date", "2026-01-02T03:04:05", "--alpha", "-c", "ffv1",
              "--audio", str(song), "-c:a", "flac", "-f", "matroska", "--format-options", "write_crc32=0"]
     farmed, single, work = tmp_path / "farm.bin", tmp_path / "single.mkv", tmp_path / "work"
@@ -175,10 +175,12 @@ def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(
                                str(work), "--shared-work", "--retries", "1", "--gpus-per-chunk", "0", "-y", "-o",
                                str(farmed)], env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
-        assert "12 frames in 3 chunks (3 rendered" in done.stderr, done.stderr
+        # -ss half a frame past frame 4 starts at frame 5; -t 10.5 frames long holds 11 (as
+        # glreader-export counts them, and ffmpeg's testsrc).
+        assert "11 frames in 3 chunks (3 rendered" in done.stderr, done.stderr
         assert sorted(n for n in os.listdir(work) if n.startswith("chunk-")) == \
-            ["chunk-000000005-000000009.nut", "chunk-000000009-000000013.nut", "chunk-000000013-000000017.nut"], \
-            "--shared-work: the chunks written in --work, frames 5 to 17 (-ss 0.2 -t 0.48 at 25 fps)"
+            ["chunk-000000005-000000009.nut", "chunk-000000009-000000013.nut", "chunk-000000013-000000016.nut"], \
+            "--shared-work: the chunks written in --work, frames 5 to 16 (-ss 0.18 -t 0.42 at 25 fps)"
         subprocess.run([os.environ["GLREADER_EXPORT"], *scene, "-o", str(single)], check=True, capture_output=True,
                        timeout=120)
         assert decode_frames(str(farmed), 32, 16) == decode_frames(str(single), 32, 16), "glreader-export's frames"
