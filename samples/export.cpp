@@ -85,7 +85,7 @@ struct options {
     glr_alpha alpha = GLR_ALPHA_OPAQUE; // --alpha, --premultiply
     int chunk_end = -1;            // --frames A-B: B (and range.start_frame A); < 0: not a chunk
     size_t max_shader_bytes = GLR_SCENE_DEFAULT_MAX_SOURCE;
-    double compile_timeout = 120;
+    double compile_timeout = GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT; // 0: never
     sample::verbosity verbosity = sample::verbosity::warning;
 };
 
@@ -94,6 +94,7 @@ struct options {
 using sample::max_audio_bit_rate;
 using sample::max_seconds;
 using sample::min_audio_bit_rate;
+static_assert(GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT == 120.0, "--compile-timeout's help says 120");
 constexpr int max_ring_depth = 64, max_queue = 64;
 
 // A time read in seconds (from microseconds: glr_parse_time's) back in microseconds.
@@ -164,7 +165,7 @@ sample::program_help help()
            {"--date", "YYYY-MM-DD[THH:MM:SS]", "iDate at the first frame, UTC, so that reruns match",
             "the render's start, local time"},
            {"--max-shader-size", "BYTES", "refuse shader files larger than this: 16M", "4M"},
-           {"--compile-timeout", "SECONDS", "give up on a shader that compiles for longer; 0: never", "120"},
+           {"--compile-timeout", "SECONDS", "give up on a shader that compiles for longer; 0: never", "120"}, // the library's
            doc::require_hw}},
          {"Encoding (each option checked against the encoder's own before a frame renders)", encoding},
          {"Sound",
@@ -604,7 +605,7 @@ int main(int argc, char **argv)
         params.conversion = o.gpu_convert ? GLR_EXPORT_CONVERT_GPU : GLR_EXPORT_CONVERT_CPU;
         params.ring_format = o.ring_format;
         params.ring_depth = o.depth;
-        params.compile_timeout = o.compile_timeout;
+        params.compile_timeout = o.compile_timeout > 0 ? o.compile_timeout : -1; // the library's -1: never
         params.no_sound_pass = o.no_audio;
         params.chunk = o.chunk_end >= 0;
         params.context.require_hw = o.require_hw;

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +452,9 @@ static void bad_params_are_refused(void)
     p = ffv1_params(project, 64, 48, 0, 2, "x.mkv");
     p.encoder.codec = "no-such-codec";
     CHECK(glr_export_create(NULL, &p) == NULL && strstr(glr_last_error(), "no-such-codec"));
+    p = ffv1_params(project, 64, 48, 0, 2, "x.mkv");
+    p.compile_timeout = NAN;
+    CHECK(glr_export_create(NULL, &p) == NULL && strstr(glr_last_error(), "compile_timeout is a number"));
     CHECK(!exists("x.mkv"));
     glr_project_destroy(&project);
 }

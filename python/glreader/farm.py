@@ -438,6 +438,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     start.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
     start.add_argument("-ss", dest="start", help="start at this time: the first frame at or after it")
     parser.add_argument("--media", help="where a Shadertoy JSON's media (textures, videos, sounds) are")
+    parser.add_argument("--compile-timeout", type=float, default=120,
+                        help="give up on a shader that compiles for longer, in seconds; 0: never (default 120)")
     for n in range(4):
         parser.add_argument(f"--channel{n}", metavar="SPEC", help=f"the Image pass's iChannel{n}, as glreader-export's"
                             if n == 0 else argparse.SUPPRESS)
@@ -491,7 +493,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        container=o.container, format_options=o.format_options, overwrite=o.overwrite,
                        size=(width, height), codec=o.codec, pix_fmt=o.pix_fmt,
                        codec_options=":".join(codec_options) or None, media=o.media, channels=channels or None,
-                       mouse=mouse, date=o.date, alpha=o.alpha or False)
+                       mouse=mouse, date=o.date, alpha=o.alpha or False, compile_timeout=o.compile_timeout)
     except KeyboardInterrupt:
         print("glreader.farm: cancelled; no output written", file=sys.stderr)
         return 130

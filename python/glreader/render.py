@@ -47,6 +47,14 @@ def _time_us(value: Union[int, float, str], name: str) -> int:
         raise ValueError(f"{name}: {e}") from None
 
 
+def _compile_timeout(seconds: float) -> float:
+    """The limit as the library takes it: the same default as glreader-export's
+    --compile-timeout (GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT), 0 for none (the library's -1)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+        raise ValueError(f"compile_timeout: {seconds!r} is not a number of seconds >= 0")
+    return float(seconds) if seconds > 0 else -1.0
+
+
 def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optional[Union[float, str]],
            end: Optional[Union[float, str]], first_frame: int, start: Optional[Union[float, str]]) -> Tuple[int, int]:
     """(first frame, count) by the library's rule, as glreader-export's --start-frame, -ss, -n,
@@ -139,6 +147,7 @@ def render(
     alpha: Union[bool, str] = False,
     overwrite: bool = False,
     chunk: bool = False,
+    compile_timeout: float = 120,
     progress: Union[None, bool, Progress] = None,
     progress_interval: float = 0.1,
 ) -> dict:
@@ -165,7 +174,8 @@ def render(
     existing file (default: FileExistsError, the file untouched). chunk: the output is one
     chunk of a longer render, for glreader.join (as glreader-export --frames A-B makes one:
     timestamps on the whole timeline, joinable encoder settings, no sound track, .mkv or
-    .nut).
+    .nut). compile_timeout: seconds the shaders may take to compile (and a first frame without
+    pre-roll to render), as glreader-export's --compile-timeout; 0: no limit.
 
     progress: a callable given the statistics (a dict) every progress_interval seconds
     and at the end, on this thread; True draws a bar on stderr; None draws one when stderr
@@ -205,6 +215,7 @@ def render(
         "mouse": mouse,
         "date": date,
         "chunk": bool(chunk),
+        "compile_timeout": _compile_timeout(compile_timeout),
     })
     return _glreader.run_export(options, callback, progress_interval)
 

@@ -179,6 +179,8 @@ def test_times_and_rates_are_read_as_glreader_export_reads_them():
         glreader.render(None, "never.mkv", start=1, first_frame=3, frames=2)
     with pytest.raises(ValueError, match="fps: '29,97' is not a frame rate"):
         glreader.render(None, "never.mkv", fps="29,97", frames=2)
+    with pytest.raises(ValueError, match="compile_timeout: -1 is not a number of seconds >= 0"):
+        glreader.render(None, "never.mkv", compile_timeout=-1, frames=2)
     assert not os.path.exists("never.mkv")
 
 

@@ -69,6 +69,9 @@ struct glr_export_stats;
 /* The tag of a chunk's container (glr_export_params.chunk) that records its frame range. */
 #define GLR_EXPORT_CHUNK_TAG "GLREADER_CHUNK"
 
+/* The compile limit a job has when its params leave it 0, in seconds. */
+#define GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT 120.0
+
 struct glr_export_params {
     /* What to play, as glr_player_create takes it: size, rate, the project (it must
      * outlive glr_export_run), first_frame (the range's first), mouse, date, source.
@@ -88,7 +91,8 @@ struct glr_export_params {
     struct glr_context_params context; /* the job's headless GL context */
     /* Seconds the shaders may take to compile, and the first frame to render when there is
      * no pre-roll (drivers compile at the first draw); past it the job stops with
-     * GLR_EXPORT_COMPILE_TIMEOUT. 0: no limit. */
+     * GLR_EXPORT_COMPILE_TIMEOUT. 0: GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT, as every front-end
+     * has it; negative: no limit. */
     double compile_timeout;
     /* Polled on glr_export_run's thread and by the output's writes (see glr_interrupt):
      * non-zero stops the job at once, abandoning an output that stalls. NULL: none. */

@@ -691,8 +691,11 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
                   params.frame_count);
     if (!params.encoder.output)
         glr::fail(-EINVAL, "glr_export_create: encoder.output is NULL");
-    if (!(params.compile_timeout >= 0) || params.progress_interval_ms < 0 || params.ring_depth < 0)
-        glr::fail(-EINVAL, "glr_export_create: compile_timeout, progress_interval_ms and ring_depth are >= 0");
+    if (std::isnan(params.compile_timeout) || params.progress_interval_ms < 0 || params.ring_depth < 0)
+        glr::fail(-EINVAL, "glr_export_create: compile_timeout is a number, progress_interval_ms and ring_depth >= 0");
+    // From here on: the limit in seconds, 0 for none.
+    p.compile_timeout = params.compile_timeout == 0 ? GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT
+                                                    : std::max(params.compile_timeout, 0.0);
     if (params.conversion != GLR_EXPORT_CONVERT_GPU && params.conversion != GLR_EXPORT_CONVERT_CPU)
         glr::fail(-EINVAL, "glr_export_create: unknown conversion %d", params.conversion);
     if (!p.player.fps_num || !p.player.fps_den)
