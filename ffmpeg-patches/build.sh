@@ -143,11 +143,12 @@ apply_glreader "$work/src"
 
 if [ $flavour = lean ] || [ $flavour = asan ]; then
   # The filters and what their per-line tests and the benchmark use (pictures and sounds
-  # for the source's channels among them). The docs' examples need the complete build.
+  # for the source's channels among them; testsrc, whose frame count the source's d is
+  # held to). The docs' examples need the complete build.
   components=(
     --disable-everything --disable-autodetect
     --enable-libglreader
-    --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample
+    --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample,testsrc
     --enable-indev=lavfi
     --enable-protocol=file,pipe
     --enable-encoder=rawvideo,ffv1,wrapped_avframe
