@@ -1,9 +1,12 @@
 // The programs' number, time, rate and size options (samples/command_line.hpp's strict
-// readers): the first byte picks the reader. Each accepts the whole text or refuses it, and
-// what it accepts is in range: finite numbers, rates and sizes above 0.
+// readers, and the library's time and rate readers, glreader/frame_range.h, which every
+// front-end uses): the first byte picks the reader. Each accepts the whole text or refuses
+// it, and what it accepts is in range: finite numbers, times of 0 or more, rates and sizes
+// above 0.
 #include "fuzz_input.hpp"
 
 #include "command_line.hpp"
+#include "glreader/frame_range.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -16,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     std::string text = glr_fuzz::text(data + 1, size - 1);
     long long integer = 0;
     double real = 0;
-    sample::frame_rate rate{};
-    int width = 0, height = 0;
+    int64_t microseconds = 0;
+    int num = 0, den = 0, width = 0, height = 0;
     switch (data[0] % 5) {
     case 0:
         sample::parse_integer(text, integer);
@@ -27,11 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             std::abort();
         break;
     case 2:
-        if (sample::parse_duration(text, real) && !std::isfinite(real))
+        if (glr_parse_time(text.c_str(), &microseconds) == 0 && microseconds < 0)
             std::abort();
         break;
     case 3:
-        if (sample::parse_rate(text, rate) && (rate.num <= 0 || rate.den <= 0))
+        if (glr_parse_rate(text.c_str(), &num, &den) == 0 && (num <= 0 || den <= 0))
             std::abort();
         break;
     default:

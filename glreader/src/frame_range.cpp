@@ -137,7 +137,7 @@ void parse_rate(const char *text, int &num, int &den)
         std::string digits = std::string(s.substr(0, dot)) + std::string(s.substr(dot + 1));
         size_t decimals = s.size() - dot - 1;
         ok = decimals >= 1 && decimals <= 6 && read_whole(digits, n);
-        for (size_t i = 0; i < decimals; i++)
+        for (size_t i = 0; ok && i < decimals; i++) // (a refused one may have thousands)
             d *= 10;
         // A decimal NTSC rate (23.976, 29.97, 59.94...) is the N x 1000/1001 it stands for.
         for (int base : {24, 30, 48, 60, 120, 240}) {
