@@ -313,14 +313,18 @@ double command_line::decimal(double min, double max)
     return real(parse_decimal, min, max, "a number like 1.5 or 3/2", "");
 }
 
-double command_line::duration(double min, double max)
+int64_t command_line::time_us(double min, double max)
 {
-    // The library's reader, which every front-end shares (glreader/frame_range.h).
-    auto parse_time = [](const std::string &text, double &seconds) {
-        int64_t us = 0;
-        return glr_parse_time(text.c_str(), &us) == 0 && ((seconds = static_cast<double>(us) / 1e6), true);
-    };
-    return real(parse_time, min, max, "a time like 2.5, 500ms or 01:30", " seconds");
+    // The library's reader, which every front-end shares (glreader/frame_range.h), in the
+    // microseconds its ranges count in.
+    std::string v = value();
+    int64_t us = 0;
+    bool read = glr_parse_time(v.c_str(), &us) == 0;
+    double seconds = static_cast<double>(us) / 1e6; // as the bounds are said
+    if (!read || seconds < min || seconds > max)
+        fail(option_ + " needs a time like 2.5, 500ms or 01:30, from " + number_text(min) + " to " + number_text(max) +
+             " seconds, not '" + v + "'");
+    return us;
 }
 
 frame_rate command_line::rate()

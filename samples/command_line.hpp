@@ -100,8 +100,9 @@ public:
     int count(int min, int max) { return static_cast<int>(integer(min, max)); }
     // value() as a decimal or a fraction from min to max (both included).
     double decimal(double min, double max);
-    // value() as a time (glr_parse_time, glreader/frame_range.h) in seconds from min to max.
-    double duration(double min, double max);
+    // value() as a time (glr_parse_time, glreader/frame_range.h) in microseconds, from min to
+    // max seconds.
+    int64_t time_us(double min, double max);
     // value() as a frame rate from 1/1000 to 1000 frames a second.
     frame_rate rate();
     // value() as bits per second: 192000, 192k or 1.5M, from min to max.

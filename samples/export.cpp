@@ -97,8 +97,6 @@ using sample::min_audio_bit_rate;
 static_assert(GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT == 120.0, "--compile-timeout's help says 120");
 constexpr int max_ring_depth = 64, max_queue = 64;
 
-// A time read in seconds (from microseconds: glr_parse_time's) back in microseconds.
-int64_t microseconds(double seconds) { return std::llround(seconds * 1e6); }
 constexpr int min_sound_rate = 8000, max_sound_rate = 192000;
 constexpr long long max_shader_size = 1ll << 30;
 
@@ -224,13 +222,13 @@ options parse(int argc, char **argv)
             o.fps_num = rate.num;
             o.fps_den = rate.den;
         } else if (args.is("-t")) {
-            o.range.duration_us = microseconds(args.duration(0.001, max_seconds));
+            o.range.duration_us = args.time_us(0.001, max_seconds);
         } else if (args.is("-n") || args.is("-frames:v")) {
             o.range.frames = args.count(1, INT_MAX);
         } else if (args.is("-ss")) {
-            o.range.start_us = microseconds(args.duration(0, max_seconds));
+            o.range.start_us = args.time_us(0, max_seconds);
         } else if (args.is("-to")) {
-            o.range.end_us = microseconds(args.duration(0.001, max_seconds));
+            o.range.end_us = args.time_us(0.001, max_seconds);
         } else if (args.is("-c") || args.is("-c:v")) {
             o.codec = args.value();
         } else if (args.is("--alpha")) {

@@ -98,7 +98,7 @@ options parse(int argc, char **argv)
         } else if (args.is("-r")) {
             o.fps = args.rate();
         } else if (args.is("-t")) {
-            o.range.duration_us = std::llround(args.duration(0.001, sample::max_seconds) * 1e6);
+            o.range.duration_us = args.time_us(0.001, sample::max_seconds);
         } else if (args.is("-n") || args.is("-frames:v")) {
             o.range.frames = args.count(1, INT_MAX);
         } else if (args.is("--depth")) {

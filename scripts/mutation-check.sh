@@ -224,8 +224,8 @@ MUTATIONS = [
      "export_audio.silent_surround_and_44100_hz_sound_and_offsets"),
     ("ss-ignored", "glreader-export's -ss starts at frame 0",
      "samples/export.cpp",
-     "            o.range.start_us = microseconds(args.duration(0, max_seconds));",
-     "            args.duration(0, max_seconds);",
+     "            o.range.start_us = args.time_us(0, max_seconds);",
+     "            args.time_us(0, max_seconds);",
      "export_shadertoy.reruns_are_byte_identical_and_a_start_frame_renders_that_frame"),
     ("length-rounded-to-nearest", "a length holds duration x rate frames rounded to the nearest, not the frames that "
      "start before it ends (ffmpeg's count)",

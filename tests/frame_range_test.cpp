@@ -140,7 +140,7 @@ TEST(frame_range, contradictions_and_impossible_ranges_are_refused_naming_the_op
     r.frames = 0;
     r.start_us = 1000000;
     r.start_frame = 3;
-    EXPECT_NE(refusal(r).find("-ss and --start-frame (start and start_frame) both say where to start"),
+    EXPECT_NE(refusal(r).find("-ss and --start-frame (start and first_frame) both say where to start"),
               std::string::npos);
     r.start_frame = 0;
     r.duration_us = 0;

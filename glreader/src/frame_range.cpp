@@ -182,7 +182,7 @@ void frame_range(const glr_range_request &r, int &first, int &count)
     if (r.start_us < 0 || r.start_frame < 0 || r.duration_us < 0 || r.end_us < 0 || r.frames < 0)
         glr::fail(-EINVAL, "a start or a length is negative");
     if (r.start_us > 0 && r.start_frame > 0)
-        glr::fail(-EINVAL, "-ss and --start-frame (start and start_frame) both say where to start: give one of them");
+        glr::fail(-EINVAL, "-ss and --start-frame (start and first_frame) both say where to start: give one of them");
     int lengths = (r.duration_us > 0) + (r.end_us > 0) + (r.frames > 0);
     if (lengths > 1)
         glr::fail(-EINVAL, "-t, -n and -to (duration, frames and end) each say how long to render: give one of them");
