@@ -277,7 +277,7 @@ for suite in "${suites[@]}"; do
             paste -sd ' ')
   # A suite that ran nothing, or crashed, has failed whatever it counted.
   if [ "$status" != 0 ] || [ "$failures" != 0 ] || [ "$passed" = 0 ]; then
-    failed=1; outcome="FAILED (exit $status$([ "$status" = 124 ] && echo ", over ${suite_limit} s"))"
+    failed=1; outcome="FAILED (exit $status$([ "$status" = 124 ] && echo ", over ${suite_limit} s")${missing:+; not passed: $missing})"
   elif [ -n "$missing" ]; then
     failed=1; outcome="FAILED (not as listed: $missing)"
   else

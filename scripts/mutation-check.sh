@@ -137,6 +137,12 @@ MUTATIONS = [
      "glreader/src/av/export_job.cpp",
      "            if (i == 0)\n                hand_over_next(UINT64_MAX);\n", "",
      "export_job.long_frame_in_flight"),
+    ("left-thread-not-joined", "destroying a job whose render thread was left in the driver and has since ended lets "
+     "that thread's last steps overlap what follows (exit() included)",
+     "glreader/src/av/export_job.cpp",
+     "    if (ended)\n        left_in_driver_.join();\n    else\n        left_in_driver_.detach();\n",
+     "    (void)ended;\n    left_in_driver_.detach();\n",
+     "export_job.compile"),
     ("preroll-skipped", "a project whose buffers keep state starts a range without pre-rolling the frames before it",
      "glreader/src/shadertoy/player.cpp",
      "    preroll_ = keeps_state(sp) ? first_ : 0;\n", "    preroll_ = 0;\n",

@@ -297,7 +297,10 @@ static struct glr_export_stats cancel_while_held(glr_export *job, int point, con
 
 /* A cancel while the driver compiles: the job ends at once (without waiting for the compile),
  * cancelled; nothing was rendered, so no output is created and an existing file at its path
- * stays as it was; the compile's thread ends once the compile does and frees what it made. */
+ * stays as it was; the compile's thread ends once the compile does and frees what it made.
+ * Once it reported that (render_running 0), destroy waits for the thread's last steps: held
+ * there, the thread is gone when a destroy right after its release returns (a thread still
+ * ending when the program exits races exit's clean-up of EGL and the driver). */
 static void cancel_during_compile(void)
 {
     const char *out = scratch_file("compile.mkv");
@@ -306,6 +309,7 @@ static void cancel_during_compile(void)
     struct glr_export_params p = ffv1_params(project, 16, 16, 0, 4, out);
     glr_export *job = glr_export_create(NULL, &p);
     CHECK(job != NULL);
+    glr_internal_export_hold_at(job, GLR_INTERNAL_HOLD_END);
     int rc;
     struct glr_export_stats s = cancel_while_held(job, GLR_INTERNAL_HOLD_COMPILE, "the compile", &rc);
     CHECK(rc == 0);
@@ -319,8 +323,12 @@ static void cancel_during_compile(void)
     if (f)
         fclose(f);
     glr_internal_export_release(job);
-    CHECK(wait_for(job, render_stopped, 300, "the end of the compile's thread"));
+    CHECK(glr_internal_export_wait_held(job, 300));
+    CHECK(stats_of(job).render_running == 0); /* reported, and the thread still there */
+    CHECK(glr_internal_export_render_threads() == 1);
+    glr_internal_export_release(job);
     glr_export_destroy(&job);
+    CHECK(glr_internal_export_render_threads() == 0);
     glr_project_destroy(&project);
     unlink(out);
 }

@@ -128,6 +128,8 @@ void glr_internal_export_fences_unsignalled(glr_export *job, int polls)
     if (job)
         job->fences_unsignalled(polls);
 }
+
+int glr_internal_export_render_threads(void) { return glr_export::render_threads(); }
 #endif
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)

@@ -59,6 +59,17 @@ int check(int code)
     return code;
 }
 
+#ifdef GLREADER_TEST_SEAMS
+std::atomic<int> live_render_threads{0}; // glr_internal_export_render_threads
+#endif
+// Counts the jobs' render threads for the tests (test builds); nothing elsewhere.
+void render_threads_alive([[maybe_unused]] int change)
+{
+#ifdef GLREADER_TEST_SEAMS
+    live_render_threads += change;
+#endif
+}
+
 template <typename T>
 T *check(T *created)
 {
@@ -158,10 +169,11 @@ struct export_shared {
 
 #ifdef GLREADER_TEST_SEAMS
     // glr_internal_export_hold_at: the render thread stops at one point, inside the busy
-    // mark a driver's compile or draw would be under, until the test releases it.
-    static constexpr int no_hold = -2;
-    int hold_point = no_hold; // under mutex, as the two below
-    bool held = false, hold_released = false;
+    // mark a driver's compile or draw would be under, and at its end if asked, each time
+    // until the test releases it.
+    static constexpr int no_hold = INT_MIN;
+    int hold_point = no_hold; // under mutex, as the three below
+    bool hold_at_end = false, held = false, hold_released = false;
     int unsignalled_polls = 0; // glr_internal_export_fences_unsignalled, set before run
 #endif
     // Where a test may hold the render thread (test builds); nothing elsewhere.
@@ -169,11 +181,12 @@ struct export_shared {
     {
 #ifdef GLREADER_TEST_SEAMS
         std::unique_lock<std::mutex> lock(mutex);
-        if (point != hold_point)
+        if (point != hold_point && !(point == GLR_INTERNAL_HOLD_END && hold_at_end))
             return;
         held = true;
         changed.notify_all();
         changed.wait(lock, [&] { return hold_released; });
+        hold_released = false;
 #endif
     }
 
@@ -806,7 +819,23 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
                                                                   : GLR_FORMAT_BGRA8;
 }
 
-glr_export::~glr_export() = default;
+// A render thread left in the driver that has since ended is joined, for the reason run()
+// joins one (its last steps, EGL's thread clean-up among them, must not overlap exit());
+// one still in the driver is let go: it ends on its own, holding the shared state.
+glr_export::~glr_export()
+{
+    if (!left_in_driver_.joinable())
+        return;
+    bool ended;
+    {
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        ended = shared_->render_done;
+    }
+    if (ended)
+        left_in_driver_.join();
+    else
+        left_in_driver_.detach();
+}
 
 glr_log *glr_export::log() const { return shared_->log; }
 
@@ -828,9 +857,14 @@ int glr_export::run()
     s.state = GLR_EXPORT_STARTING;
     s.started = glr::clock::now();
     s.render_running = true;
+    glr::render_threads_alive(+1);
     std::thread render([shared = shared_] {
-        glr::render_work work(shared);
-        work();
+        {
+            glr::render_work work(shared);
+            work();
+        }
+        shared->hold_point_reached(GLR_INTERNAL_HOLD_END);
+        glr::render_threads_alive(-1);
     });
     std::thread finisher;
     glr::clock::time_point cancel_seen{};
@@ -883,14 +917,14 @@ int glr_export::run()
     }
     // A render thread that ended is joined: its thread-local clean-up (EGL's, the driver's)
     // must not overlap what the caller does next, exit() included. One held in the driver
-    // is detached: it frees what it made (it holds the shared state) when the driver lets
-    // it go.
+    // is kept for the destructor: it frees what it made (it holds the shared state) when
+    // the driver lets it go.
     bool render_ended = s.render_done;
     lock.unlock();
     if (render_ended)
         render.join();
     else
-        render.detach();
+        left_in_driver_ = std::move(render);
     if (finisher.joinable())
         finisher.join();
     lock.lock();
@@ -921,7 +955,10 @@ int glr_export::run()
 void glr_export::hold_at(int point)
 {
     std::lock_guard<std::mutex> lock(shared_->mutex);
-    shared_->hold_point = point;
+    if (point == GLR_INTERNAL_HOLD_END)
+        shared_->hold_at_end = true;
+    else
+        shared_->hold_point = point;
 }
 
 bool glr_export::wait_held(double seconds)
@@ -930,11 +967,14 @@ bool glr_export::wait_held(double seconds)
     return shared_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return shared_->held; });
 }
 
+int glr_export::render_threads() { return glr::live_render_threads; }
+
 void glr_export::fences_unsignalled(int polls) { shared_->unsignalled_polls = polls; }
 
 void glr_export::release_hold()
 {
     std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->held = false; // a wait_held from now on waits for the next hold
     shared_->hold_released = true;
     shared_->changed.notify_all();
 }

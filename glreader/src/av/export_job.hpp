@@ -8,6 +8,7 @@
 #include "glreader/export.h"
 
 #include <memory>
+#include <thread>
 
 namespace glr {
 struct export_shared;
@@ -30,9 +31,14 @@ public:
     bool wait_held(double seconds);
     void release_hold();
     void fences_unsignalled(int polls);
+    static int render_threads();
 #endif
 
 private:
     // Shared with the render thread, which may outlive the job (left in the driver).
     std::shared_ptr<glr::export_shared> shared_;
+    // The render thread run() returned without (left in the driver). The destructor joins
+    // it once it has ended (render_running 0): after glr_export_destroy nothing of the job
+    // runs, and the program may exit. One still in the driver is let go.
+    std::thread left_in_driver_;
 };

@@ -19,13 +19,17 @@ extern "C" {
 GLR_API void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames);
 
 /* Where glr_internal_export_hold_at holds a job's render thread: in its compile, before the
- * player compiles the shaders; or n >= 1, before frame n of the range renders. */
+ * player compiles the shaders; n >= 1, before frame n of the range renders; or at its end,
+ * after it freed what it made and reported that it stopped (render_running 0), before the
+ * thread itself ends. */
 #define GLR_INTERNAL_HOLD_COMPILE (-1)
+#define GLR_INTERNAL_HOLD_END (-2)
 
 /* Set before glr_export_run: the job's render thread, once at `point`, waits there, busy as
  * in a driver's compile or draw (the compile limit and a cancel see it so), until
  * glr_internal_export_release. A driver cannot be made to compile or draw for long on
- * demand, and a shader that takes long on llvmpipe takes a GPU no time. */
+ * demand, and a shader that takes long on llvmpipe takes a GPU no time. Called twice, once
+ * with GLR_INTERNAL_HOLD_END: the thread is held at both, released once at each. */
 GLR_API void glr_internal_export_hold_at(glr_export *job, int point);
 /* Waits up to `seconds` for the render thread to be held; 1 when it is, 0 otherwise. */
 GLR_API int glr_internal_export_wait_held(glr_export *job, double seconds);
@@ -35,6 +39,10 @@ GLR_API void glr_internal_export_release(glr_export *job);
  * glr_internal_ring_fences_unsignalled(ring, polls) says (ring/fence_seam.h): readbacks
  * still under way when polled, as on a GPU, where llvmpipe has finished each at once. */
 GLR_API void glr_internal_export_fences_unsignalled(glr_export *job, int polls);
+
+/* How many export jobs' render threads of this process have not ended yet (the last steps
+ * of a thread, its thread-local clean-up, aside). */
+GLR_API int glr_internal_export_render_threads(void);
 
 #ifdef __cplusplus
 }
