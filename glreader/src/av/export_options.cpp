@@ -509,8 +509,34 @@ void say_between_frames(const glr_export_settings &s, const glr_log *log, const 
     glr_priv_log_write(log, GLR_LOG_WARN, said.c_str());
 }
 
-void check_sound_options(glr_export_settings &s, glr_project *project)
+glr_range_request range_request(const glr_export_settings &s, int fps_num, int fps_den)
 {
+    glr_range_request r{};
+    r.fps_num = fps_num, r.fps_den = fps_den;
+    r.start_us = s.microseconds("start");
+    r.start_frame = static_cast<int>(s.integer("first_frame", 0));
+    r.duration_us = s.microseconds("duration");
+    r.end_us = s.microseconds("end");
+    r.frames = static_cast<int>(s.integer("frames", 0));
+    if (!r.frames && !r.duration_us && !r.end_us)
+        r.duration_us = 5000000;
+    return r;
+}
+
+void rate(const glr_export_settings &s, int &num, int &den)
+{
+    num = 30, den = 1;
+    if (const char *fps = s.text("fps"))
+        glr_parse_rate(fps, &num, &den);
+}
+
+void check(const glr_export_settings &s)
+{
+    int num = 0, den = 0, first = 0, count = 0;
+    rate(s, num, den);
+    glr_range_request r = range_request(s, num, den);
+    if (glr_frame_range(&r, &first, &count) < 0)
+        fail(-EINVAL, "%s", glr_last_error());
     bool file = s.text("audio"), shaped = s.text("audio_codec") || s.text("audio_bitrate") || s.text("audio_rate");
     if (!file && (s.text("audio_offset") || s.on("audio_keep_longer")))
         fail(-EINVAL, "%s and %s place the sound of %s, which is missing", s.said("audio_offset").c_str(),
@@ -520,7 +546,12 @@ void check_sound_options(glr_export_settings &s, glr_project *project)
              s.said("audio").c_str());
     if (s.on("no_audio") && (file || shaped))
         fail(-EINVAL, "%s asks for no sound track, and another option shapes one", s.said("no_audio").c_str());
-    if (!file && !s.on("no_audio") && shaped && !glr_project_has_sound_pass(project))
+}
+
+void check_sound_to_shape(const glr_export_settings &s, glr_project *project)
+{
+    bool shaped = s.text("audio_codec") || s.text("audio_bitrate") || s.text("audio_rate");
+    if (!s.text("audio") && !s.on("no_audio") && shaped && !glr_project_has_sound_pass(project))
         fail(-EINVAL, "%s, %s and %s shape the sound track, and there is none: no %s, and the project has no Sound "
                       "pass",
              s.said("audio_codec").c_str(), s.said("audio_bitrate").c_str(), s.said("audio_rate").c_str(),
@@ -530,25 +561,16 @@ void check_sound_options(glr_export_settings &s, glr_project *project)
 void resolve(glr_export_settings &s, const glr_log *log, glr_export_params &p)
 {
     p = glr_export_params{};
+    check(s);
     glr_project *project = open_project(s, log);
-    check_sound_options(s, project);
+    check_sound_to_shape(s, project);
 
     glr_player_params &pl = p.player;
     pl.width = 1280, pl.height = 720;
     if (const char *size = s.text("size"))
         parse_size(size, pl.width, pl.height, max_dimension);
-    pl.fps_num = 30, pl.fps_den = 1;
-    if (const char *fps = s.text("fps"))
-        glr_parse_rate(fps, &pl.fps_num, &pl.fps_den);
-    glr_range_request r{};
-    r.fps_num = pl.fps_num, r.fps_den = pl.fps_den;
-    r.start_us = s.microseconds("start");
-    r.start_frame = static_cast<int>(s.integer("first_frame", 0));
-    r.duration_us = s.microseconds("duration");
-    r.end_us = s.microseconds("end");
-    r.frames = static_cast<int>(s.integer("frames", 0));
-    if (!r.frames && !r.duration_us && !r.end_us)
-        r.duration_us = 5000000;
+    rate(s, pl.fps_num, pl.fps_den);
+    glr_range_request r = range_request(s, pl.fps_num, pl.fps_den);
     if (glr_frame_range(&r, &pl.first_frame, &p.frame_count) < 0)
         fail(-EINVAL, "%s", glr_last_error());
     say_between_frames(s, log, "start", pl.fps_num, pl.fps_den);
@@ -605,6 +627,15 @@ void resolve(glr_export_settings &s, const glr_log *log, glr_export_params &p)
     p.context.require_hw = s.on("require_hw");
 }
 
+// A C entry point's body whose failure is the caller's to report: kept as the last error,
+// not logged (a front-end words a usage error itself).
+template <typename Body>
+int unlogged(Body &&body)
+{
+    return glr::guarded_with([](int code, const char *message) { glr_priv_report_error(nullptr, code, message, 0); },
+                             body);
+}
+
 } // namespace
 
 const glr_export_option *glr_export_options(int *count)
@@ -627,30 +658,29 @@ glr_export_settings *glr_export_settings_create(void)
 
 int glr_export_settings_set(glr_export_settings *s, const char *key, const char *value)
 {
-    return glr::guarded_with([](int code, const char *message) { glr_priv_report_error(nullptr, code, message, 0); },
-                             [&] {
-                                 if (!s || !key || !value)
-                                     fail(-EINVAL, "glr_export_settings_set: no settings, key or value");
-                                 const glr_export_option *o = find(key);
-                                 if (!o) {
-                                     std::string option = encoder_option(key);
-                                     if (!option.empty()) {
-                                         s->encoder.emplace_back(option, value);
-                                         return 0;
-                                     }
-                                     std::string near = nearest(key);
-                                     fail(-ENOENT, "%s: no such option, nor an encoder's%s", key,
-                                          near.empty() ? "" : (" (did you mean " + near + "?)").c_str());
-                                 }
-                                 check_value(*o, key, value);
-                                 s->command_line = key[0] == '-';
-                                 if (o->kind == GLR_EXPORT_OPTION_LIST)
-                                     s->metadata.emplace_back(value);
-                                 else
-                                     s->values[o->name] = value;
-                                 s->spelled[o->name] = key;
-                                 return 0;
-                             });
+    return unlogged([&] {
+        if (!s || !key || !value)
+            fail(-EINVAL, "glr_export_settings_set: no settings, key or value");
+        const glr_export_option *o = find(key);
+        if (!o) {
+            std::string option = encoder_option(key);
+            if (option.empty()) {
+                std::string near = nearest(key);
+                fail(-ENOENT, "%s: no such option, nor an encoder's%s", key,
+                     near.empty() ? "" : (" (did you mean " + near + "?)").c_str());
+            }
+            s->encoder.emplace_back(option, value);
+            return 0;
+        }
+        check_value(*o, key, value);
+        s->command_line = key[0] == '-';
+        if (o->kind == GLR_EXPORT_OPTION_LIST)
+            s->metadata.emplace_back(value);
+        else
+            s->values[o->name] = value;
+        s->spelled[o->name] = key;
+        return 0;
+    });
 }
 
 int glr_export_settings_has(const glr_export_settings *s, const char *key)
@@ -659,6 +689,16 @@ int glr_export_settings_has(const glr_export_settings *s, const char *key)
     if (!o)
         return 0;
     return o->kind == GLR_EXPORT_OPTION_LIST ? !s->metadata.empty() : s->values.count(o->name) > 0;
+}
+
+int glr_export_settings_check(const glr_export_settings *s)
+{
+    return unlogged([&] {
+        if (!s)
+            fail(-EINVAL, "glr_export_settings_check: no settings");
+        check(*s);
+        return 0;
+    });
 }
 
 glr_project *glr_export_settings_project(glr_export_settings *s, glr_log *log)

@@ -85,14 +85,20 @@ GLR_API int glr_export_settings_set(glr_export_settings *settings, const char *k
 /* Whether the option `name` (or a spelling of it) was set. */
 GLR_API int glr_export_settings_has(const glr_export_settings *settings, const char *key);
 
+/* Checks what needs more than one option and no file: the range (glr_frame_range: two
+ * starts or two lengths), --audio-offset without --audio, -an with a sound option. What a
+ * command line refuses as a usage error, before anything is opened. Returns 0 or -EINVAL
+ * with the reason as the last error (not logged). */
+GLR_API int glr_export_settings_check(const glr_export_settings *settings);
+
 /* The project the settings name (shader, media, channel0..3 bound), opened once and kept
  * by the settings. NULL with the reason as the last error. */
 GLR_API glr_project *glr_export_settings_project(glr_export_settings *settings, glr_log *log);
 
-/* Fills *params (zeroed first) from the settings: the project opened, the range counted
- * by glr_frame_range (5 s without a length), every default the table gives. Checks what
- * needs two options (--audio-offset without --audio, -an with a sound option, a sound
- * option with no sound to shape). A start or end time between two frames is said as a
+/* Fills *params (zeroed first) from the settings: glr_export_settings_check, the project
+ * opened, the range counted by glr_frame_range (5 s without a length), every default the
+ * table gives; a sound option with no sound to shape (no --audio, no Sound pass) is
+ * refused. A start or end time between two frames is said as a
  * warning on log. params points into the settings: keep them until the job is destroyed.
  * Returns 0 or a negative errno with the reason logged and as the last error. */
 GLR_API int glr_export_settings_resolve(glr_export_settings *settings, glr_log *log,
