@@ -175,13 +175,13 @@ TEST(export_options, an_unknown_key_is_refused_with_the_nearest_name_in_the_key_
     struct unknown {
         const char *key, *words;
     } unknowns[] = {
-        {"-tt", "-tt: no such option, nor an encoder's (did you mean -t?)"},
-        {"durration", "durration: no such option, nor an encoder's (did you mean duration?)"},
+        {"-tt", "unknown option -tt: neither glreader's nor an encoder's (did you mean -t?)"},
+        {"durration", "unknown option durration: neither glreader's nor an encoder's (did you mean duration?)"},
         {"--pix_fmt", "(did you mean --pix-fmt?)"},
         {"pixfmt", "(did you mean pix_fmt?)"},
         {"--compile-timout", "(did you mean --compile-timeout?)"},
-        {"-b:x", "-b:x: no such option"},
-        {"zzzzzzzzzz", "zzzzzzzzzz: no such option, nor an encoder's"},
+        {"-b:x", "unknown option -b:x"},
+        {"zzzzzzzzzz", "unknown option zzzzzzzzzz: neither glreader's nor an encoder's"},
     };
     for (const unknown &u : unknowns) {
         EXPECT_EQ(glr_export_settings_set(s.get(), u.key, "1"), -ENOENT) << u.key;

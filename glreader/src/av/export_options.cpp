@@ -666,7 +666,7 @@ int glr_export_settings_set(glr_export_settings *s, const char *key, const char 
             std::string option = encoder_option(key);
             if (option.empty()) {
                 std::string near = nearest(key);
-                fail(-ENOENT, "%s: no such option, nor an encoder's%s", key,
+                fail(-ENOENT, "unknown option %s: neither glreader's nor an encoder's%s", key,
                      near.empty() ? "" : (" (did you mean " + near + "?)").c_str());
             }
             s->encoder.emplace_back(option, value);

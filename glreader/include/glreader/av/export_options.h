@@ -78,8 +78,8 @@ GLR_API glr_export_settings *glr_export_settings_create(void);
  * the table lacks that names an encoder option of libavcodec ("preset", "-crf", "-b:v") is
  * added to the encoder's options. Returns 0, or -EINVAL (a value that is not of the
  * option's kind or is out of its bounds, naming the option as the key spelled it) or
- * -ENOENT (an unknown key, naming it and the nearest known one: "-tt: no such option (did
- * you mean -t?)"), with the reason as the last error. */
+ * -ENOENT (an unknown key, naming it and the nearest known one: "unknown option -tt:
+ * neither glreader's nor an encoder's (did you mean -t?)"), with the reason as the last error. */
 GLR_API int glr_export_settings_set(glr_export_settings *settings, const char *key, const char *value);
 
 /* Whether the option `name` (or a spelling of it) was set. */
