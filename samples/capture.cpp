@@ -57,7 +57,7 @@ sample::program_help help()
               {doc::shader, doc::media, doc::channels, doc::size, doc::rate.with_default("60"),
                doc::frames.with_default("600"), doc::require_hw}},
              {"Readback",
-              {doc::ring_format, doc::matrix, doc::range, doc::chroma_loc, doc::depth,
+              {doc::ring_format.with_default("rgba"), doc::matrix, doc::range, doc::chroma_loc, doc::depth,
                {"--flip", "stride|gpu|none",
                 "row order: a view from the top row with a negative stride, an upside-down blit, or GL's bottom "
                 "row first",

@@ -1,5 +1,6 @@
 #include "command_line.hpp"
 
+#include "glreader/av/export_options.h"
 #include "glreader/frame_range.h"
 
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 namespace sample {
 
@@ -88,6 +90,14 @@ std::string wrapped(const std::string &words, size_t indent, size_t first_column
 
 } // namespace
 
+option_doc exported(const char *name, const char *names)
+{
+    const glr_export_option *o = glr_export_option_find(name);
+    if (!o)
+        throw std::logic_error(std::string("the export's table has no option ") + name);
+    return {names ? names : o->flags, o->value, o->help, o->fallback};
+}
+
 option_doc option_doc::with_default(std::string fallback_words) const
 {
     option_doc copy = *this;
@@ -132,62 +142,17 @@ bool program_help::documents(const std::string &option) const
 
 namespace doc {
 
-const option_doc size{"-s", "WxH", "frame size, each side from 1 to 32768", "1280x720"};
-const option_doc rate{"-r", "FPS",
-                      "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", "30"};
-const option_doc seconds{"-t", "TIME", "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]", "5"};
-const option_doc frames{"-n, -frames:v", "FRAMES", "length in frames, instead of -t", "from -t"};
-const option_doc shader{"--shader", "FILE|DIR|JSON",
-                        "a Shadertoy shader: a .frag file with mainImage, a project directory (image.glsl, "
-                        "common.glsl, bufferA..D.glsl and a 'channels' file of 'PASS.channelN SPEC' lines), or "
-                        "Shadertoy's JSON of a shader (FILE.json; FILE.json#ID picks one of several)",
-                        "the built-in scene"};
-const option_doc media{"--media", "DIR",
-                       "where a Shadertoy JSON's media (its textures, cube maps, videos, music: /media/a/NAME) are, "
-                       "as DIR/NAME or DIR/media/a/NAME",
-                       "beside the JSON"};
-const option_doc channels{"--channel0..3", "SPEC",
-                          "the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE], cubemap:PATTERN ({} "
-                          "becomes px nx py ny pz nz; {_} Shadertoy's '' _1 .. _5), buffer:A..D or keyboard, then "
-                          ",filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=on|off ,loop=on|off. Shadertoy's "
-                          "defaults: image mipmap,repeat,vflip=on; video linear,clamp,vflip=on,loop=on; sound "
-                          "linear,clamp,vflip=off; cubemap mipmap,clamp,vflip=off; buffer linear,clamp; keyboard "
-                          "nearest,clamp",
-                          "the project's own, or none"};
-const option_doc codec{"-c, -c:v", "CODEC",
-                       "video encoder (libx264) or codec (h264, hevc, av1, vp9, prores: this FFmpeg's best encoder "
-                       "of it)",
-                       "the container's own: H.264 for .mp4 and .mkv, VP9 for .webm, PNG for .png, GIF for .gif"};
-const option_doc output{"-o", "OUTPUT",
-                        "a file, - (standard output), pipe:N, a URL (udp://, tcp://, srt://...) or an image sequence "
-                        "(frames/%05d.png)",
-                        "NAME.mp4"};
-const option_doc overwrite{"-y", "", "overwrite an existing output file, which is refused otherwise", "off"};
-const option_doc part{"--part", "", "write OUTPUT.part and rename it to OUTPUT once the whole output is written (a file only)",
-                      "off"};
-const option_doc format_options{"--format-options", "K=V:K=V", "muxer options: movflags=+faststart, hls_time=2", "none"};
-const option_doc metadata{"-metadata", "KEY=VALUE", "a tag of the file: title=..., artist=..., album, comment, date; repeat it",
-                          "none"};
-const option_doc audio_codec{"--audio-codec, -c:a", "CODEC",
-                             "the sound's encoder or codec (aac, libopus, mp3, flac), or copy to keep --audio's packets as "
-                             "they are",
-                             "the container's own: AAC for .mp4, Vorbis for .mkv, Opus for .webm; a sound already in it is "
-                             "copied"};
-const option_doc audio_bitrate{"--audio-bitrate, -b:a", "RATE", "its bit rate: 192k", "the encoder's"};
-const option_doc audio_offset{"--audio-offset", "SECONDS",
-                              "start the sound this much after the video; below 0 cuts its start", "0"};
-const option_doc audio_keep_longer{"--audio-keep-longer", "", "keep a sound longer than the video whole",
-                                   "off: it ends with the video"};
-const option_doc depth{"--depth", "N", "ring slots: frames being read back at once", "3"};
-const option_doc ring_format{"--ring-format", "F",
-                             "read frames back as rgba, bgra or rgb24, or as nv12, yuv420p, p010le, yuv444p, "
-                             "yuva420p, yuva444p or yuva444p10le converted on the GPU",
-                             "rgba"};
-const option_doc matrix{"--matrix", "M", "YUV conversion matrix and tags: bt709, bt601 or bt2020", "bt709"};
-const option_doc range{"--range", "R", "YUV range: tv (limited, 16-235) or pc (full)", "tv"};
-const option_doc chroma_loc{"--chroma-loc", "L", "4:2:0 chroma siting: left (H.264's) or center", "left"};
-const option_doc require_hw{"--require-hw", "",
-                            "refuse to render on a software rasterizer (llvmpipe) instead of a GPU", "off"};
+// The options of the export's table, spelled, explained and defaulted as the table says.
+const option_doc size = exported("size"), rate = exported("fps"), seconds = exported("duration"),
+                 frames = exported("frames"), shader = exported("shader"), media = exported("media"),
+                 channels = exported("channel0", "--channel0..3"), codec = exported("codec"),
+                 output = exported("output"), overwrite = exported("overwrite"), part = exported("part"),
+                 depth = exported("depth"), ring_format = exported("ring_format"),
+                 format_options = exported("format_options"), metadata = exported("metadata"),
+                 audio_codec = exported("audio_codec"), audio_bitrate = exported("audio_bitrate"),
+                 audio_offset = exported("audio_offset"), audio_keep_longer = exported("audio_keep_longer"),
+                 matrix = exported("matrix"), range = exported("color_range"), chroma_loc = exported("chroma_loc"),
+                 require_hw = exported("require_hw");
 const option_doc verbosity{"-v, -loglevel", "LEVEL",
                            "what to print on stderr: quiet (only a fatal error), error, warning (with progress and "
                            "the summary), info, verbose or debug; FFmpeg's own lines show as [component] ...",

@@ -44,6 +44,10 @@ struct program_help {
     bool documents(const std::string &option) const;
 };
 
+// An option of the export's table (glreader/av/export_options.h) as it documents it:
+// spellings (or `names`), value, what it does, default.
+option_doc exported(const char *name, const char *names = nullptr);
+
 // How much a program prints, ffmpeg's -loglevel names: quiet prints only a fatal error;
 // warning (the default) adds warnings, progress and the summary; info and beyond add what
 // glreader and FFmpeg say at those levels.
@@ -94,6 +98,8 @@ public:
 
     // The current option's value: the next argument.
     std::string value();
+    // Whether an argument follows the current one.
+    bool has_value() const { return at_ + 1 < argc_; }
     // value() as a whole number from min to max.
     long long integer(long long min, long long max);
     // integer() for an int count, from min to max.

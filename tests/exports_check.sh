@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The shipped libraries export glreader's public C API and nothing else: every dynamic
-# symbol they define is a glr_ function declared in an installed header, or one of the
+# symbol they define is a glr_ function declared in an installed header (glreader/ and its
+# folders: glreader/av/ holds glreader-av's newer ones), or one of the
 # private exports (glr_priv_*) declared in glreader/src/priv.h for glreader's own libraries,
 # and none is a test seam (glr_internal_*), which only the -testing builds carry.
 # Usage: exports_check.sh INCLUDE_DIR LIBGLREADER LIBGLREADER_AV LIBGLREADER_TESTING
@@ -17,7 +18,7 @@ for lib in "${@:1:$#-1}"; do
       echo "FAIL: $lib exports $s, which is not public glreader API"; failed=1
     elif [[ $s == glr_priv_* ]]; then
       grep -qE "\b$s\(" "$include"/../src/priv.h || { echo "FAIL: $lib exports $s, which priv.h does not declare"; failed=1; }
-    elif ! grep -qE "\b$s\(" "$include"/glreader/*.h; then
+    elif ! grep -rqE --include='*.h' "\b$s\(" "$include"/glreader; then
       echo "FAIL: $lib exports $s, which no installed header declares"; failed=1
     fi
   done

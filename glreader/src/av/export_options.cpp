@@ -32,17 +32,23 @@ constexpr char render[] = "What to render", encoding[] = "Encoding", sound[] = "
 
 #define CHANNEL(n)                                                                                               \
     {"channel" #n, "--channel" #n, "SPEC", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "the project's own, or none",  \
-     "the Image pass's iChannel" #n ": image:FILE, video:FILE, sound[:FILE], cubemap:PATTERN, buffer:A..D or "   \
-     "keyboard, then ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=on|off ,loop=on|off",              \
+     "the Image pass's iChannelN: image:FILE, video:FILE, sound[:FILE], cubemap:PATTERN ({} becomes px nx py ny " \
+     "pz nz; {_} Shadertoy's '' _1 .. _5), buffer:A..D or keyboard, then ,filter=nearest|linear|mipmap "        \
+     ",wrap=clamp|repeat ,vflip=on|off ,loop=on|off. Shadertoy's defaults: image mipmap,repeat,vflip=on; video " \
+     "linear,clamp,vflip=on,loop=on; sound linear,clamp,vflip=off; cubemap mipmap,clamp,vflip=off; buffer "       \
+     "linear,clamp; keyboard nearest,clamp",                                                                     \
      render}
 
 const glr_export_option table[] = {
     {"shader", "--shader", "FILE|DIR|JSON", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "the built-in scene",
      "a Shadertoy shader: a .frag file with mainImage, a project directory (image.glsl, common.glsl, "
-     "bufferA..D.glsl, sound.glsl and a 'channels' file), or Shadertoy's JSON (FILE.json; FILE.json#ID picks one)",
+     "bufferA..D.glsl and a 'channels' file of 'PASS.channelN SPEC' lines), or Shadertoy's JSON of a shader "
+     "(FILE.json; FILE.json#ID picks one of several)",
      render},
     {"media", "--media", "DIR", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "beside the JSON",
-     "where a Shadertoy JSON's media (/media/a/NAME) are, as DIR/NAME or DIR/media/a/NAME", render},
+     "where a Shadertoy JSON's media (its textures, cube maps, videos, music: /media/a/NAME) are, as DIR/NAME or "
+     "DIR/media/a/NAME",
+     render},
     CHANNEL(0),
     CHANNEL(1),
     CHANNEL(2),
@@ -50,8 +56,8 @@ const glr_export_option table[] = {
     {"size", "-s", "WxH", GLR_EXPORT_OPTION_SIZE, 1, max_dimension, nullptr, "1280x720",
      "frame size, each side from 1 to 32768", render},
     {"fps", "-r", "FPS", GLR_EXPORT_OPTION_RATE, 0, 0, nullptr, "30",
-     "frame rate from 1/1000 to 1000: 30, 29.97 (30000/1001), 30000/1001, ntsc, pal, film", render},
-    {"duration", "-t", "TIME", GLR_EXPORT_OPTION_TIME, 0.000001, max_seconds, nullptr, "5 s",
+     "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", render},
+    {"duration", "-t", "TIME", GLR_EXPORT_OPTION_TIME, 0.000001, max_seconds, nullptr, "5",
      "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]; the frames that start within it, as ffmpeg's sources count",
      render},
     {"frames", "-n, -frames:v", "FRAMES", GLR_EXPORT_OPTION_INTEGER, 1, INT_MAX, nullptr, "from -t",
@@ -137,13 +143,13 @@ const glr_export_option table[] = {
      "yuva444p10le converted on the GPU",
      colour},
     {"matrix", "--matrix", "M", GLR_EXPORT_OPTION_CHOICE, 0, 0, "bt709|bt601|bt2020", "bt709",
-     "YUV conversion matrix and tags", colour},
+     "YUV conversion matrix and tags: bt709, bt601 or bt2020", colour},
     {"color_range", "--range", "R", GLR_EXPORT_OPTION_CHOICE, 0, 0, "tv|pc", "tv",
      "YUV range: tv (limited, 16-235) or pc (full)", colour},
     {"chroma_loc", "--chroma-loc", "L", GLR_EXPORT_OPTION_CHOICE, 0, 0, "left|center", "left",
      "4:2:0 chroma siting: left (H.264's) or center", colour},
     {"depth", "--depth", "N", GLR_EXPORT_OPTION_INTEGER, 1, 64, nullptr, "3",
-     "ring slots: frames being read back at once, 1 to 64", colour},
+     "ring slots: frames being read back at once", colour},
     {"queue", "--queue", "N", GLR_EXPORT_OPTION_INTEGER, 1, 64, nullptr, "2",
      "frames waiting for the encoder thread, 1 to 64", colour},
 };
@@ -674,8 +680,11 @@ int glr_export_settings_set(glr_export_settings *s, const char *key, const char 
         }
         check_value(*o, key, value);
         s->command_line = key[0] == '-';
+        bool on = false;
         if (o->kind == GLR_EXPORT_OPTION_LIST)
             s->metadata.emplace_back(value);
+        else if (o->kind == GLR_EXPORT_OPTION_SWITCH && parse_switch(value, on))
+            s->values[o->name] = on ? "1" : "0";
         else
             s->values[o->name] = value;
         s->spelled[o->name] = key;
@@ -699,6 +708,17 @@ int glr_export_settings_check(const glr_export_settings *s)
         check(*s);
         return 0;
     });
+}
+
+const char *glr_export_settings_get(const glr_export_settings *s, const char *key)
+{
+    const glr_export_option *o = s && key ? find(key) : nullptr;
+    if (!o)
+        return nullptr;
+    if (o->kind == GLR_EXPORT_OPTION_LIST)
+        return s->metadata.empty() ? nullptr : s->metadata.back().c_str();
+    auto it = s->values.find(o->name);
+    return it == s->values.end() ? nullptr : it->second.c_str();
 }
 
 glr_project *glr_export_settings_project(glr_export_settings *s, glr_log *log)

@@ -85,6 +85,10 @@ GLR_API int glr_export_settings_set(glr_export_settings *settings, const char *k
 /* Whether the option `name` (or a spelling of it) was set. */
 GLR_API int glr_export_settings_has(const glr_export_settings *settings, const char *key);
 
+/* The text an option was set to (a switch's as "1" or "0"; a LIST's last entry), valid
+ * until it is set again; NULL when it was not set or the key names no option. */
+GLR_API const char *glr_export_settings_get(const glr_export_settings *settings, const char *key);
+
 /* Checks what needs more than one option and no file: the range (glr_frame_range: two
  * starts or two lengths), --audio-offset without --audio, -an with a sound option. What a
  * command line refuses as a usage error, before anything is opened. Returns 0 or -EINVAL
