@@ -11,7 +11,8 @@
 glreader.turbopipe is a drop-in for TurboPipe. A render made in pieces (render(...,
 first_frame=A, frames=N, chunk=True) on several machines) is joined by glreader.join.
 
-`render` runs the library's export job, the engine glreader-export drives. Failures are
+`render` runs the library's export job, the engine glreader-export drives, and takes its
+options by the names of the library's table (`export_options()` lists them). Failures are
 exceptions with the library's words: ValueError for options, FileNotFoundError,
 FileExistsError, BrokenPipeError, and glreader.Error for OpenGL, shader and encoder
 failures. glreader's warnings go to the "glreader" logger of the logging module.
@@ -19,7 +20,7 @@ failures. glreader's warnings go to the "glreader" logger of the logging module.
 from ._glreader import Error, __version__
 from .join import join
 from .recorder import Recorder
-from .render import render
+from .render import export_options, render
 from .ring import Frame, Plane, Ring
 
-__all__ = ["Error", "Frame", "Plane", "Recorder", "Ring", "__version__", "join", "render"]
+__all__ = ["Error", "Frame", "Plane", "Recorder", "Ring", "__version__", "export_options", "join", "render"]

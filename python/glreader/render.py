@@ -47,12 +47,10 @@ def _time_us(value: Union[int, float, str], name: str) -> int:
         raise ValueError(f"{name}: {e}") from None
 
 
-def _compile_timeout(seconds: float) -> float:
-    """The limit as the library takes it: the same default as glreader-export's
-    --compile-timeout (GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT), 0 for none (the library's -1)."""
+def _check_compile_timeout(seconds: float) -> None:
+    """Refuses, in Python's words, what glreader-export's --compile-timeout refuses (0: none)."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
         raise ValueError(f"compile_timeout: {seconds!r} is not a number of seconds >= 0")
-    return float(seconds) if seconds > 0 else -1.0
 
 
 def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optional[Union[float, str]],
@@ -150,6 +148,7 @@ def render(
     compile_timeout: float = 120,
     progress: Union[None, bool, Progress] = None,
     progress_interval: float = 0.1,
+    **options: Any,
 ) -> dict:
     """Renders a Shadertoy shader (.frag), project folder or Shadertoy JSON to `output`.
 
@@ -177,6 +176,12 @@ def render(
     .nut). compile_timeout: seconds the shaders may take to compile (and a first frame without
     pre-roll to render), as glreader-export's --compile-timeout; 0: no limit.
 
+    options: any other option of glreader-export's, by its name in the library's table
+    (glreader.export_options() lists them: depth=4, convert="cpu", matrix="bt601",
+    part=True, metadata={"title": "T"}...), or of the video encoder, as ffmpeg takes it
+    (crf=18, preset="slow", tune="animation"), checked against the encoder before a frame
+    renders. An unknown name is a ValueError naming the nearest known one.
+
     progress: a callable given the statistics (a dict) every progress_interval seconds
     and at the end, on this thread; True draws a bar on stderr; None draws one when stderr
     is a terminal. Ctrl-C cancels the render: the output is finalized with the frames
@@ -189,35 +194,81 @@ def render(
     fps_num, fps_den = _rate(fps)
     first_frame, frames = _range(fps_num, fps_den, frames=frames, duration=duration, end=end,
                                  first_frame=first_frame, start=start)
-    bound = []
+    given: dict = {}
     for channel, spec in (channels or {}).items():
         if not isinstance(channel, int) or not 0 <= channel <= 3 or not isinstance(spec, str):
             raise ValueError(f"channels: {channel!r}: {spec!r} is not N: 'SPEC' with N 0..3")
-        bound.append((channel, spec))
+        given[f"channel{channel}"] = spec
     if mouse is not None:
         if isinstance(mouse, str) or len(mouse) not in (2, 4):
             raise ValueError(f"mouse: {mouse!r} is not (x, y) or (x, y, cx, cy)")
         mouse = ",".join(repr(float(v)) for v in mouse)  # the library reads it as --mouse does
+    _check_compile_timeout(compile_timeout)
     if progress is None:
         progress = sys.stderr.isatty()
     callback = _Bar() if progress is True else progress or None
-    options = _output_options(output, size=size, fps=fps, codec=codec, pix_fmt=pix_fmt, codec_options=codec_options,
+    checked = _output_options(output, size=size, fps=fps, codec=codec, pix_fmt=pix_fmt, codec_options=codec_options,
                               container=container, format_options=format_options, audio=audio,
                               audio_codec=audio_codec, audio_bitrate=audio_bitrate, alpha=alpha, overwrite=overwrite)
-    options.update({
-        "project": os.fspath(shader) if shader is not None else "",
+    given.update({
+        "shader": os.fspath(shader) if shader is not None else None,
         "media": os.fspath(media) if media is not None else None,
-        "channels": bound,
+        "output": checked["output"],
+        "size": f"{checked['width']}x{checked['height']}",
+        "fps": f"{fps_num}/{fps_den}",
         "first_frame": first_frame,
         "frames": frames,
+        "codec": codec,
+        "pix_fmt": pix_fmt,
+        "codec_options": checked["codec_options"],
+        "container": container,
+        "format_options": checked["format_options"],
+        "audio": checked["audio"],
+        "audio_codec": audio_codec,
+        "audio_bitrate": audio_bitrate,
         "audio_rate": audio_rate,
         "no_audio": no_audio,
         "mouse": mouse,
         "date": date,
-        "chunk": bool(chunk),
-        "compile_timeout": _compile_timeout(compile_timeout),
+        "alpha": checked["alpha"] == 1,
+        "premultiply": checked["alpha"] == 2,
+        "overwrite": overwrite,
+        "chunk": chunk,
+        "compile_timeout": compile_timeout,
     })
-    return _glreader.run_export(options, callback, progress_interval)
+    return _glreader.run_export(_option_texts(given, options), callback, progress_interval)
+
+
+def export_options() -> list:
+    """The export's options as the library's table names them, one dict each: name (render's
+    keyword), flags (glreader-export's spellings), value, kind, min, max, choices, default,
+    help and section. render takes every one; glreader-export and the farm's command line
+    spell them by their flags."""
+    return _glreader.export_options()
+
+
+def _text(value: Any) -> str:
+    """A value as the library's option table reads it: switches 1 or 0, numbers as written."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return f"{value:.6f}".rstrip("0").rstrip(".") if math.isfinite(value) else repr(value)
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
+def _option_texts(given: Mapping[str, Any], options: Mapping[str, Any]) -> list:
+    """(key, text) pairs for the library's table: render's own keywords that were given (None
+    and off left to the table's defaults), then the caller's other options; metadata as a
+    mapping or a sequence of "KEY=VALUE" gives one pair an entry."""
+    pairs = [(key, _text(value)) for key, value in given.items() if value is not None and value is not False]
+    for key, value in options.items():
+        if key == "metadata" and isinstance(value, Mapping):
+            pairs += [("metadata", f"{k}={v}") for k, v in value.items()]
+        elif key == "metadata" and isinstance(value, (list, tuple)):
+            pairs += [("metadata", str(entry)) for entry in value]
+        else:
+            pairs.append((key, _text(value)))
+    return pairs
 
 
 def _output_options(output: PathLike, *, size: Sequence[int], fps: Any, codec: Optional[str], pix_fmt: Optional[str],

@@ -10,6 +10,9 @@
 #include "turbopipe.hpp"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
 
@@ -24,6 +27,8 @@ NB_MODULE(_glreader, m)
     glr_python::register_frame_range(m);
     m.def("run_export", &glr_python::run_export, nb::arg("options"), nb::arg("progress").none(),
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
+    m.def("export_options", &glr_python::export_options,
+          "The export's options as the library's table names them (glreader.export_options is its interface).");
     m.def("check_output", &glr_python::check_output, nb::arg("options"),
           "What an output with these encoder options would hold (glreader.farm checks its output with it).");
     m.def("join", &glr_python::join_chunks, nb::arg("options"), "Joins chunks (glreader.join is its interface).");

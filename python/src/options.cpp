@@ -3,6 +3,8 @@
 #include "errors.hpp"
 #include "messages.hpp"
 
+#include "glreader/av/export_options.h"
+
 #include <nanobind/stl/string.h>
 
 #include <sys/stat.h>
@@ -51,6 +53,31 @@ encoder_options::encoder_options(const nb::dict &o)
     e.fps_num = get<int>(o, "fps_num", 30);
     e.fps_den = get<int>(o, "fps_den", 1);
     e.alpha = get<int>(o, "alpha", 0);
+}
+
+nb::list export_options()
+{
+    static const char *const kinds[] = {"",      "text", "switch", "integer", "number", "time",
+                                        "rate",  "size", "bits",   "bytes",   "choice", "list"};
+    int count = 0;
+    const glr_export_option *table = glr_export_options(&count);
+    nb::list out;
+    for (int i = 0; i < count; i++) {
+        const glr_export_option &o = table[i];
+        nb::dict d;
+        d["name"] = o.name;
+        d["flags"] = o.flags;
+        d["value"] = o.value;
+        d["kind"] = kinds[o.kind];
+        d["min"] = o.min;
+        d["max"] = o.max;
+        d["choices"] = o.choices ? nb::cast(std::string(o.choices)) : nb::none();
+        d["default"] = o.fallback;
+        d["help"] = o.help;
+        d["section"] = o.section;
+        out.append(d);
+    }
+    return out;
 }
 
 nb::dict check_output(const nb::dict &options)

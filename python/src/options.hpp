@@ -40,6 +40,11 @@ private:
         audio_codec_;
 };
 
+// The export's option table (glreader/av/export_options.h), one dict an option: name, flags
+// (the command line's spellings, ", " between), value, kind, min, max, choices, default,
+// help, section.
+nanobind::list export_options();
+
 // What glr_encoder_check chooses for the encoder options, writing nothing: container, video_codec,
 // video_encoder, pix_fmt, audio_codec, audio_encoder; a refusal raises, with its words.
 nanobind::dict check_output(const nanobind::dict &options);

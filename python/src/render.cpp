@@ -8,11 +8,16 @@
 #include "messages.hpp"
 #include "options.hpp"
 
+#include "glreader/av/export_options.h"
 #include "glreader/export.h"
+
+#include <sys/stat.h>
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -29,8 +34,8 @@ namespace glr_python {
 
 namespace {
 
-struct project_deleter {
-    void operator()(glr_project *p) const { glr_project_destroy(&p); }
+struct settings_deleter {
+    void operator()(glr_export_settings *s) const { glr_export_settings_destroy(&s); }
 };
 struct job_deleter {
     void operator()(glr_export *j) const { glr_export_destroy(&j); }
@@ -97,43 +102,28 @@ struct outcome {
 
 } // namespace
 
-nb::dict run_export(const nb::dict &o, const nb::object &progress, double interval)
+nb::dict run_export(const std::vector<std::pair<std::string, std::string>> &options, const nb::object &progress,
+                    double interval)
 {
     glr_log *log = messages_log();
-    std::string project_path = nb::cast<std::string>(o["project"]);
-    std::optional<std::string> media = text(o, "media");
-    glr_project_params pp{};
-    pp.path = project_path.c_str();
-    pp.media_dir = c_str(media);
-    std::unique_ptr<glr_project, project_deleter> project(glr_project_open(log, &pp));
-    if (!project)
-        fail_with_last_error();
-    for (nb::handle item : get<nb::list>(o, "channels", nb::list())) {
-        auto [channel, spec] = nb::cast<std::pair<int, std::string>>(item);
-        std::string where = "channels[" + std::to_string(channel) + "]";
-        if (glr_project_bind(project.get(), GLR_SCENE_IMAGE_PASS, channel, spec.c_str(), where.c_str()) < 0)
-            fail_with_last_error();
-    }
-
-    std::optional<std::string> date = text(o, "date");
+    // The library's option table reads each (glreader/av/export_options.h): an unknown key
+    // or a bad value is a ValueError naming it, as render's keyword.
+    std::unique_ptr<glr_export_settings, settings_deleter> settings(glr_export_settings_create());
+    if (!settings)
+        throw std::bad_alloc();
+    for (const auto &[key, value] : options)
+        if (glr_export_settings_set(settings.get(), key.c_str(), value.c_str()) < 0)
+            throw failure{-EINVAL, glr_last_error()};
+    if (glr_export_settings_check(settings.get()) < 0)
+        throw failure{-EINVAL, glr_last_error()};
     glr_export_params p{};
-    glr_player_params &pl = p.player;
-    pl.width = get<int>(o, "width", 0);
-    pl.height = get<int>(o, "height", 0);
-    pl.fps_num = get<int>(o, "fps_num", 30);
-    pl.fps_den = get<int>(o, "fps_den", 1);
-    pl.project = project.get();
-    pl.first_frame = get<int>(o, "first_frame", 0);
-    pl.date = c_str(date);
-    pl.alpha = static_cast<glr_alpha>(get<int>(o, "alpha", 0));
-    if (std::optional<std::string> mouse = text(o, "mouse"); mouse && glr_shadertoy_parse_mouse(mouse->c_str(), pl.mouse) < 0)
+    if (glr_export_settings_resolve(settings.get(), log, &p) < 0)
         fail_with_last_error();
-    p.frame_count = get<int>(o, "frames", 0);
-    encoder_options encoder(o);
-    p.encoder = encoder.params;
-    p.no_sound_pass = get<bool>(o, "no_audio", false);
-    p.chunk = get<bool>(o, "chunk", false);
-    p.compile_timeout = get<double>(o, "compile_timeout", 0);
+    // Said in Python's words before anything starts; the library's exclusive create still
+    // guards against a file that appears later.
+    struct stat st;
+    if ((p.encoder.output_flags & GLR_OUTPUT_NO_OVERWRITE) && stat(p.encoder.output, &st) == 0 && S_ISREG(st.st_mode))
+        throw failure{-EEXIST, std::string(p.encoder.output) + " already exists: overwrite=True replaces it"};
 
     // FFmpeg's lines (x264's summary, a muxer's warnings) go to logging while it runs.
     std::optional<ffmpeg_messages> route(std::in_place);

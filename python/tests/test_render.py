@@ -3,6 +3,7 @@ glreader-export's of the same project, every option's effect in the output (as
 glreader-export's same option), ranges exact, errors as Python's exceptions with the
 library's words (a reader gone: BrokenPipeError), progress (a bar with progress=True), Ctrl-C
 finalizing the output, messages through logging."""
+import inspect
 import logging
 import os
 import re
@@ -182,6 +183,45 @@ def test_times_and_rates_are_read_as_glreader_export_reads_them():
     with pytest.raises(ValueError, match="compile_timeout: -1 is not a number of seconds >= 0"):
         glreader.render(None, "never.mkv", compile_timeout=-1, frames=2)
     assert not os.path.exists("never.mkv")
+
+
+def test_every_option_of_the_library_s_table_is_a_keyword_with_glreader_export_s_default():
+    """render's own keywords are the table's names with the table's defaults; the rest of the
+    table (and the encoder's options) come through **options: none is left out."""
+    table = {o["name"]: o for o in glreader.export_options()}
+    assert {"duration", "frames", "depth", "convert", "compile_timeout", "matrix", "metadata"} <= set(table)
+    parameters = inspect.signature(glreader.render).parameters
+    assert parameters["options"].kind is inspect.Parameter.VAR_KEYWORD
+    as_python = {"1280x720": (1280, 720), "off": False, "0": 0, "30": 30, "120": 120}
+    spelled_by_render = {"shader", "output", "alpha"}  # positional, or alpha's True/"premultiplied"
+    for name, p in parameters.items():
+        if name not in table or name in spelled_by_render:
+            continue
+        fallback = table[name]["default"]
+        if p.default is not None:  # None is not passed on: the table's default holds
+            assert as_python.get(fallback, fallback) == p.default, f"{name}: {p.default!r}, table {fallback!r}"
+    for name in ("channel0", "channel1", "channel2", "channel3"):
+        assert name in table  # render's channels={N: SPEC} gives them
+
+
+def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_path):
+    out = tmp_path / "tagged.mkv"
+    glreader.render(None, out, size=(64, 36), frames=3, progress=False, codec="libx264", depth=2, queue=1,
+                    convert="cpu", matrix="bt601", metadata={"title": "From Python"}, crf=30, preset="ultrafast",
+                    tune="animation")
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format_tags=title:stream=color_space,nb_frames",
+                            "-of", "default=nw=1", str(out)], check=True, capture_output=True, text=True,
+                           timeout=60).stdout
+    assert "TAG:title=From Python" in probe and "color_space=smpte170m" in probe, probe
+    with pytest.raises(ValueError, match=r"unknown option durration: .* \(did you mean duration\?\)"):
+        glreader.render(None, tmp_path / "never.mkv", durration=2)
+    with pytest.raises(ValueError, match=r"unknown option crff: neither glreader's nor an encoder's"):
+        glreader.render(None, tmp_path / "never.mkv", crff=2)
+    with pytest.raises(ValueError, match="depth takes a whole number, from 1 to 64, not '0'"):
+        glreader.render(None, tmp_path / "never.mkv", depth=0)
+    with pytest.raises(ValueError, match="encoder ffv1 has no option 'preset'"):
+        glreader.render(None, tmp_path / "never.mkv", codec="ffv1", preset="slow", frames=2, progress=False)
+    assert not os.path.exists(tmp_path / "never.mkv")
 
 
 def test_messages_go_to_logging(tmp_path, shaders, caplog):
