@@ -416,96 +416,140 @@ def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frame
             "state": state, "worker_pids": {n: w[0] for n, w in snapshot["workers"].items() if n in running}}
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """python -m glreader.farm: glreader-export's common options, with the farm's."""
+# glreader-export's options that the farm's command line leaves out, and why; every other
+# option of the library's table is taken by its spellings (tests/farm checks both).
+NOT_TAKEN = {
+    "output": "-o is the joined output's, and required",
+    "chunk": "the farm makes the chunks",
+    "part": "the join writes the output once it has every chunk",
+    "metadata": "the join writes no tags yet",
+    "no_audio": "the chunks have no sound: the output's is --audio's, encoded once by the join",
+    "audio_rate": "a Sound pass is not rendered by the farm: the output's sound is --audio's",
+    "audio_offset": "the join starts --audio's sound with the video",
+    "audio_keep_longer": "the join ends --audio's sound with the video",
+}
+# Those the join takes (the output's container and sound), as glreader.farm.render does.
+JOIN_OPTIONS = ("audio", "audio_codec", "audio_bitrate", "container", "format_options", "overwrite")
+
+
+def _command_line():
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m glreader.farm",
+        prog="python -m glreader.farm", allow_abbrev=False,
         description="Renders a Shadertoy shader, project folder or JSON in frame-range chunks on Ray (a local "
                     "cluster, or --address) and joins them into OUTPUT; as glreader-export --frames A-B and "
-                    "glreader-export join, scheduled.")
+                    "glreader-export join, scheduled. Takes glreader-export's options (and any option of the video "
+                    "encoder: -preset, -crf, -b:v...), but " + "; ".join(f"{n}: {why}" for n, why in NOT_TAKEN.items()
+                                                                            if n != "output") + ".")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_glreader.__version__}")
-    parser.add_argument("--shader", required=True, help="a .frag, a project folder or a Shadertoy JSON")
-    parser.add_argument("-o", dest="output", required=True, help="the joined output")
-    parser.add_argument("-s", dest="size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
-    parser.add_argument("-r", dest="fps", default="30", help="frame rate: 30, 29.97, 30000/1001 (default 30)")
-    length = parser.add_mutually_exclusive_group()
-    length.add_argument("-t", dest="duration", help="length: 2.5, 500ms, 1:30 (default 5 s)")
-    length.add_argument("-to", dest="end", help="stop at this time, instead of -t")
-    length.add_argument("-n", dest="frames", type=int, help="length in frames")
-    start = parser.add_mutually_exclusive_group()
-    start.add_argument("--start-frame", dest="first_frame", type=int, default=0, help="the first frame (default 0)")
-    start.add_argument("-ss", dest="start", help="start at this time: the first frame at or after it")
-    parser.add_argument("--media", help="where a Shadertoy JSON's media (textures, videos, sounds) are")
-    parser.add_argument("--compile-timeout", type=float, default=120,
-                        help="give up on a shader that compiles for longer, in seconds; 0: never (default 120)")
-    for n in range(4):
-        parser.add_argument(f"--channel{n}", metavar="SPEC", help=f"the Image pass's iChannel{n}, as glreader-export's"
-                            if n == 0 else argparse.SUPPRESS)
-    parser.add_argument("--mouse", help="iMouse: X,Y[,CX,CY], pixels from the bottom left")
-    parser.add_argument("--date", help="iDate at frame 0: YYYY-MM-DD[THH:MM:SS] (UTC)")
-    alpha = parser.add_mutually_exclusive_group()
-    alpha.add_argument("--alpha", action="store_const", const="straight", help="keep the shader's alpha (straight)")
-    alpha.add_argument("--premultiply", dest="alpha", action="store_const", const="premultiplied",
-                       help="keep it, the colour multiplied by it")
-    parser.add_argument("-c", "-c:v", dest="codec", help="the video encoder or codec, as ffmpeg's -c:v")
-    parser.add_argument("-pix_fmt", "--pix-fmt", dest="pix_fmt", help="the pixel format to encode")
-    parser.add_argument("-preset", "--preset", dest="preset", help="the encoder's preset")
-    parser.add_argument("-crf", "--crf", dest="crf", help="constant quality")
-    parser.add_argument("-b:v", dest="bitrate", help="video bit rate: 5M, 2500k")
-    parser.add_argument("-g", dest="gop", help="a keyframe at least every so many frames")
-    parser.add_argument("-tune", "--tune", dest="tune", help="tune the encoder: animation, film, grain...")
-    parser.add_argument("--codec-options", help="other encoder options, K=V:K=V")
-    parser.add_argument("--audio", help="a sound file, encoded once over the whole")
-    parser.add_argument("-c:a", "--audio-codec", dest="audio_codec", help="the sound's encoder")
-    parser.add_argument("-b:a", "--audio-bitrate", dest="audio_bitrate", type=int, help="its bit rate, bits/s")
-    parser.add_argument("-f", dest="container", help="the output's container (muxer)")
-    parser.add_argument("--format-options", help="muxer options, K=V:K=V (movflags=+faststart)")
-    parser.add_argument("-y", dest="overwrite", action="store_true", help="overwrite an existing output")
-    split_by = parser.add_mutually_exclusive_group(required=True)
+    farm = parser.add_argument_group("The farm")
+    farm.add_argument("-o", dest="output", required=True, help="the joined output")
+    split_by = farm.add_mutually_exclusive_group(required=True)
     split_by.add_argument("--chunks", type=int, help="how many chunks")
     split_by.add_argument("--chunk-frames", type=int, help="frames in each chunk")
-    parser.add_argument("--address", help="a Ray cluster's address (default: a local cluster on this machine)")
-    parser.add_argument("--gpus-per-chunk", type=float, default=0, help="GPUs Ray gives each chunk (default 0)")
-    parser.add_argument("--work", help="the chunks' folder and manifest; a rerun reuses finished chunks")
-    parser.add_argument("--shared-work", action="store_true", help="--work is on a disk every node shares")
-    parser.add_argument("--retries", type=int, default=3, help="attempts again when a worker dies (default 3)")
-    o = parser.parse_args(argv)
+    farm.add_argument("--address", help="a Ray cluster's address (default: a local cluster on this machine)")
+    farm.add_argument("--gpus-per-chunk", type=float, default=0, help="GPUs Ray gives each chunk (default 0)")
+    farm.add_argument("--work", help="the chunks' folder and manifest; a rerun reuses finished chunks")
+    farm.add_argument("--shared-work", action="store_true", help="--work is on a disk every node shares")
+    farm.add_argument("--retries", type=int, default=3, help="attempts again when a worker dies (default 3)")
+    sections: Dict[str, Any] = {}
+    for o in _glreader.export_options():
+        if o["name"] in NOT_TAKEN:
+            continue
+        if o["section"] not in sections:
+            sections[o["section"]] = parser.add_argument_group(o["section"])
+        words = f"{o['help']} (default: {o['default']})".replace("%", "%%")
+        if o["name"] in ("channel1", "channel2", "channel3"):
+            words = argparse.SUPPRESS  # as --channel0 says
+        flags = o["flags"].split(", ")
+        if o["kind"] == "switch":
+            sections[o["section"]].add_argument(*flags, dest=o["name"], action="store_true", default=None, help=words)
+        else:
+            sections[o["section"]].add_argument(*flags, dest=o["name"], metavar=o["value"], help=words)
+    return parser
+
+
+def _split_encoder_options(parser, argv: Sequence[str]) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """argv without the encoder's options (any -NAME VALUE that names no option of the farm
+    or of glreader-export, as ffmpeg takes them), and those options. Taken out before argparse,
+    which would read -crf as -c rf and -tune as -t une."""
+    takes_value = {flag: action.nargs != 0 for flag, action in parser._option_string_actions.items()}
+    left_out = {flag: o["name"] for o in _glreader.export_options() if o["name"] in NOT_TAKEN
+                for flag in o["flags"].split(", ")}
+    kept: List[str] = []
+    encoder: List[Tuple[str, str]] = []
+    at = 0
+    while at < len(argv):
+        arg = argv[at]
+        if arg in takes_value or not arg.startswith("-") or len(arg) < 2:
+            kept += argv[at:at + 2] if takes_value.get(arg) else [arg]
+            at += 2 if takes_value.get(arg) else 1
+            continue
+        if arg in left_out:
+            parser.error(f"{arg}: not taken by the farm: {NOT_TAKEN[left_out[arg]]}")
+        if at + 1 >= len(argv):
+            _glreader.check_export_option(arg, "")  # an unknown one says so, with the nearest
+            parser.error(f"{arg} needs a value")
+        _glreader.check_export_option(arg, argv[at + 1])
+        encoder.append((arg, argv[at + 1]))
+        at += 2
+    return kept, encoder
+
+
+def _bits(text: str) -> int:
+    """Bits a second as the table writes them: 192000, 192k, 1.5M."""
+    scale = {"k": 1e3, "M": 1e6, "G": 1e9}.get(text[-1:], 1)
+    return round(float(text[:-1] if scale != 1 else text) * scale)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """python -m glreader.farm: glreader-export's options, with the farm's."""
+    parser = _command_line()
     try:
-        width, height = (int(v) for v in o.size.split("x"))
-    except ValueError:
-        parser.error(f"-s takes WIDTHxHEIGHT, not {o.size!r}")
-    codec_options = [o.codec_options] if o.codec_options else []
-    codec_options += [f"{k}={v}" for k, v in (("preset", o.preset), ("crf", o.crf), ("b", o.bitrate), ("g", o.gop),
-                                              ("tune", o.tune)) if v is not None]
+        kept, encoder = _split_encoder_options(parser, list(sys.argv[1:] if argv is None else argv))
+        given = {name: value for name, value in vars(parser.parse_args(kept)).items() if value is not None}
+        # Every option read by the library's table first, in glreader-export's words.
+        for o in _glreader.export_options():
+            if o["name"] in given and o["name"] not in NOT_TAKEN and o["kind"] != "switch":
+                _glreader.check_export_option(o["flags"].split(", ")[0], given[o["name"]])
+    except ValueError as error:
+        parser.error(str(error))
+    farm = {name: given.pop(name) for name in ("output", "chunks", "chunk_frames", "address", "gpus_per_chunk", "work",
+                                               "shared_work", "retries") if name in given}
+    join_options = {name: given.pop(name) for name in JOIN_OPTIONS if name in given}
+    if "audio_bitrate" in join_options:
+        join_options["audio_bitrate"] = _bits(join_options["audio_bitrate"])
+    # render's keywords in Python's types; the rest as the table's text.
+    if "size" in given:
+        given["size"] = tuple(int(v) for v in given["size"].split("x"))
+    for name in ("frames", "first_frame"):
+        if name in given:
+            given[name] = int(given[name])
+    if "compile_timeout" in given:
+        given["compile_timeout"] = float(given["compile_timeout"])
+    if "mouse" in given:
+        given["mouse"] = [float(v) for v in given["mouse"].split(",")]
+    alpha = "premultiplied" if given.pop("premultiply", None) else "straight" if given.pop("alpha", None) else False
+    channels = {n: given.pop(f"channel{n}") for n in range(4) if f"channel{n}" in given}
+    shader = given.pop("shader", None)
+    for flag, value in encoder:  # -b:v as ffmpeg's b, -preset as preset
+        given[flag.lstrip("-").split(":")[0]] = value
+    output = farm.pop("output")
     try:
-        mouse = [float(v) for v in o.mouse.split(",")] if o.mouse else None
-    except ValueError:
-        parser.error(f"--mouse takes X,Y[,CX,CY], not {o.mouse!r}")
-    channels = {n: getattr(o, f"channel{n}") for n in range(4) if getattr(o, f"channel{n}")}
-    try:
-        stats = render(o.shader, o.output, frames=o.frames, duration=o.duration, end=o.end, first_frame=o.first_frame,
-                       start=o.start, fps=o.fps,
-                       chunks=o.chunks, chunk_frames=o.chunk_frames, address=o.address,
-                       gpus_per_chunk=o.gpus_per_chunk, work=o.work, shared_work=o.shared_work, retries=o.retries,
-                       audio=o.audio, audio_codec=o.audio_codec, audio_bitrate=o.audio_bitrate,
-                       container=o.container, format_options=o.format_options, overwrite=o.overwrite,
-                       size=(width, height), codec=o.codec, pix_fmt=o.pix_fmt,
-                       codec_options=":".join(codec_options) or None, media=o.media, channels=channels or None,
-                       mouse=mouse, date=o.date, alpha=o.alpha or False, compile_timeout=o.compile_timeout)
+        stats = render(shader, output, **farm, **join_options, **given, channels=channels or None, alpha=alpha)
     except KeyboardInterrupt:
         print("glreader.farm: cancelled; no output written", file=sys.stderr)
         return 130
     except FileExistsError:  # in the command line's words: -y, not overwrite=True
-        print(f"glreader.farm: {o.output} already exists: -y overwrites it", file=sys.stderr)
+        print(f"glreader.farm: {output} already exists: -y overwrites it", file=sys.stderr)
         return 1
     except (ValueError, OSError, ConnectionError, Error) as error:
         print(f"glreader.farm: {error}" if not str(error).startswith("glreader.farm:") else str(error),
               file=sys.stderr)
         return 1
     print(f"glreader.farm: {stats['frames']} frames in {stats['chunks']} chunks ({stats['chunks_rendered']} rendered, "
-          f"{stats['chunks_reused']} reused, {stats['retried']} retried) into {o.output} in {stats['seconds']:.1f} s",
+          f"{stats['chunks_reused']} reused, {stats['retried']} retried) into {output} in {stats['seconds']:.1f} s",
           file=sys.stderr)
     return 0
 

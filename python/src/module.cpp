@@ -29,6 +29,8 @@ NB_MODULE(_glreader, m)
           nb::arg("interval") = 0.1, "Runs an export job (glreader.render is its interface).");
     m.def("export_options", &glr_python::export_options,
           "The export's options as the library's table names them (glreader.export_options is its interface).");
+    m.def("check_export_option", &glr_python::check_export_option, nb::arg("key"), nb::arg("value"),
+          "Raises ValueError, in the table's words, unless the export's options take key=value.");
     m.def("check_output", &glr_python::check_output, nb::arg("options"),
           "What an output with these encoder options would hold (glreader.farm checks its output with it).");
     m.def("join", &glr_python::join_chunks, nb::arg("options"), "Joins chunks (glreader.join is its interface).");

@@ -80,6 +80,16 @@ nb::list export_options()
     return out;
 }
 
+void check_export_option(const std::string &key, const std::string &value)
+{
+    glr_export_settings *settings = glr_export_settings_create();
+    int rc = settings ? glr_export_settings_set(settings, key.c_str(), value.c_str()) : -ENOMEM;
+    std::string why = rc < 0 ? glr_last_error() : "";
+    glr_export_settings_destroy(&settings);
+    if (rc < 0)
+        throw failure{-EINVAL, why};
+}
+
 nb::dict check_output(const nb::dict &options)
 {
     encoder_options encoder(options);

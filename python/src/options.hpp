@@ -45,6 +45,10 @@ private:
 // help, section.
 nanobind::list export_options();
 
+// Whether the option table takes key (a name, a spelling or an encoder's option) with this
+// value; a ValueError with the table's words when not.
+void check_export_option(const std::string &key, const std::string &value);
+
 // What glr_encoder_check chooses for the encoder options, writing nothing: container, video_codec,
 // video_encoder, pix_fmt, audio_codec, audio_encoder; a refusal raises, with its words.
 nanobind::dict check_output(const nanobind::dict &options);

@@ -1,0 +1,51 @@
+"""The farm's command line is glreader-export's option table: every option of the library's
+table is taken by its spellings or left out with a reason, encoder options pass through to
+the encoder, and a misspelled option is refused naming the nearest. (No Ray needed: nothing
+here renders; tests/farm renders with these options against glreader-export.)"""
+import contextlib
+import io
+
+import pytest
+
+import glreader
+from glreader import farm
+
+
+def run(argv):
+    """(exit status, stderr) of the farm's main when argv is refused before anything starts."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stopped:
+        farm.main(argv)
+    return stopped.value.code, err.getvalue()
+
+
+def test_every_option_of_the_table_is_taken_or_left_out_with_a_reason():
+    parser = farm._command_line()
+    taken = set(parser._option_string_actions)
+    table = glreader.export_options()
+    assert set(farm.NOT_TAKEN) <= {o["name"] for o in table}
+    for o in table:
+        flags = o["flags"].split(", ")
+        if o["name"] in farm.NOT_TAKEN:
+            assert len(farm.NOT_TAKEN[o["name"]]) > 10
+            assert o["name"] == "output" or not set(flags) & taken, f"{o['name']} is left out, yet taken"
+        else:
+            assert set(flags) <= taken, f"{o['name']} ({o['flags']}) is not on the farm's command line"
+            action = parser._option_string_actions[flags[0]]
+            assert action.dest == o["name"] and (o["default"] in action.help or o["name"] in (
+                "channel1", "channel2", "channel3")), action.help
+
+
+def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refused():
+    parser = farm._command_line()
+    kept, encoder = farm._split_encoder_options(parser, ["-c", "libx264", "-crf", "21", "-tune", "animation", "-b:v",
+                                                         "300k"])
+    assert kept == ["-c", "libx264"] and encoder == [("-crf", "21"), ("-tune", "animation"), ("-b:v", "300k")]
+    status, said = run(["--shader", "x.frag", "-n", "4", "--chunks", "2", "-o", "out.mkv", "-tt", "2"])
+    assert status == 2 and "unknown option -tt: neither glreader's nor an encoder's (did you mean -t?)" in said, said
+    status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--audio-offset", "-1"])
+    assert status == 2 and "--audio-offset: not taken by the farm: the join starts" in said, said
+    status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--depth", "99"])
+    assert status == 2 and "--depth takes a whole number, from 1 to 64, not '99'" in said, said
+    status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-s", "640"])
+    assert status == 2 and "-s takes WIDTHxHEIGHT" in said, said
