@@ -419,7 +419,6 @@ def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frame
 # glreader-export's options that the farm's command line leaves out, and why; every other
 # option of the library's table is taken by its spellings (tests/farm checks both).
 NOT_TAKEN = {
-    "output": "-o is the joined output's, and required",
     "chunk": "the farm makes the chunks",
     "part": "the join writes the output once it has every chunk",
     "metadata": "the join writes no tags yet",
@@ -440,8 +439,7 @@ def _command_line():
         description="Renders a Shadertoy shader, project folder or JSON in frame-range chunks on Ray (a local "
                     "cluster, or --address) and joins them into OUTPUT; as glreader-export --frames A-B and "
                     "glreader-export join, scheduled. Takes glreader-export's options (and any option of the video "
-                    "encoder: -preset, -crf, -b:v...), but " + "; ".join(f"{n}: {why}" for n, why in NOT_TAKEN.items()
-                                                                            if n != "output") + ".")
+                    "encoder: -preset, -crf, -b:v...), but " + "; ".join(f"{n}: {why}" for n, why in NOT_TAKEN.items()) + ".")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_glreader.__version__}")
     farm = parser.add_argument_group("The farm")
     farm.add_argument("-o", dest="output", required=True, help="the joined output")
@@ -455,7 +453,7 @@ def _command_line():
     farm.add_argument("--retries", type=int, default=3, help="attempts again when a worker dies (default 3)")
     sections: Dict[str, Any] = {}
     for o in _glreader.export_options():
-        if o["name"] in NOT_TAKEN:
+        if o["name"] in NOT_TAKEN or o["name"] == "output":  # -o: the farm's own, required
             continue
         if o["section"] not in sections:
             sections[o["section"]] = parser.add_argument_group(o["section"])
