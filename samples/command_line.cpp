@@ -18,30 +18,6 @@ namespace sample {
 
 namespace {
 
-bool all_digits(const std::string &text, size_t from, size_t to)
-{
-    if (from >= to)
-        return false;
-    for (size_t i = from; i < to; i++)
-        if (text[i] < '0' || text[i] > '9')
-            return false;
-    return true;
-}
-
-// [-]DIGITS[.DIGITS] or [-].DIGITS, and nothing else (strtod alone takes "1e10", "inf",
-// "0x1p3" and leading spaces).
-bool parse_plain_decimal(const std::string &text, double &out)
-{
-    size_t from = !text.empty() && text[0] == '-' ? 1 : 0, dot = text.find('.', from);
-    bool whole = dot == std::string::npos ? all_digits(text, from, text.size())
-                                          : (dot == from || all_digits(text, from, dot)) &&
-                                                all_digits(text, dot + 1, text.size());
-    if (!whole)
-        return false;
-    out = std::strtod(text.c_str(), nullptr);
-    return std::isfinite(out);
-}
-
 std::string number_text(double x)
 {
     char text[64];
@@ -160,28 +136,11 @@ const option_doc verbosity{"-v, -loglevel", "LEVEL",
 
 } // namespace doc
 
-bool parse_integer(const std::string &text, long long &out)
-{
-    size_t from = !text.empty() && text[0] == '-' ? 1 : 0;
-    if (!all_digits(text, from, text.size()))
-        return false;
-    errno = 0;
-    out = std::strtoll(text.c_str(), nullptr, 10);
-    return errno != ERANGE;
-}
+// The library's readers (glreader/av/export_options.h): the table's strictness for every
+// program's options.
+bool parse_integer(const std::string &text, long long &out) { return glr_export_parse_integer(text.c_str(), &out) == 0; }
 
-bool parse_decimal(const std::string &text, double &out)
-{
-    size_t slash = text.find('/');
-    if (slash == std::string::npos)
-        return parse_plain_decimal(text, out);
-    double num = 0, den = 0;
-    if (!parse_plain_decimal(text.substr(0, slash), num) || !parse_plain_decimal(text.substr(slash + 1), den) ||
-        den == 0)
-        return false;
-    out = num / den;
-    return std::isfinite(out);
-}
+bool parse_decimal(const std::string &text, double &out) { return glr_export_parse_number(text.c_str(), &out) == 0; }
 
 void print_version(const std::string &program)
 {
@@ -308,13 +267,11 @@ frame_rate command_line::rate()
 long long command_line::scaled(long long min, long long max, double kilo, const char *unit, const char *examples)
 {
     std::string v = value();
-    char suffix = v.empty() ? 0 : v.back();
-    double scale = suffix == 'k' || suffix == 'K' ? kilo : suffix == 'M' ? kilo * kilo : suffix == 'G' ? kilo * kilo * kilo : 1;
     double x = 0;
-    if (!parse_plain_decimal(scale == 1 ? v : v.substr(0, v.size() - 1), x) || x * scale < min || x * scale > max)
+    if (glr_export_parse_scaled(v.c_str(), kilo, &x) < 0 || x < min || x > max)
         fail(option_ + " needs " + unit + " like " + examples + ", from " + std::to_string(min) + " to " +
              std::to_string(max) + ", not '" + v + "'");
-    return std::llround(x * scale);
+    return std::llround(x);
 }
 
 long long command_line::bit_rate(long long min, long long max)

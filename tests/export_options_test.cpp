@@ -109,6 +109,13 @@ TEST(export_options, every_kind_reads_its_text_into_the_params)
                               {"-o", "out.mkv"},       {"--require-hw", "0"}};
     for (const auto &g : given)
         ASSERT_EQ(glr_export_settings_set(s.get(), g[0], g[1]), 0) << g[0] << " " << g[1] << ": " << glr_last_error();
+    // As set, a switch as 1 or 0, a list's last entry; by any spelling.
+    EXPECT_STREQ(glr_export_settings_get(s.get(), "size"), "640x360");
+    EXPECT_STREQ(glr_export_settings_get(s.get(), "--part"), "1");
+    EXPECT_STREQ(glr_export_settings_get(s.get(), "require_hw"), "0");
+    EXPECT_STREQ(glr_export_settings_get(s.get(), "metadata"), "artist=C");
+    EXPECT_EQ(glr_export_settings_get(s.get(), "audio"), nullptr);
+    EXPECT_EQ(glr_export_settings_get(s.get(), "-preset"), nullptr);
     glr_export_params p = resolved(s.get());
     EXPECT_EQ(p.player.width, 640);
     EXPECT_EQ(p.player.height, 360);

@@ -1,5 +1,6 @@
 #include "av/codec_choice.hpp"
 
+#include "av/edit_distance.hpp"
 #include "error.hpp"
 
 extern "C" {
@@ -160,23 +161,6 @@ std::string encoders_for(AVMediaType type, const AVOutputFormat *muxer, const ch
             }
     }
     return joined(names);
-}
-
-size_t edit_distance(const std::string &a, const std::string &b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); j++)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); j++) {
-            size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
 }
 
 // Encoder and codec names of this type here that look like `name` (a typo, a missing

@@ -1,8 +1,9 @@
 // The export's option table and the settings made from it (glreader/av/export_options.h).
 #include "glreader/av/export_options.h"
 
-#include "../error.hpp"
-#include "../guarded.hpp"
+#include "av/edit_distance.hpp"
+#include "error.hpp"
+#include "guarded.hpp"
 #include "glreader/frame_range.h"
 #include "glreader/shadertoy_project.h"
 
@@ -181,23 +182,6 @@ const glr_export_option *find(const char *key)
     return nullptr;
 }
 
-size_t edit_distance(const std::string &a, const std::string &b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); j++)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); j++) {
-            size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 // The known key nearest to an unknown one, spelled as it was: a command-line spelling for
 // "-x", a name for "x"; "" when none is near.
 std::string nearest(const std::string &key)
@@ -206,7 +190,7 @@ std::string nearest(const std::string &key)
     std::string best;
     size_t best_distance = SIZE_MAX;
     auto consider = [&](const std::string &candidate) {
-        size_t d = edit_distance(key, candidate);
+        size_t d = glr::edit_distance(key, candidate);
         if (d < best_distance)
             best_distance = d, best = candidate;
     };
@@ -249,29 +233,42 @@ std::string escaped(const std::string &value)
     return out;
 }
 
+bool all_digits(const std::string &text, size_t from, size_t to)
+{
+    if (from >= to)
+        return false;
+    for (size_t i = from; i < to; i++)
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+    return true;
+}
+
+// [-]DIGITS, within long long.
 bool parse_integer(const std::string &text, long long &out)
 {
     size_t from = !text.empty() && text[0] == '-' ? 1 : 0;
-    if (from == text.size() || text.find_first_not_of("0123456789", from) != std::string::npos)
+    if (!all_digits(text, from, text.size()))
         return false;
     errno = 0;
     out = std::strtoll(text.c_str(), nullptr, 10);
     return errno != ERANGE;
 }
 
+// [-]DIGITS[.DIGITS] or [-].DIGITS, and nothing else (strtod alone takes "1e10", "inf",
+// "0x1p3" and leading spaces).
 bool parse_plain_decimal(const std::string &text, double &out)
 {
-    size_t from = !text.empty() && text[0] == '-' ? 1 : 0;
-    size_t dot = text.find('.', from);
-    std::string digits = text.substr(from);
-    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
-        (dot != std::string::npos && text.find('.', dot + 1) != std::string::npos))
+    size_t from = !text.empty() && text[0] == '-' ? 1 : 0, dot = text.find('.', from);
+    bool whole = dot == std::string::npos ? all_digits(text, from, text.size())
+                                          : (dot == from || all_digits(text, from, dot)) &&
+                                                all_digits(text, dot + 1, text.size());
+    if (!whole)
         return false;
     out = std::strtod(text.c_str(), nullptr);
     return std::isfinite(out);
 }
 
+// A decimal, or a fraction of two (A/B, B not 0).
 bool parse_number(const std::string &text, double &out)
 {
     size_t slash = text.find('/');
@@ -285,12 +282,14 @@ bool parse_number(const std::string &text, double &out)
     return std::isfinite(out);
 }
 
-// A decimal with a k, M or G suffix, each a power of kilo.
+// A decimal with a k (or K), M or G suffix, each a power of kilo.
 bool parse_scaled(const std::string &text, double kilo, double &out)
 {
-    static const char suffixes[] = "kMG";
-    const char *suffix = text.empty() ? nullptr : std::strchr(suffixes, text.back());
-    double scale = suffix && *suffix ? std::pow(kilo, static_cast<double>(suffix - suffixes + 1)) : 1;
+    char suffix = text.empty() ? 0 : text.back();
+    double scale = suffix == 'k' || suffix == 'K' ? kilo
+                   : suffix == 'M'                ? kilo * kilo
+                   : suffix == 'G'                ? kilo * kilo * kilo
+                                                  : 1;
     if (!parse_plain_decimal(scale > 1 ? text.substr(0, text.size() - 1) : text, out))
         return false;
     out *= scale;
@@ -690,6 +689,21 @@ int glr_export_settings_set(glr_export_settings *s, const char *key, const char 
         s->spelled[o->name] = key;
         return 0;
     });
+}
+
+int glr_export_parse_integer(const char *text, long long *value)
+{
+    return text && value && parse_integer(text, *value) ? 0 : -EINVAL;
+}
+
+int glr_export_parse_number(const char *text, double *value)
+{
+    return text && value && parse_number(text, *value) ? 0 : -EINVAL;
+}
+
+int glr_export_parse_scaled(const char *text, double kilo, double *value)
+{
+    return text && value && parse_scaled(text, kilo, *value) ? 0 : -EINVAL;
 }
 
 int glr_export_settings_has(const glr_export_settings *s, const char *key)

@@ -68,6 +68,15 @@ GLR_API const struct glr_export_option *glr_export_options(int *count);
  * ("-pix_fmt", "--pix-fmt"). NULL: none. */
 GLR_API const struct glr_export_option *glr_export_option_find(const char *key);
 
+/* The table's readers of numbers, for a front-end's own options too: the whole text is the
+ * number (no exponent, inf, nan or spaces). Each returns 0, or -EINVAL (no last error: a
+ * front-end says it in its words). */
+GLR_API int glr_export_parse_integer(const char *text, long long *value);  /* [-]DIGITS */
+/* A decimal ([-]DIGITS[.DIGITS], [-].DIGITS) or a fraction of two (3/2, the second not 0). */
+GLR_API int glr_export_parse_number(const char *text, double *value);
+/* A decimal with k (or K), M or G: kilo, kilo squared, cubed (192k, 1.5M). */
+GLR_API int glr_export_parse_scaled(const char *text, double kilo, double *value);
+
 typedef struct glr_export_settings glr_export_settings;
 
 /* Empty settings: every option at its default. NULL when out of memory. */

@@ -1,0 +1,27 @@
+#include "av/edit_distance.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace glr {
+
+size_t edit_distance(const std::string &a, const std::string &b)
+{
+    // One row of the table at a time: row[j] is the distance from a's first i letters to
+    // b's first j.
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); j++) {
+            size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace glr
