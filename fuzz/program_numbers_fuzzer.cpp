@@ -1,11 +1,13 @@
-// The programs' number, time, rate and size options (samples/command_line.hpp's strict
-// readers, and the library's time and rate readers, glreader/frame_range.h, which every
-// front-end uses): the first byte picks the reader. Each accepts the whole text or refuses
-// it, and what it accepts is in range: finite numbers, times of 0 or more, rates and sizes
-// above 0.
+// The programs' options: the strict readers of numbers, sizes, times and rates
+// (samples/command_line.hpp's, glreader/frame_range.h's) and the export's option table
+// (glreader/av/export_options.h), each value set on one of its options and the pairs
+// checked. The first byte picks the reader (and the option). Each accepts the whole text or
+// refuses it, and what it accepts is in range: finite numbers, times of 0 or more, rates
+// and sizes above 0.
 #include "fuzz_input.hpp"
 
 #include "command_line.hpp"
+#include "glreader/av/export_options.h"
 #include "glreader/frame_range.h"
 
 #include <cmath>
@@ -21,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double real = 0;
     int64_t microseconds = 0;
     int num = 0, den = 0, width = 0, height = 0;
-    switch (data[0] % 5) {
+    switch (data[0] % 6) {
     case 0:
         sample::parse_integer(text, integer);
         break;
@@ -37,10 +39,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (glr_parse_rate(text.c_str(), &num, &den) == 0 && (num <= 0 || den <= 0))
             std::abort();
         break;
-    default:
+    case 4:
         if (sample::parse_size(text, width, height) && (width <= 0 || height <= 0))
             std::abort();
         break;
+    default: {
+        int count = 0;
+        const glr_export_option *table = glr_export_options(&count);
+        glr_export_settings *settings = glr_export_settings_create();
+        glr_export_settings_set(settings, table[data[0] / 6 % count].name, text.c_str());
+        glr_export_settings_check(settings);
+        glr_export_settings_destroy(&settings);
+        break;
+    }
     }
     return 0;
 }
