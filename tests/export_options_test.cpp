@@ -151,21 +151,22 @@ TEST(export_options, values_out_of_kind_or_bounds_are_refused_naming_the_option_
     struct refusal {
         const char *key, *value, *words;
     } refusals[] = {
-        {"-s", "0x10", "-s takes WIDTHxHEIGHT"},
-        {"size", "640", "size takes WIDTHxHEIGHT"},
-        {"-r", "0", "-r: "},
-        {"-r", "5000", "-r takes a frame rate from 1/1000 to 1000"},
-        {"-t", "0", "-t takes a time"},
-        {"duration", "soon", "duration takes a time"},
-        {"-n", "1.5", "-n takes a whole number, from 1"},
-        {"--depth", "65", "--depth takes a whole number, from 1 to 64"},
-        {"--convert", "gpu2", "--convert takes one of gpu cpu, not 'gpu2'"},
-        {"-b:a", "fast", "-b:a takes bits a second"},
+        {"-s", "0x10", "-s needs WIDTHxHEIGHT like 1280x720, each a whole number from 1 to 32768, not '0x10'"},
+        {"size", "640", "size needs WIDTHxHEIGHT"},
+        {"-r", "0", "-r needs a frame rate from 1/1000 to 1000 frames a second"},
+        {"-r", "5000", "-r needs a frame rate from 1/1000 to 1000"},
+        {"-t", "0", "-t needs a time like 2.5, 500ms or 01:30, from 0.001 to 1000000 seconds, not '0'"},
+        {"duration", "soon", "duration needs a time"},
+        {"-n", "1.5", "-n needs a whole number from 1 to 2147483647, not '1.5'"},
+        {"--depth", "65", "--depth needs a whole number from 1 to 64"},
+        {"--convert", "gpu2", "--convert takes gpu or cpu, not 'gpu2'"},
+        {"-b:a", "fast", "-b:a needs bits per second like 192000"},
         {"--alpha", "yes", "--alpha takes 1, 0, true or false"},
         {"-metadata", "=x", "-metadata takes KEY=VALUE"},
+        {"--matrix", "x", "--matrix takes bt709, bt601 or bt2020, not 'x'"},
         {"--mouse", "1", "--mouse: "},
         {"--date", "tomorrow", "--date: "},
-        {"--compile-timeout", "-1", "--compile-timeout takes a number"},
+        {"--compile-timeout", "-1", "--compile-timeout needs a number like 1.5 or 3/2, from 0 to 1000000"},
     };
     for (const refusal &r : refusals) {
         settings_ptr s = make();

@@ -49,6 +49,6 @@ def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refuse
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--audio-offset", "-1"])
     assert status == 2 and "--audio-offset: not taken by the farm: the join starts" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--depth", "99"])
-    assert status == 2 and "--depth takes a whole number, from 1 to 64, not '99'" in said, said
+    assert status == 2 and "--depth needs a whole number from 1 to 64, not '99'" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-s", "640"])
-    assert status == 2 and "-s takes WIDTHxHEIGHT" in said, said
+    assert status == 2 and "-s needs WIDTHxHEIGHT" in said, said

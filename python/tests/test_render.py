@@ -217,7 +217,7 @@ def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_
         glreader.render(None, tmp_path / "never.mkv", durration=2)
     with pytest.raises(ValueError, match=r"unknown option crff: neither glreader's nor an encoder's"):
         glreader.render(None, tmp_path / "never.mkv", crff=2)
-    with pytest.raises(ValueError, match="depth takes a whole number, from 1 to 64, not '0'"):
+    with pytest.raises(ValueError, match="depth needs a whole number from 1 to 64, not '0'"):
         glreader.render(None, tmp_path / "never.mkv", depth=0)
     with pytest.raises(ValueError, match="encoder ffv1 has no option 'preset'"):
         glreader.render(None, tmp_path / "never.mkv", codec="ffv1", preset="slow", frames=2, progress=False)

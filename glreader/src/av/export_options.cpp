@@ -58,12 +58,12 @@ const glr_export_option table[] = {
      "frame size, each side from 1 to 32768", render},
     {"fps", "-r", "FPS", GLR_EXPORT_OPTION_RATE, 0, 0, nullptr, "30",
      "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", render},
-    {"duration", "-t", "TIME", GLR_EXPORT_OPTION_TIME, 0.000001, max_seconds, nullptr, "5",
+    {"duration", "-t", "TIME", GLR_EXPORT_OPTION_TIME, 0.001, max_seconds, nullptr, "5",
      "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]; the frames that start within it, as ffmpeg's sources count",
      render},
     {"frames", "-n, -frames:v", "FRAMES", GLR_EXPORT_OPTION_INTEGER, 1, INT_MAX, nullptr, "from -t",
      "length in frames, instead of -t", render},
-    {"end", "-to", "TIME", GLR_EXPORT_OPTION_TIME, 0.000001, max_seconds, nullptr, "from -t",
+    {"end", "-to", "TIME", GLR_EXPORT_OPTION_TIME, 0.001, max_seconds, nullptr, "from -t",
      "stop at this time, instead of -t: the frames before the first at or after it", render},
     {"start", "-ss", "TIME", GLR_EXPORT_OPTION_TIME, 0, max_seconds, nullptr, "0",
      "start at this time: the first frame at or after it, rendered exactly as a run from 0 renders it", render},
@@ -341,8 +341,9 @@ bool is_choice(const glr_export_option &o, const std::string &text)
 // Checks `text` as a value of option o, spelled `key`; fails naming what it takes.
 void check_value(const glr_export_option &o, const std::string &key, const std::string &text)
 {
-    auto refuse = [&](const std::string &takes) {
-        fail(-EINVAL, "%s takes %s, not '%s'", key.c_str(), takes.c_str(), text.c_str());
+    // In the words every program's options use (samples/command_line.cpp).
+    auto refuse = [&](const std::string &needs) {
+        fail(-EINVAL, "%s %s, not '%s'", key.c_str(), needs.c_str(), text.c_str());
     };
     auto bounds = [&](const char *unit) {
         return ", from " + number_text(o.min) + " to " + number_text(o.max) + unit;
@@ -365,51 +366,56 @@ void check_value(const glr_export_option &o, const std::string &key, const std::
         return;
     case GLR_EXPORT_OPTION_SWITCH:
         if (!parse_switch(text, on))
-            refuse("1, 0, true or false");
+            refuse("takes 1, 0, true or false");
         return;
     case GLR_EXPORT_OPTION_INTEGER:
         if (!parse_integer(text, n) || n < o.min || n > o.max)
-            refuse("a whole number" + bounds(""));
+            refuse("needs a whole number from " + number_text(o.min) + " to " + number_text(o.max));
         return;
     case GLR_EXPORT_OPTION_NUMBER:
         if (!parse_number(text, x) || x < o.min || x > o.max)
-            refuse("a number like 1.5 or 3/2" + bounds(""));
+            refuse("needs a number like 1.5 or 3/2" + bounds(""));
         return;
     case GLR_EXPORT_OPTION_TIME: {
         int64_t us = 0;
         if (glr_parse_time(text.c_str(), &us) < 0 || us < std::llround(o.min * 1e6) || us > o.max * 1e6)
-            refuse("a time like 2.5, 500ms or 01:30" + bounds(" seconds"));
+            refuse("needs a time like 2.5, 500ms or 01:30" + bounds(" seconds"));
         return;
     }
     case GLR_EXPORT_OPTION_RATE: {
         int num = 0, den = 0;
-        if (glr_parse_rate(text.c_str(), &num, &den) < 0)
-            fail(-EINVAL, "%s: %s", key.c_str(), glr_last_error());
-        // Beyond, containers' time bases (MP4's and the like) stop being exact.
-        if (static_cast<long long>(num) > 1000ll * den || static_cast<long long>(den) > 1000ll * num)
-            refuse("a frame rate from 1/1000 to 1000");
+        // Beyond 1/1000 and 1000, containers' time bases (MP4's and Matroska's millisecond
+        // ticks among them) cannot tell the frames apart.
+        if (glr_parse_rate(text.c_str(), &num, &den) < 0 || static_cast<long long>(num) > 1000ll * den ||
+            static_cast<long long>(den) > 1000ll * num)
+            refuse("needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, 30000/1001 or ntsc");
         return;
     }
     case GLR_EXPORT_OPTION_SIZE:
         if (!parse_size(text, w, h, o.max))
-            refuse("WIDTHxHEIGHT, each side from 1 to " + number_text(o.max));
+            refuse("needs WIDTHxHEIGHT like 1280x720, each a whole number from 1 to " + number_text(o.max));
         return;
     case GLR_EXPORT_OPTION_BITS:
+        if (!parse_scaled(text, 1000, x) || x < o.min || x > o.max)
+            refuse("needs bits per second like 192000, 192k or 1.5M" + bounds(""));
+        return;
     case GLR_EXPORT_OPTION_BYTES:
-        if (!parse_scaled(text, o.kind == GLR_EXPORT_OPTION_BITS ? 1000 : 1024, x) || x < o.min || x > o.max)
-            refuse(o.kind == GLR_EXPORT_OPTION_BITS ? "bits a second like 192000, 192k or 1.5M" + bounds("")
-                                                    : "bytes like 65536, 64k or 16M" + bounds(""));
+        if (!parse_scaled(text, 1024, x) || x < o.min || x > o.max)
+            refuse("needs bytes like 65536, 64k or 16M (k: 1024, M: 1024 k)" + bounds(""));
         return;
     case GLR_EXPORT_OPTION_CHOICE:
         if (!is_choice(o, text)) {
             std::string choices = o.choices;
-            std::replace(choices.begin(), choices.end(), '|', ' ');
-            refuse("one of " + choices);
+            size_t last = choices.rfind('|');
+            choices.replace(last, 1, " or ");
+            for (size_t bar; (bar = choices.find('|')) != std::string::npos;)
+                choices.replace(bar, 1, ", ");
+            refuse("takes " + choices);
         }
         return;
     case GLR_EXPORT_OPTION_LIST:
         if (text.find('=') == std::string::npos || text[0] == '=')
-            refuse("KEY=VALUE, like title=My video");
+            refuse("takes KEY=VALUE, like title=My video");
         return;
     }
 }
