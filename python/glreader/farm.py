@@ -253,6 +253,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
            chunk_frames: Optional[int] = None, address: Optional[str] = None, gpus_per_chunk: float = 0,
            work: Optional[PathLike] = None, shared_work: bool = False, retries: int = 3,
            audio: Optional[PathLike] = None, audio_codec: Optional[str] = None, audio_bitrate: Optional[int] = None,
+           audio_offset: float = 0, audio_keep_longer: bool = False, metadata: Any = None, part: bool = False,
            container: Optional[str] = None, format_options: Any = None, overwrite: bool = False,
            progress: Union[None, bool, Callable[[dict], None]] = None, **render_options: Any) -> dict:
     """Renders shader (a .frag, project folder or Shadertoy JSON) to output in chunks on Ray.
@@ -266,7 +267,8 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     removed after); a rerun with the same arguments and work renders only missing chunks.
     shared_work: every node sees `work` (a shared disk): chunks are written there, not sent
     back through the object store. retries: attempts Ray makes again when a worker dies.
-    audio (with audio_codec, audio_bitrate), container, format_options, overwrite: the
+    audio (with audio_codec, audio_bitrate, audio_offset, audio_keep_longer), container,
+    format_options, metadata, overwrite, part: the
     output, as glreader.join takes them. Any other keyword (size, codec, codec_options,
     pix_fmt, channels, media, mouse, date, ...) goes to each chunk's glreader.render.
     progress: a callable given a dict (frames_done, frames, fps, eta_seconds, chunks,
@@ -361,8 +363,9 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
                 show(_status(ray.get(tracker.snapshot.remote()), pending, done_frames + reused_frames, reused_frames,
                              frames, len(names), time.monotonic() - start, "rendering"))
         stats = join([os.path.join(work, n) for n in names], output, audio=audio, audio_codec=audio_codec,
-                     audio_bitrate=audio_bitrate, container=container, format_options=format_options,
-                     overwrite=overwrite)
+                     audio_bitrate=audio_bitrate, audio_offset=audio_offset, audio_keep_longer=audio_keep_longer,
+                     container=container, format_options=format_options, metadata=metadata, overwrite=overwrite,
+                     part=part)
         snapshot = ray.get(tracker.snapshot.remote())
         stats.update(chunks_rendered=rendered, chunks_reused=len(reused), retried=snapshot["retried"],
                      nodes=len({node for _, node in snapshot["workers"].values()}), seconds=time.monotonic() - start)
@@ -420,15 +423,12 @@ def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frame
 # option of the library's table is taken by its spellings (tests/farm checks both).
 NOT_TAKEN = {
     "chunk": "the farm makes the chunks",
-    "part": "the join writes the output once it has every chunk",
-    "metadata": "the join writes no tags yet",
     "no_audio": "the chunks have no sound: the output's is --audio's, encoded once by the join",
     "audio_rate": "a Sound pass is not rendered by the farm: the output's sound is --audio's",
-    "audio_offset": "the join starts --audio's sound with the video",
-    "audio_keep_longer": "the join ends --audio's sound with the video",
 }
 # Those the join takes (the output's container and sound), as glreader.farm.render does.
-JOIN_OPTIONS = ("audio", "audio_codec", "audio_bitrate", "container", "format_options", "overwrite")
+JOIN_OPTIONS = ("audio", "audio_codec", "audio_bitrate", "audio_offset", "audio_keep_longer", "container",
+                "format_options", "metadata", "overwrite", "part")
 
 
 def _command_line():
@@ -463,6 +463,9 @@ def _command_line():
         flags = o["flags"].split(", ")
         if o["kind"] == "switch":
             sections[o["section"]].add_argument(*flags, dest=o["name"], action="store_true", default=None, help=words)
+        elif o["kind"] == "list":
+            sections[o["section"]].add_argument(*flags, dest=o["name"], metavar=o["value"], action="append",
+                                                help=words)
         else:
             sections[o["section"]].add_argument(*flags, dest=o["name"], metavar=o["value"], help=words)
     return parser
@@ -510,7 +513,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # Every option read by the library's table first, in glreader-export's words.
         for o in _glreader.export_options():
             if o["name"] in given and o["name"] not in NOT_TAKEN and o["kind"] != "switch":
-                _glreader.check_export_option(o["flags"].split(", ")[0], given[o["name"]])
+                values = given[o["name"]] if o["kind"] == "list" else [given[o["name"]]]
+                for value in values:
+                    _glreader.check_export_option(o["flags"].split(", ")[0], value)
     except ValueError as error:
         parser.error(str(error))
     farm = {name: given.pop(name) for name in ("output", "chunks", "chunk_frames", "address", "gpus_per_chunk", "work",
@@ -518,6 +523,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     join_options = {name: given.pop(name) for name in JOIN_OPTIONS if name in given}
     if "audio_bitrate" in join_options:
         join_options["audio_bitrate"] = _bits(join_options["audio_bitrate"])
+    if "audio_offset" in join_options:
+        join_options["audio_offset"] = float(join_options["audio_offset"])
     # render's keywords in Python's types; the rest as the table's text.
     if "size" in given:
         given["size"] = tuple(int(v) for v in given["size"].split("x"))

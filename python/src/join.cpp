@@ -35,7 +35,17 @@ nb::dict join_chunks(const nb::dict &options)
     p.container = e.container;
     p.format_options = e.format_options;
     p.audio = e.audio;
-    p.output_flags = e.output_flags;
+    p.audio.offset = get<double>(options, "audio_offset", 0);
+    p.audio.keep_longer = get<bool>(options, "audio_keep_longer", false);
+    p.output_flags = e.output_flags | (get<bool>(options, "part", false) ? GLR_OUTPUT_PART : 0);
+    std::vector<std::string> tags;
+    for (nb::handle tag : get<nb::list>(options, "metadata", nb::list()))
+        tags.push_back(nb::cast<std::string>(tag));
+    std::vector<const char *> metadata;
+    for (const std::string &t : tags)
+        metadata.push_back(t.c_str());
+    metadata.push_back(nullptr);
+    p.metadata = metadata.data();
     glr_join_stats s{};
     int rc;
     {

@@ -3,10 +3,11 @@ joins to the single pass's frames; chunks that do not join raise ValueError nami
 and nothing is written."""
 import os
 
+import numpy
 import pytest
 
 import glreader
-from conftest import decode_frames
+from conftest import decode_frames, decode_sound
 
 
 def test_a_stateful_project_in_chunks_joins_to_the_single_pass(tmp_path, shaders):
@@ -48,3 +49,36 @@ def test_chunks_that_do_not_join_raise_and_write_nothing(tmp_path, shaders):
     with pytest.raises(ValueError, match="Matroska"):
         glreader.render(shader, tmp_path / "chunk.mp4", frames=3, chunk=True, size=(32, 16), progress=False)
     assert not out.exists()
+
+
+def test_the_join_takes_tags_a_part_name_and_places_the_sound(tmp_path, shaders):
+    """metadata, part, audio_offset and audio_keep_longer, as glreader-export join takes them
+    (the farm's command line passes them to it)."""
+    import subprocess
+
+    shader = os.path.join(shaders, "plasma.frag")
+    common = dict(size=(32, 16), codec="ffv1", progress=False, fps=25)
+    chunks = [tmp_path / "a.nut", tmp_path / "b.nut"]
+    glreader.render(shader, chunks[0], first_frame=0, frames=5, chunk=True, **common)
+    glreader.render(shader, chunks[1], first_frame=5, frames=5, chunk=True, **common)
+    song = tmp_path / "song.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
+                    str(song)], check=True, timeout=60)
+
+    def probe(path, entries):
+        return subprocess.run(["ffprobe", "-v", "error", "-show_entries", entries, "-of", "default=nw=1", str(path)],
+                              check=True, capture_output=True, text=True, timeout=60).stdout
+
+    out = tmp_path / "tagged.mkv"
+    glreader.join(chunks, out, metadata={"title": "Joined"}, part=True, audio=song, audio_codec="flac",
+                  audio_offset=0.2)
+    assert not (tmp_path / "tagged.mkv.part").exists() and out.exists(), "part: renamed once whole"
+    assert "TAG:title=Joined" in probe(out, "format_tags=title")
+    sound = numpy.abs(decode_sound(str(out), 48000)).reshape(-1, 2).max(axis=1)
+    assert sound[:int(0.19 * 48000)].max() == 0 and sound[int(0.21 * 48000):int(0.3 * 48000)].max() > 0.05, \
+        "audio_offset: 0.2 s of silence, then the sine (ffmpeg's at 1/8)"
+    longer = tmp_path / "longer.mkv"
+    glreader.join(chunks, longer, audio=song, audio_codec="flac", audio_keep_longer=True)
+    assert float(probe(longer, "format=duration").split("=")[1]) > 1.9, "the 2 s sound kept whole past 0.4 s of video"
+    with pytest.raises(ValueError, match="metadata: 'title' is not KEY=VALUE"):
+        glreader.join(chunks, tmp_path / "never.mkv", metadata=["title"])

@@ -193,9 +193,14 @@ def test_every_command_line_option_reaches_the_render_as_glreader_export_s_does(
         h264 = tmp_path / "x264.mkv"
         done = subprocess.run([sys.executable, "-m", "glreader.farm", "--shader", str(shader), "-s", "32x16", "-n",
                                "8", "--chunks", "2", "-c", "libx264", "-preset", "veryfast", "-crf", "21", "-g", "6",
-                               "-tune", "animation", "-pix_fmt", "yuv444p", "--codec-options", "aq-mode=2", "-o",
-                               str(h264)], env=env, capture_output=True, text=True, timeout=300)
+                               "-tune", "animation", "-pix_fmt", "yuv444p", "--codec-options", "aq-mode=2",
+                               "-metadata", "title=Farmed", "--part", "-o", str(h264)], env=env, capture_output=True,
+                              text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
+        assert not os.path.exists(f"{h264}.part"), "--part: renamed once whole"
+        assert subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format_tags=title", "-of", "csv=p=0",
+                               str(h264)], capture_output=True, text=True, check=True, timeout=60).stdout.strip() == \
+            "Farmed", "-metadata reaches the joined output"
         settings = x264_settings(h264)
         for option in ("crf=21.0", "keyint=6", "aq=2:", "deblock=1:1:1", "subme=2"):  # tune, preset: deblock, subme
             assert option in settings, f"{option} not in x264's settings: {settings}"
