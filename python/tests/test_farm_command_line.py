@@ -39,7 +39,8 @@ def test_every_option_of_the_table_is_taken_or_left_out_with_a_reason():
                 assert o["help"] in action.help and f"(default: {o['default']})" in action.help, action.help
 
 
-def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refused():
+def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # out.mkv, were a refusal to let a render through
     parser = farm._command_line()
     kept, encoder = farm._split_encoder_options(parser, ["-c", "libx264", "-crf", "21", "-tune", "animation", "-b:v",
                                                          "300k"])
@@ -54,3 +55,4 @@ def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refuse
     assert status == 2 and "--depth needs a whole number from 1 to 64, not '99'" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-s", "640"])
     assert status == 2 and "-s needs WIDTHxHEIGHT" in said, said
+    assert not (tmp_path / "out.mkv").exists()
