@@ -299,8 +299,8 @@ static struct glr_export_stats cancel_while_held(glr_export *job, int point, con
  * cancelled; nothing was rendered, so no output is created and an existing file at its path
  * stays as it was; the compile's thread ends once the compile does and frees what it made.
  * Once it reported that (render_running 0), destroy waits for the thread's last steps: held
- * there, the thread is gone when a destroy right after its release returns (a thread still
- * ending when the program exits races exit's clean-up of EGL and the driver). */
+ * there, it is gone when destroy returns (a thread still ending when the program exits races
+ * exit's clean-up of EGL and the driver). */
 static void cancel_during_compile(void)
 {
     const char *out = scratch_file("compile.mkv");
@@ -326,8 +326,7 @@ static void cancel_during_compile(void)
     CHECK(glr_internal_export_wait_held(job, 300));
     CHECK(stats_of(job).render_running == 0); /* reported, and the thread still there */
     CHECK(glr_internal_export_render_threads() == 1);
-    glr_internal_export_release(job);
-    glr_export_destroy(&job);
+    glr_export_destroy(&job); /* lets the held thread go on, and waits for it */
     CHECK(glr_internal_export_render_threads() == 0);
     glr_project_destroy(&project);
     unlink(out);

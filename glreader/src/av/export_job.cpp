@@ -831,10 +831,14 @@ glr_export::~glr_export()
         std::lock_guard<std::mutex> lock(shared_->mutex);
         ended = shared_->render_done;
     }
-    if (ended)
+    if (ended) {
+#ifdef GLREADER_TEST_SEAMS
+        release_hold(); // a thread a test holds at its end (GLR_INTERNAL_HOLD_END) goes on
+#endif
         left_in_driver_.join();
-    else
+    } else {
         left_in_driver_.detach();
+    }
 }
 
 glr_log *glr_export::log() const { return shared_->log; }

@@ -29,7 +29,8 @@ GLR_API void glr_internal_encoder_fail_after(glr_encoder *enc, int64_t frames);
  * in a driver's compile or draw (the compile limit and a cancel see it so), until
  * glr_internal_export_release. A driver cannot be made to compile or draw for long on
  * demand, and a shader that takes long on llvmpipe takes a GPU no time. Called twice, once
- * with GLR_INTERNAL_HOLD_END: the thread is held at both, released once at each. */
+ * with GLR_INTERNAL_HOLD_END: the thread is held at both, released once at each; the job's
+ * destroy releases the end's hold too, as it waits for the thread. */
 GLR_API void glr_internal_export_hold_at(glr_export *job, int point);
 /* Waits up to `seconds` for the render thread to be held; 1 when it is, 0 otherwise. */
 GLR_API int glr_internal_export_wait_held(glr_export *job, double seconds);
