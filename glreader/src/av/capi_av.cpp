@@ -5,6 +5,7 @@
 #include "av/encoder.hpp"
 #include "av/export_job.hpp"
 #include "av/fault_injection.h"
+#include "av/recorder.hpp"
 #include "guarded.hpp"
 
 #include <string>
@@ -136,6 +137,71 @@ void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)
 {
     if (enc && stats)
         *stats = enc->stats();
+}
+
+glr_recorder *glr_recorder_create(glr_log *log, const struct glr_recorder_params *params)
+{
+    glr_recorder *rec = nullptr;
+    glr::guarded(log, [&] {
+        if (!params)
+            glr::fail(-EINVAL, "glr_recorder_create: params is NULL");
+        rec = new glr_recorder(log, *params);
+        return 0;
+    });
+    return rec;
+}
+
+int glr_recorder_capture(glr_recorder *rec, const struct glr_source *source, int64_t pts)
+{
+    if (!rec || !source) {
+        glr_priv_report_error(rec ? rec->log() : nullptr, -EINVAL,
+                              rec ? "glr_recorder_capture: source is NULL" : "glr_recorder_capture: rec is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(rec->log(), [&] { return rec->capture(*source, pts); });
+}
+
+int glr_recorder_submit_audio(glr_recorder *rec, const float *samples, int frames, int64_t pts)
+{
+    if (!rec) {
+        glr_priv_report_error(nullptr, -EINVAL, "glr_recorder_submit_audio: rec is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(rec->log(), [&] { return rec->submit_audio(samples, frames, pts); });
+}
+
+void glr_recorder_cancel(glr_recorder *rec)
+{
+    if (rec)
+        rec->cancel();
+}
+
+int glr_recorder_abandon(glr_recorder *rec)
+{
+    return rec ? rec->abandon() : -EINVAL;
+}
+
+int glr_recorder_finish(glr_recorder *rec)
+{
+    if (!rec) {
+        glr_priv_report_error(nullptr, -EINVAL, "glr_recorder_finish: rec is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(rec->log(), [&] { return rec->finish(); });
+}
+
+void glr_recorder_get_stats(const glr_recorder *rec, struct glr_recorder_stats *stats)
+{
+    if (rec && stats)
+        *stats = rec->stats();
+}
+
+void glr_recorder_destroy(glr_recorder **rec)
+{
+    if (!rec || !*rec)
+        return;
+    delete *rec;
+    *rec = nullptr;
 }
 
 glr_export *glr_export_create(glr_log *log, const struct glr_export_params *params)

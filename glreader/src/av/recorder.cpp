@@ -1,0 +1,274 @@
+#include "av/recorder.hpp"
+
+#include "av/encoder.hpp"
+
+#include "error.hpp"
+
+#include <cerrno>
+#include <cstdint>
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+constexpr int default_ring_depth = 3, default_progress_ms = 100;
+
+// An unset colour (every field 0) is the encoder's.
+bool color_unset(const glr_color &c)
+{
+    return c.matrix == 0 && c.range == 0 && c.primaries == 0 && c.transfer == 0 && c.chroma == 0;
+}
+
+} // namespace
+
+glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : log_(log), params_(params)
+{
+    glr_ring_params &rp = params_.ring;
+    if (params.frame_sink) {
+        if (rp.width <= 0 || rp.height <= 0)
+            glr::fail(-EINVAL, "glr_recorder_create: a recorder with a frame sink needs ring.width and ring.height");
+        if (!rp.format)
+            rp.format = GLR_FORMAT_RGBA8;
+    } else {
+        glr_encoder_params ep = params.encoder;
+        if (rp.width == 0 && rp.height == 0) {
+            rp.width = ep.width;
+            rp.height = ep.height;
+        }
+        if (rp.width != ep.width || rp.height != ep.height)
+            glr::fail(-EINVAL, "glr_recorder_create: the ring's size %dx%d is not the encoder's, %dx%d", rp.width,
+                      rp.height, ep.width, ep.height);
+        if (color_unset(rp.color))
+            rp.color = ep.color;
+        // The encoder's own YUV, converted on the GPU where the ring makes it; else BGRA,
+        // which encoders of RGB take as it is (ffv1, rawvideo, qtrle) and libswscale converts
+        // for the others.
+        ep.format = rp.format ? rp.format : GLR_FORMAT_BGRA8;
+        plan_ = glr_encoder::check(log, ep);
+        if (!rp.format)
+            rp.format = plan_.format;
+        ep.format = rp.format;
+        encoder_ = new glr_encoder(log, ep);
+    }
+    plan_.format = rp.format;
+    if (!rp.depth)
+        rp.depth = default_ring_depth;
+    if (!rp.capture_timeout_ns)
+        rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
+    next_progress_ = clock::now();
+}
+
+glr_recorder::~glr_recorder()
+{
+    cancel_ = true; // a recorder not finished is finished as cancelled
+    finish();
+    glr_ring *ring;
+    glr_encoder *encoder;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ring = ring_;
+        encoder = encoder_;
+        ring_ = nullptr;
+        encoder_ = nullptr;
+    }
+    glr_encoder_destroy(&encoder);
+    // Away from the capturing thread the ring's context may be gone: its GL objects are
+    // left to that context, which frees them when it goes.
+    if (ring && std::this_thread::get_id() == gl_thread_)
+        glr_ring_destroy(&ring);
+}
+
+int glr_recorder::make_ring()
+{
+    glr_ring *ring = glr_ring_create(log_, &params_.ring);
+    if (!ring)
+        return glr_last_error_code(); // logged
+    gl_thread_ = std::this_thread::get_id();
+    std::lock_guard<std::mutex> lock(mutex_);
+    ring_ = ring;
+    return 0;
+}
+
+void glr_recorder::keep_error(int code)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_)
+        error_ = code;
+}
+
+int glr_recorder::capture(const glr_source &source, int64_t pts)
+{
+    if (cancel_ || abandoned_)
+        return -ECANCELED;
+    bool first = !ring_;
+    if (first) {
+        if (int rc = make_ring(); rc < 0) {
+            keep_error(rc);
+            return rc;
+        }
+    } else if (std::this_thread::get_id() != gl_thread_) {
+        glr_priv_report_error(log_, -EINVAL,
+                              "glr_recorder_capture: called from another thread than the first capture's, whose GL "
+                              "context the recorder reads",
+                              1);
+        return -EINVAL;
+    }
+    int rc;
+    while ((rc = glr_ring_capture(ring_, &source, pts)) == -EBUSY) {
+        // Every slot holds a frame: the oldest goes first.
+        if ((rc = hand_over_next(UINT64_MAX)) < 0)
+            break;
+    }
+    if (rc >= 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        captured_++;
+    }
+    // The first frame reaches the sink before the next renders, its readback waited for:
+    // a recorder that opened its output encodes at least that frame, even one left
+    // behind later in the driver (Matroska's muxer writes a file with no frame that does
+    // not parse).
+    if (rc >= 0 && first)
+        rc = hand_over_next(UINT64_MAX);
+    while (rc >= 0 && (rc = hand_over_next(0)) > 0) {
+    }
+    if (rc < 0) {
+        keep_error(rc);
+        return rc;
+    }
+    report_progress(false);
+    return 0;
+}
+
+int glr_recorder::hand_over_next(uint64_t timeout_ns)
+{
+    glr_frame f{};
+    int rc = glr_ring_acquire(ring_, &f, timeout_ns);
+    if (rc == -EAGAIN || rc == -ENODATA)
+        return 0;
+    if (rc < 0)
+        return rc;
+    std::lock_guard<std::mutex> submitting(submit_mutex_);
+    if (abandoned_) {
+        glr_frame_release(&f); // the output was finalized without this frame
+        return 1;
+    }
+    if (params_.frame_sink) {
+        params_.frame_sink(params_.frame_sink_opaque, &f);
+    } else {
+        // A full queue waits for the output.
+        if (params_.sink_wait)
+            params_.sink_wait(params_.sink_wait_opaque, 1);
+        rc = glr_encoder_submit(encoder_, &f);
+        if (params_.sink_wait)
+            params_.sink_wait(params_.sink_wait_opaque, 0);
+        if (rc < 0)
+            return rc;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    delivered_++;
+    return 1;
+}
+
+int glr_recorder::submit_audio(const float *samples, int frames, int64_t pts)
+{
+    if (!encoder_) {
+        glr_priv_report_error(log_, -EINVAL, "glr_recorder_submit_audio: this recorder has no encoder (a frame sink)",
+                              1);
+        return -EINVAL;
+    }
+    std::lock_guard<std::mutex> submitting(submit_mutex_);
+    bool finished;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finished = finished_;
+    }
+    if (abandoned_ || finished)
+        return -ECANCELED;
+    return glr_encoder_submit_audio(encoder_, samples, frames, pts);
+}
+
+int glr_recorder::abandon()
+{
+    if (!submit_mutex_.try_lock())
+        return -EBUSY;
+    abandoned_ = true;
+    submit_mutex_.unlock();
+    return 0;
+}
+
+int glr_recorder::finish()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (finished_)
+            return finish_code_;
+    }
+    glr_ring *ring;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ring = ring_;
+    }
+    // The frames under way, unless the capturing thread was left behind.
+    if (ring && !abandoned_) {
+        int rc;
+        while ((rc = hand_over_next(UINT64_MAX)) > 0) {
+        }
+        if (rc < 0)
+            keep_error(rc);
+    }
+    std::unique_lock<std::mutex> submitting(submit_mutex_);
+    int failed;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        failed = error_;
+    }
+    bool whole = !cancel_ && !abandoned_ && !failed;
+    int rc = 0;
+    if (encoder_)
+        rc = whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
+    submitting.unlock();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (rc < 0 && !error_)
+            error_ = rc;
+        finish_code_ = rc;
+        finished_ = true;
+        stop_ = error_ == -EINTR         ? GLR_EXPORT_INTERRUPTED
+                : error_                 ? GLR_EXPORT_FAILED
+                : whole                  ? GLR_EXPORT_COMPLETE
+                                         : GLR_EXPORT_CANCELLED;
+    }
+    report_progress(true);
+    return rc;
+}
+
+glr_recorder_stats glr_recorder::stats() const
+{
+    glr_recorder_stats s{};
+    std::lock_guard<std::mutex> lock(mutex_);
+    s.stop = stop_;
+    s.cancel_requested = cancel_;
+    s.frames_captured = captured_;
+    s.frames_delivered = delivered_;
+    s.ring_format = params_.ring.format;
+    s.plan = plan_;
+    if (ring_)
+        glr_ring_get_stats(ring_, &s.ring);
+    if (encoder_)
+        glr_encoder_get_stats(encoder_, &s.encoder);
+    s.output_wait_seconds = s.encoder.write_in_progress_ms / 1000;
+    return s;
+}
+
+void glr_recorder::report_progress(bool now)
+{
+    if (!params_.progress)
+        return;
+    auto t = clock::now();
+    if (!now && t < next_progress_)
+        return;
+    int ms = params_.progress_interval_ms ? params_.progress_interval_ms : default_progress_ms;
+    next_progress_ = t + std::chrono::milliseconds(ms);
+    glr_recorder_stats s = stats();
+    params_.progress(params_.progress_opaque, &s);
+}

@@ -1,0 +1,55 @@
+// The recorder behind glr_recorder (see glreader/av/recorder.h for the contract): a ring
+// made at the first capture in the caller's context, and a sink (the encoder, or the
+// caller's callback) that each frame read back goes to. Two threads may meet in it: the
+// capturing thread, and one that leaves it behind (abandon) and finalizes the encoder.
+#pragma once
+
+#include "glreader/av/recorder.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+struct glr_recorder {
+public:
+    // Checks the params and opens the encoder; throws glr::failure with words.
+    glr_recorder(glr_log *log, const glr_recorder_params &params);
+    ~glr_recorder();
+    glr_recorder(const glr_recorder &) = delete;
+    glr_recorder &operator=(const glr_recorder &) = delete;
+
+    // The C calls' bodies: codes returned, errors logged where they happened.
+    int capture(const glr_source &source, int64_t pts);
+    int submit_audio(const float *samples, int frames, int64_t pts);
+    void cancel() noexcept { cancel_ = true; }
+    int abandon();
+    int finish();
+    glr_recorder_stats stats() const;
+    glr_log *log() const { return log_; }
+
+private:
+    int make_ring(); // in the current context; the ring's error code, logged
+    int hand_over_next(uint64_t timeout_ns); // 1: one handed over, 0: none ready, < 0: error
+    void keep_error(int code);
+    void report_progress(bool now);
+
+    glr_log *log_;
+    glr_recorder_params params_; // the callbacks and the ring's params; the encoder's strings are not kept
+    glr_encoder_plan plan_{};
+    glr_encoder *encoder_ = nullptr;
+    glr_ring *ring_ = nullptr;
+    std::thread::id gl_thread_;
+
+    std::atomic<bool> cancel_{false};
+    std::atomic<bool> abandoned_{false}; // set under submit_mutex_
+    std::mutex submit_mutex_;            // held while a frame goes to the sink, and by finish
+
+    mutable std::mutex mutex_; // guards what follows (and ring_ and encoder_ going away)
+    int64_t captured_ = 0, delivered_ = 0;
+    int error_ = 0; // the first error
+    bool finished_ = false;
+    int finish_code_ = 0;
+    glr_export_stop stop_ = GLR_EXPORT_NOT_STOPPED;
+    std::chrono::steady_clock::time_point next_progress_{};
+};

@@ -1,0 +1,260 @@
+// glreader-av's recorder: the caller's frames (a framebuffer of the test's own context)
+// through the ring into the encoder or a frame sink, decoded back and compared with what
+// was drawn; its stops (cancel, abandon from another thread) and its refusals.
+#include "support/decoder.hpp"
+#include "support/gl_test.hpp"
+#include "support/pattern_scene.hpp"
+
+#include "glreader/av/recorder.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using glr_test::pattern_scene;
+using glr_test::scratch_path;
+
+// output must outlive the params.
+glr_recorder_params recorder_params(int width, int height, const char *codec, const char *output)
+{
+    glr_recorder_params p{};
+    p.encoder.width = width;
+    p.encoder.height = height;
+    p.encoder.fps_num = 25;
+    p.encoder.fps_den = 1;
+    p.encoder.codec = codec;
+    p.encoder.output = output;
+    return p;
+}
+
+glr_recorder_stats stats_of(const glr_recorder *rec)
+{
+    glr_recorder_stats s{};
+    glr_recorder_get_stats(rec, &s);
+    return s;
+}
+
+using recorder_test = glr_test::gl_test;
+
+// FFV1 takes BGRA as it is: every frame decodes to what was drawn, alpha included, and the
+// recorder reports each step.
+TEST_F(recorder_test, frames_of_the_caller_s_framebuffer_decode_pixel_exact)
+{
+    const int w = 64, h = 48, frames = 12;
+    std::string path = scratch_path("recorder.mkv");
+    glr_recorder_params p = recorder_params(w, h, "ffv1", path.c_str());
+    int reports = 0;
+    p.progress = [](void *opaque, const glr_recorder_stats *) { ++*static_cast<int *>(opaque); };
+    p.progress_opaque = &reports;
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    EXPECT_EQ(stats_of(rec).ring_format, GLR_FORMAT_BGRA8);
+    EXPECT_STREQ(stats_of(rec).plan.video_encoder, "ffv1");
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+        if (n == 0) // the first frame reaches the encoder before the first capture returns
+            EXPECT_EQ(stats_of(rec).frames_delivered, 1);
+    }
+    ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    glr_recorder_stats s = stats_of(rec);
+    EXPECT_EQ(s.stop, GLR_EXPORT_COMPLETE);
+    EXPECT_EQ(s.frames_captured, frames);
+    EXPECT_EQ(s.frames_delivered, frames);
+    EXPECT_EQ(s.encoder.frames_encoded, static_cast<uint64_t>(frames));
+    EXPECT_EQ(s.ring.frames_released, static_cast<uint64_t>(frames));
+    EXPECT_GE(reports, 2); // the first capture's and the finish's
+    glr_recorder_destroy(&rec);
+    EXPECT_EQ(rec, nullptr);
+
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    std::remove(path.c_str());
+}
+
+// An encoder that wants YUV gets the ring's own conversion (no conversion on the CPU),
+// as glr_encoder_check plans it; BGRA asked for leaves it to libswscale.
+TEST_F(recorder_test, the_ring_converts_to_the_encoder_s_yuv_unless_bgra_is_asked_for)
+{
+    const int w = 64, h = 48, frames = 4;
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (bool cpu : {false, true}) {
+        std::string path = scratch_path(cpu ? "cpu.mp4" : "gpu.mp4");
+        glr_recorder_params p = recorder_params(w, h, "libx264", path.c_str());
+        p.encoder.codec_options = "preset=ultrafast";
+        if (cpu)
+            p.ring.format = GLR_FORMAT_BGRA8;
+        glr_recorder *rec = glr_recorder_create(nullptr, &p);
+        ASSERT_NE(rec, nullptr) << glr_last_error();
+        for (int n = 0; n < frames; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+        }
+        ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+        glr_recorder_stats s = stats_of(rec);
+        glr_recorder_destroy(&rec);
+        EXPECT_EQ(s.ring_format, cpu ? GLR_FORMAT_BGRA8 : GLR_FORMAT_I420) << cpu;
+        EXPECT_EQ(s.encoder.converted_frames, cpu ? static_cast<uint64_t>(frames) : 0u) << cpu;
+        glr_test::decoded_video v = glr_test::decode_file(path);
+        ASSERT_EQ(v.error, "");
+        EXPECT_EQ(v.pix_fmt, "yuv420p");
+        EXPECT_EQ(v.frames.size(), static_cast<size_t>(frames));
+        std::remove(path.c_str());
+    }
+}
+
+// A cancel stops capturing; finish finalizes what was captured, as a stop.
+TEST_F(recorder_test, a_cancel_keeps_the_frames_captured_and_finalizes_them)
+{
+    const int w = 32, h = 32;
+    std::string path = scratch_path("cancelled.mkv");
+    glr_recorder_params p = recorder_params(w, h, "ffv1", path.c_str());
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < 5; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+    }
+    glr_recorder_cancel(rec);
+    EXPECT_EQ(glr_recorder_capture(rec, &source, 5), -ECANCELED);
+    EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    glr_recorder_stats s = stats_of(rec);
+    EXPECT_EQ(s.stop, GLR_EXPORT_CANCELLED);
+    EXPECT_EQ(s.cancel_requested, 1);
+    EXPECT_EQ(s.frames_captured, 5);
+    EXPECT_EQ(glr_recorder_finish(rec), 0); // again: the same code
+    glr_recorder_destroy(&rec);
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), 5u);
+    EXPECT_EQ(glr_test::check_decoded(v.frames[4], 4, w, h, true), "");
+    std::remove(path.c_str());
+}
+
+// Left behind from another thread (as a job leaves a render thread held in the driver): that
+// thread finalizes the frames the encoder got; the capturing thread's later captures read
+// nothing; destroy on the capturing thread frees the ring.
+TEST_F(recorder_test, an_abandoned_recorder_is_finalized_from_another_thread)
+{
+    const int w = 32, h = 32;
+    std::string path = scratch_path("abandoned.mkv");
+    glr_recorder_params p = recorder_params(w, h, "ffv1", path.c_str());
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < 3; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+    }
+    int abandoned = 1, finished = 1;
+    std::thread other([&] {
+        abandoned = glr_recorder_abandon(rec);
+        finished = glr_recorder_finish(rec);
+    });
+    other.join();
+    EXPECT_EQ(abandoned, 0);
+    EXPECT_EQ(finished, 0) << glr_last_error();
+    EXPECT_EQ(glr_recorder_capture(rec, &source, 3), -ECANCELED);
+    glr_recorder_stats s = stats_of(rec);
+    EXPECT_EQ(s.stop, GLR_EXPORT_CANCELLED);
+    glr_recorder_destroy(&rec);
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    EXPECT_EQ(static_cast<int64_t>(v.frames.size()), s.frames_delivered);
+    EXPECT_GE(v.frames.size(), 1u); // the first frame, waited for
+    std::remove(path.c_str());
+}
+
+// A frame sink gets every frame in order, and owns its lease.
+TEST_F(recorder_test, a_frame_sink_gets_every_frame_in_order)
+{
+    const int w = 48, h = 32, frames = 10;
+    struct received {
+        std::vector<int64_t> pts;
+        std::string first_difference;
+    } got;
+    glr_recorder_params p{};
+    p.ring.width = w;
+    p.ring.height = h;
+    p.ring.depth = 2;
+    p.frame_sink = [](void *opaque, glr_frame *f) {
+        auto *r = static_cast<received *>(opaque);
+        r->pts.push_back(f->pts);
+        std::vector<uint8_t> image = glr_test::pattern_image(static_cast<uint64_t>(f->pts), f->width, f->height);
+        for (int y = 0; y < f->height && r->first_difference.empty(); y++)
+            if (std::memcmp(f->planes[0].data + static_cast<ptrdiff_t>(y) * f->planes[0].stride,
+                            &image[static_cast<size_t>(y) * static_cast<size_t>(f->width) * 4],
+                            static_cast<size_t>(f->width) * 4) != 0)
+                r->first_difference = "row " + std::to_string(y) + " of frame " + std::to_string(f->pts);
+        glr_frame_release(f);
+    };
+    p.frame_sink_opaque = &got;
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    EXPECT_EQ(stats_of(rec).ring_format, GLR_FORMAT_RGBA8);
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+    }
+    ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    EXPECT_EQ(stats_of(rec).stop, GLR_EXPORT_COMPLETE);
+    glr_recorder_destroy(&rec);
+    ASSERT_EQ(got.pts.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        EXPECT_EQ(got.pts[static_cast<size_t>(n)], n);
+    EXPECT_EQ(got.first_difference, "");
+}
+
+// Refusals name their cause: a capture from another thread than the first capture's, a
+// codec this FFmpeg lacks (before any file), a frame sink without a size.
+TEST_F(recorder_test, refusals_name_their_cause)
+{
+    std::string path = scratch_path("refused.mkv");
+    glr_recorder_params p = recorder_params(32, 32, "no-such-codec", path.c_str());
+    EXPECT_EQ(glr_recorder_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::strstr(glr_last_error(), "no-such-codec"), nullptr) << glr_last_error();
+    EXPECT_NE(access(path.c_str(), F_OK), 0);
+
+    glr_recorder_params sink{};
+    sink.frame_sink = [](void *, glr_frame *f) { glr_frame_release(f); };
+    EXPECT_EQ(glr_recorder_create(nullptr, &sink), nullptr);
+    EXPECT_NE(std::strstr(glr_last_error(), "ring.width and ring.height"), nullptr) << glr_last_error();
+
+    p = recorder_params(32, 32, "ffv1", path.c_str());
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    pattern_scene scene({32, 32});
+    glr_source source = scene.source();
+    scene.draw(0);
+    ASSERT_EQ(glr_recorder_capture(rec, &source, 0), 0) << glr_last_error();
+    int rc = 0;
+    std::string message;
+    std::thread other([&] {
+        rc = glr_recorder_capture(rec, &source, 1);
+        message = glr_last_error();
+    });
+    other.join();
+    EXPECT_EQ(rc, -EINVAL);
+    EXPECT_NE(message.find("another thread than the first capture's"), std::string::npos) << message;
+    EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    glr_recorder_destroy(&rec);
+    std::remove(path.c_str());
+}
+
+} // namespace
