@@ -15,7 +15,7 @@
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/av/recorder.h"
 #include "glreader/glreader.hpp"
 
 #include <GLFW/glfw3.h>
@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -127,28 +128,23 @@ int main(int argc, char **argv)
         sample::project_scene scene(o.project, fb_width, fb_height, o.fps, loader, "", log.get());
         const GladGLContext &gl = scene.gl();
 
-        glr_encoder_params ep{};
+        // The window's back buffer through a recorder: the encoder's own YUV made on the GPU
+        // where the ring makes it, an output that stalls waited for.
+        glr_recorder_params rp{};
+        glr_encoder_params &ep = rp.encoder;
         ep.width = fb_width;
         ep.height = fb_height;
-        ep.format = GLR_FORMAT_BGRA8;
         ep.fps_num = o.fps.num;
         ep.fps_den = o.fps.den;
         ep.codec = o.codec.empty() ? nullptr : o.codec.c_str();
         ep.output = o.output.c_str();
         ep.output_flags = o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE;
-        // The encoder's own YUV, converted on the GPU where a ring makes it; else BGRA.
-        glr_encoder_plan plan{};
-        if (glr_encoder_check(log.get(), &ep, &plan) < 0)
+        rp.ring.get_proc_address = loader; // the host's loader: glreader keeps its own table
+        std::unique_ptr<glr_recorder, void (*)(glr_recorder *)> rec(glr_recorder_create(log.get(), &rp),
+                                                                     [](glr_recorder *r) { glr_recorder_destroy(&r); });
+        if (!rec)
             throw glr::error(glr_last_error_code(), glr_last_error());
-        ep.format = plan.format;
-        glr_ring_params rp{};
-        rp.width = fb_width;
-        rp.height = fb_height;
-        rp.format = plan.format;
-        rp.get_proc_address = loader; // the host's loader: glreader keeps its own table
-        glr::ring ring(rp, log.get());
-        glr::encoder enc(ep, log.get());
-        auto record = [&](glr::frame &&f) { enc.submit(std::move(f)); };
+        const glr_source window{GLR_SOURCE_FRAMEBUFFER, 0, 0, 0, 0};
         if (log.shows_progress())
             std::fprintf(stderr, "glreader-viewer: recording to %s (Esc, q, closing the window, Ctrl-C or SIGTERM "
                                  "stop and finalize it)\n",
@@ -163,18 +159,21 @@ int main(int argc, char **argv)
             gl.BlitFramebuffer(0, 0, fb_width, fb_height, 0, 0, fb_width, fb_height,
                                GL_COLOR_BUFFER_BIT, GL_NEAREST);
             // ...record exactly what the window will show, then show it.
-            ring.capture(glr::framebuffer_source(0), frame, record);
+            if (glr_recorder_capture(rec.get(), &window, frame) < 0)
+                throw glr::error(glr_last_error_code(), glr_last_error());
             glfwSwapBuffers(w.window);
             glfwPollEvents();
             if (glfwGetKey(w.window, GLFW_KEY_ESCAPE) == GLFW_PRESS || glfwGetKey(w.window, GLFW_KEY_Q) == GLFW_PRESS)
                 glfwSetWindowShouldClose(w.window, GLFW_TRUE);
             frame++;
         }
-        ring.drain(record);
-        enc.finish();
+        if (glr_recorder_finish(rec.get()) < 0)
+            throw glr::error(glr_last_error_code(), glr_last_error());
+        glr_recorder_stats s{};
+        glr_recorder_get_stats(rec.get(), &s);
         std::printf("recorded %llu frames (%dx%d, %d/%d fps, %s %s) to %s\n",
-                    static_cast<unsigned long long>(enc.stats().frames_encoded), fb_width, fb_height, o.fps.num,
-                    o.fps.den, plan.video_encoder, plan.pix_fmt, o.output.c_str());
+                    static_cast<unsigned long long>(s.encoder.frames_encoded), fb_width, fb_height, o.fps.num,
+                    o.fps.den, s.plan.video_encoder, s.plan.pix_fmt, o.output.c_str());
         return sample::stop_status();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "glreader-viewer: %s\n", e.what());
