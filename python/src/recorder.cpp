@@ -1,24 +1,22 @@
-// The recorder keeps a ring (made at the first frame, in the GL context current then) and
-// an encoder (made at once, so that a bad option or an existing file fails before any
-// frame). write() starts a frame's readback and returns; the frames read back go to the
-// encoder as the ring hands them out, without a copy where the encoder takes the ring's
-// format. Every GL call happens on the thread whose context was current at the first
-// frame; another thread is refused, as is a call after close().
+// The recorder is glreader-av's glr_recorder: a ring made at the first frame, in the GL
+// context current then, and an encoder opened at once (a bad option or an existing file
+// fails before any frame). write() starts a frame's readback and returns; the frames read
+// back go to the encoder as the ring hands them out, without a copy where the encoder
+// takes the ring's format. Every GL call happens on the thread whose context was current
+// at the first frame; another thread is refused, as is a call after close().
 #include "recorder.hpp"
 
 #include "errors.hpp"
 #include "messages.hpp"
 #include "options.hpp"
 
-#include "glreader/encoder.h"
-#include "glreader/ring.h"
+#include "glreader/av/recorder.h"
 
 #include <nanobind/stl/string.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <string>
-#include <thread>
 
 namespace nb = nanobind;
 
@@ -41,48 +39,53 @@ class recorder {
 public:
     explicit recorder(const nb::dict &o) : encoder_(o)
     {
-        glr_encoder_params &e = encoder_.params;
-        // BGRA, which encoders of RGB take as it is (ffv1, rawvideo, qtrle); the encoder's
-        // own YUV made on the GPU where a ring makes it.
-        e.format = GLR_FORMAT_BGRA8;
-        if (get<bool>(o, "gpu_convert", true)) {
-            glr_encoder_params trial = e;
-            if (glr_format preferred = glr_encoder_preferred_format(&trial))
-                e.format = preferred;
-        }
-        gpu_convert_ = glr_format_get_info(e.format)->yuv;
-        if (!(encoder_ptr_ = glr_encoder_create(messages_log(), &e)))
+        glr_recorder_params p{};
+        p.encoder = encoder_.params;
+        // BGRA read back and converted on the CPU; else the recorder's choice: the
+        // encoder's own YUV made on the GPU where the ring makes it.
+        if (!get<bool>(o, "gpu_convert", true))
+            p.ring.format = GLR_FORMAT_BGRA8;
+        if (!(rec_ = glr_recorder_create(messages_log(), &p)))
             fail_with_last_error();
+        glr_recorder_stats s{};
+        glr_recorder_get_stats(rec_, &s);
+        gpu_convert_ = glr_format_get_info(s.ring_format)->yuv;
         flush_messages();
     }
     recorder(const recorder &) = delete;
     recorder &operator=(const recorder &) = delete;
     ~recorder()
     {
-        // Not closed (an exception in the caller's loop): what was submitted is finalized;
-        // the ring is left to its context (it cannot be freed away from it).
-        if (encoder_ptr_) {
-            glr_encoder_finish_incomplete(encoder_ptr_);
-            glr_encoder_destroy(&encoder_ptr_);
+        // Not closed (an exception in the caller's loop), and maybe away from its context:
+        // what reached the encoder is finalized; the recorder and its ring are left to that
+        // context (they cannot be freed away from it).
+        if (rec_ && !closed_) {
+            glr_recorder_abandon(rec_);
+            glr_recorder_finish(rec_);
         }
     }
 
     void write(int kind, unsigned name)
     {
         usable("write");
-        if (!ring_)
-            make_ring();
         glr_source source{};
         source.kind = static_cast<glr_source_kind>(kind);
         source.name = name;
         int rc;
-        while ((rc = glr_ring_capture(ring_, &source, next_pts_)) == -EBUSY)
-            hand_over(UINT64_MAX); // every slot holds a frame: the oldest goes first
+        {
+            nb::gil_scoped_release unlocked; // a full ring waits for the encoder's queue
+            rc = glr_recorder_capture(rec_, &source, next_pts_);
+        }
+        // moderngl asks for OpenGL 3.3 unless told otherwise, and NVIDIA's driver then gives
+        // exactly that: say what to change in Python's words.
+        if (rc == GLR_ERROR_UNSUPPORTED && next_pts_ == 0 && gpu_convert_)
+            throw failure{GLR_ERROR_UNSUPPORTED,
+                          std::string(glr_last_error()) + " (with moderngl: create_standalone_context(require=430) "
+                                                          "or create_context(require=430); or give the Recorder "
+                                                          "gpu_convert=False)"};
         if (rc < 0)
             fail_with_last_error();
         next_pts_++;
-        while (hand_over(0)) { // whatever is read back already
-        }
         flush_messages();
     }
 
@@ -95,8 +98,8 @@ public:
                                    "audio_channels)"};
         size_t values = samples.size() / sizeof(float);
         int frames = static_cast<int>(values / static_cast<size_t>(channels));
-        if (glr_encoder_submit_audio(encoder_ptr_, reinterpret_cast<const float *>(samples.c_str()), frames,
-                                     pts < 0 ? audio_next_ : pts) < 0)
+        if (glr_recorder_submit_audio(rec_, reinterpret_cast<const float *>(samples.c_str()), frames,
+                                      pts < 0 ? audio_next_ : pts) < 0)
             fail_with_last_error();
         audio_next_ = (pts < 0 ? audio_next_ : pts) + frames;
     }
@@ -104,21 +107,16 @@ public:
     nb::dict close()
     {
         if (closed_)
-            return stats();
+            return final_;
         usable("close");
-        int rc = 0;
-        if (ring_) {
-            while (hand_over(UINT64_MAX)) {
-            }
-        }
+        int rc;
         {
-            nb::gil_scoped_release unlocked; // the encoder's last frames and the trailer
-            rc = glr_encoder_finish(encoder_ptr_);
+            nb::gil_scoped_release unlocked; // the frames under way, the encoder's last ones and the trailer
+            rc = glr_recorder_finish(rec_);
         }
         std::string message = rc < 0 ? glr_last_error() : "";
         final_ = stats();
-        glr_ring_destroy(&ring_);
-        glr_encoder_destroy(&encoder_ptr_);
+        glr_recorder_destroy(&rec_);
         closed_ = true;
         flush_messages();
         if (rc < 0)
@@ -130,9 +128,10 @@ public:
     {
         if (closed_)
             return final_;
+        glr_recorder_stats s{};
+        glr_recorder_get_stats(rec_, &s);
+        const glr_encoder_stats &es = s.encoder;
         nb::dict d;
-        glr_encoder_stats es{};
-        glr_encoder_get_stats(encoder_ptr_, &es);
         d["frames_written"] = next_pts_;
         d["frames_encoded"] = es.frames_encoded;
         d["bytes_written"] = es.bytes_written;
@@ -141,17 +140,15 @@ public:
         d["converted_frames"] = es.converted_frames;
         d["copied_frames"] = es.copied_frames;
         d["gpu_convert"] = gpu_convert_;
-        d["ring_format"] = glr_format_name(encoder_.params.format);
+        d["ring_format"] = glr_format_name(s.ring_format);
         d["encode"] = latency(es.encode);
         d["write"] = latency(es.write);
         d["submit_wait"] = latency(es.submit_wait);
-        if (ring_) {
-            glr_ring_stats rs{};
-            glr_ring_get_stats(ring_, &rs);
-            d["capture"] = latency(rs.stall);
-            d["readback"] = latency(rs.readback);
-            d["fence_wait"] = latency(rs.fence_wait);
-            d["ring_path"] = rs.path ? rs.path : "";
+        if (next_pts_ > 0) {
+            d["capture"] = latency(s.ring.stall);
+            d["readback"] = latency(s.ring.readback);
+            d["fence_wait"] = latency(s.ring.fence_wait);
+            d["ring_path"] = s.ring.path ? s.ring.path : "";
         }
         return d;
     }
@@ -161,56 +158,11 @@ private:
     {
         if (closed_)
             throw failure{-EINVAL, std::string("Recorder.") + call + ": the recorder is closed"};
-        if (ring_ && std::this_thread::get_id() != gl_thread_)
-            throw failure{-EINVAL, std::string("Recorder.") + call +
-                                       ": called from another thread than its first frame's, whose GL context "
-                                       "it reads"};
-    }
-
-    void make_ring()
-    {
-        glr_ring_params rp{};
-        rp.width = encoder_.params.width;
-        rp.height = encoder_.params.height;
-        rp.format = encoder_.params.format;
-        rp.color = encoder_.params.color;
-        rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
-        if (!(ring_ = glr_ring_create(messages_log(), &rp))) {
-            // moderngl asks for OpenGL 3.3 unless told otherwise, and NVIDIA's driver then
-            // gives exactly that: say what to change in Python's words.
-            if (gpu_convert_ && glr_last_error_code() == GLR_ERROR_UNSUPPORTED)
-                throw failure{GLR_ERROR_UNSUPPORTED,
-                              std::string(glr_last_error()) + " (with moderngl: create_standalone_context(require=430) "
-                                                              "or create_context(require=430); or give the Recorder "
-                                                              "gpu_convert=False)"};
-            fail_with_last_error();
-        }
-        gl_thread_ = std::this_thread::get_id();
-    }
-
-    // The oldest frame read back (waiting up to timeout_ns) to the encoder; false: none.
-    bool hand_over(uint64_t timeout_ns)
-    {
-        glr_frame f{};
-        int rc;
-        {
-            nb::gil_scoped_release unlocked;
-            rc = glr_ring_acquire(ring_, &f, timeout_ns);
-            if (rc == 0)
-                rc = glr_encoder_submit(encoder_ptr_, &f); // a full queue waits for the encoder
-        }
-        if (rc == -EAGAIN || rc == -ENODATA)
-            return false;
-        if (rc < 0)
-            fail_with_last_error();
-        return true;
     }
 
     ffmpeg_messages ffmpeg_log_; // FFmpeg's lines (x264's summary) to logging while it lives
     encoder_options encoder_;
-    glr_encoder *encoder_ptr_ = nullptr;
-    glr_ring *ring_ = nullptr;
-    std::thread::id gl_thread_;
+    glr_recorder *rec_ = nullptr;
     int64_t next_pts_ = 0, audio_next_ = 0;
     bool gpu_convert_ = false, closed_ = false;
     nb::dict final_;
