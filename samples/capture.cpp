@@ -15,6 +15,7 @@
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
 
+#include "glreader/av/recorder.h"
 #include "glreader/glreader.hpp"
 
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace {
@@ -172,15 +174,6 @@ int main(int argc, char **argv)
                     ctx.platform().c_str(), ctx.is_software() ? ", software" : "");
 
         sample::project_scene scene(o.project, o.width, o.height, o.fps, nullptr, "", log.get());
-        glr_ring_params params{};
-        params.width = o.width;
-        params.height = o.height;
-        params.format = o.format;
-        params.color = o.color;
-        params.flip = o.flip;
-        params.depth = o.depth;
-        params.flags = o.flags;
-        glr::ring ring(params, log.get());
         // The consumer reads every byte of each frame on its own thread, as an encoder
         // would, and releases the lease there.
         uint64_t checksum = 0;
@@ -197,31 +190,62 @@ int main(int argc, char **argv)
             if (!o.ppm.empty() && static_cast<int>(f.sequence()) == o.frames - 1)
                 ppm_failed = !write_ppm(f, o.flip, o.ppm, o.overwrite);
         });
-        auto hand_off = [&](glr::frame &&f) { consumer.push(std::move(f)); };
+        struct progress_line {
+            std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+            int frames;
+            bool tty, shown = false;
+        } line{std::chrono::steady_clock::now(), o.frames, tty};
+
+        glr_recorder_params params{};
+        glr_ring_params &rp = params.ring;
+        rp.width = o.width;
+        rp.height = o.height;
+        rp.format = o.format;
+        rp.color = o.color;
+        rp.flip = o.flip;
+        rp.depth = o.depth;
+        rp.flags = o.flags;
+        params.frame_sink = [](void *opaque, glr_frame *f) {
+            static_cast<sample::frame_worker *>(opaque)->push(glr::frame(*f));
+        };
+        params.frame_sink_opaque = &consumer;
+        if (log.shows_progress()) {
+            params.progress = [](void *opaque, const glr_recorder_stats *s) {
+                auto *l = static_cast<progress_line *>(opaque);
+                double elapsed =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - l->start).count();
+                if (s->stop != GLR_EXPORT_NOT_STOPPED || elapsed <= 0)
+                    return; // the summary on stdout says the rest
+                std::fprintf(stderr, l->tty ? "\r%lld/%d frames, %.1f fps " : "%lld/%d frames, %.1f fps\n",
+                             static_cast<long long>(s->frames_captured), l->frames, s->frames_captured / elapsed);
+                l->shown = true;
+            };
+            params.progress_opaque = &line;
+            params.progress_interval_ms = tty ? 200 : 2000;
+        }
+        std::unique_ptr<glr_recorder, void (*)(glr_recorder *)> rec(glr_recorder_create(log.get(), &params),
+                                                                     [](glr_recorder *r) { glr_recorder_destroy(&r); });
+        if (!rec)
+            throw glr::error(glr_last_error_code(), glr_last_error());
+        glr_source source = scene.source();
 
         auto start = std::chrono::steady_clock::now();
-        auto last_report = start;
-        bool reported = false;
         int rendered = 0;
         for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
             scene.render_next();
-            ring.capture(scene.source(), rendered, hand_off);
-            auto now = std::chrono::steady_clock::now();
-            if (log.shows_progress() && now - last_report > std::chrono::milliseconds(tty ? 200 : 2000)) {
-                double elapsed = std::chrono::duration<double>(now - start).count();
-                std::fprintf(stderr, tty ? "\r%d/%d frames, %.1f fps " : "%d/%d frames, %.1f fps\n", rendered + 1,
-                             o.frames, (rendered + 1) / elapsed);
-                last_report = now;
-                reported = true;
-            }
+            if (glr_recorder_capture(rec.get(), &source, rendered) < 0)
+                throw glr::error(glr_last_error_code(), glr_last_error());
         }
-        ring.drain(hand_off);
+        if (glr_recorder_finish(rec.get()) < 0)
+            throw glr::error(glr_last_error_code(), glr_last_error());
         consumer.finish();
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (tty && reported)
+        if (tty && line.shown)
             std::fprintf(stderr, "\n");
 
-        glr_ring_stats s = ring.stats();
+        glr_recorder_stats recorded{};
+        glr_recorder_get_stats(rec.get(), &recorded);
+        const glr_ring_stats &s = recorded.ring;
         std::printf("%s%d frames %dx%d %s at %d/%d fps in %.2f s: %.1f fps (render + readback), depth %d, "
                     "path %s, checksum %016llx\n",
                     sample::stop_signal() ? "interrupted: " : "", rendered, o.width, o.height,

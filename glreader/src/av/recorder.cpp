@@ -55,7 +55,8 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
         rp.depth = default_ring_depth;
     if (!rp.capture_timeout_ns)
         rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
-    next_progress_ = clock::now();
+    next_progress_ = clock::now() + std::chrono::milliseconds(params_.progress_interval_ms ? params_.progress_interval_ms
+                                                                                         : default_progress_ms);
 }
 
 glr_recorder::~glr_recorder()

@@ -59,8 +59,8 @@ struct glr_recorder_params {
      * The export job tells so a wait for the output from a driver holding its thread. */
     void (*sink_wait)(void *opaque, int waiting);
     void *sink_wait_opaque;
-    /* Called on the capturing thread from capture every progress_interval_ms (0: 100),
-     * and once from finish. NULL: none. */
+    /* Called on the capturing thread from capture every progress_interval_ms (0: 100)
+     * from create on, and once from finish (stop set). NULL: none. */
     void (*progress)(void *opaque, const struct glr_recorder_stats *stats);
     void *progress_opaque;
     int progress_interval_ms;
