@@ -130,6 +130,12 @@ void glr_internal_export_fences_unsignalled(glr_export *job, int polls)
         job->fences_unsignalled(polls);
 }
 
+void glr_internal_recorder_fences_unsignalled(glr_recorder *rec, int polls)
+{
+    if (rec)
+        rec->fences_unsignalled(polls);
+}
+
 int glr_internal_export_render_threads(void) { return glr_export::render_threads(); }
 #endif
 

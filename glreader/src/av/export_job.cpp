@@ -4,7 +4,7 @@
 #include "av/codec_choice.hpp"
 #include "av/encoder.hpp"
 #include "av/fault_injection.h"
-#include "ring/fence_seam.h"
+#include "glreader/av/recorder.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -41,7 +41,7 @@ using clock = std::chrono::steady_clock;
 constexpr auto cancel_grace = std::chrono::milliseconds(500);
 // How often the supervisor looks at the cancel, the interrupt and the limits.
 constexpr auto tick = std::chrono::milliseconds(20);
-constexpr int default_ring_depth = 3, default_progress_ms = 100;
+constexpr int default_progress_ms = 100;
 // The Sound pass's rates: Shadertoy's, and what audio encoders take.
 constexpr int default_sound_rate = 44100, min_sound_rate = 8000, max_sound_rate = 192000;
 
@@ -141,10 +141,9 @@ struct export_shared {
     // Written by cancel() (a signal handler may call it) and by the supervisor; read by
     // the render thread between frames and by the encoder's interrupt.
     std::atomic<bool> cancel{false}, interrupted{false}, opening_output{false};
-    // Set under submit_mutex: the encoder is the supervisor's; frames are dropped.
+    // Set by the supervisor under mutex, while the render thread is busy: the recorder
+    // (when there is one) is the supervisor's to finalize; frames are dropped.
     std::atomic<bool> abandoned{false};
-    // Held by the render thread while it hands a frame to the encoder.
-    std::mutex submit_mutex;
 
     mutable std::mutex mutex; // guards what follows
     std::condition_variable changed;
@@ -156,8 +155,7 @@ struct export_shared {
     bool busy = false;      // in GL work the render thread may be left in
     bool compiling = false; // ...under the compile limit
     clock::time_point busy_since, started, ended;
-    glr_ring *ring = nullptr;       // live objects, for statistics
-    glr_encoder *encoder = nullptr;
+    glr_recorder *recorder = nullptr; // live, for statistics and for the supervisor to finalize
     glr_player_stats player_stats{};
     glr_ring_stats ring_stats{};
     glr_encoder_stats encoder_stats{};
@@ -191,10 +189,10 @@ struct export_shared {
     }
 
     // The fences of the job's ring, as a test said (test builds); nothing elsewhere.
-    void apply_fence_seam([[maybe_unused]] const glr_ring *made) const
+    void apply_fence_seam([[maybe_unused]] glr_recorder *made) const
     {
 #ifdef GLREADER_TEST_SEAMS
-        glr_internal_ring_fences_unsignalled(made, unsignalled_polls);
+        glr_internal_recorder_fences_unsignalled(made, unsignalled_polls);
 #endif
     }
 
@@ -247,11 +245,13 @@ struct export_shared {
         copy_text(s.platform, sizeof s.platform, platform);
         s.player = player_stats;
         s.ring = ring_stats;
-        if (ring)
-            glr_ring_get_stats(ring, &s.ring);
         s.encoder = encoder_stats;
-        if (encoder)
-            glr_encoder_get_stats(encoder, &s.encoder);
+        if (recorder) {
+            glr_recorder_stats rs{};
+            glr_recorder_get_stats(recorder, &rs);
+            s.ring = rs.ring;
+            s.encoder = rs.encoder;
+        }
         s.output_wait_seconds = s.encoder.write_in_progress_ms / 1000;
         return s;
     }
@@ -296,16 +296,14 @@ private:
     {
         // A failed encode is finalized all the same, and its finish tells the whole story:
         // what the output keeps and whether it plays.
-        std::unique_lock<std::mutex> submitting(s_->submit_mutex);
-        if (encoder_ && !finished_ && !s_->abandoned) {
-            finished_ = true;
-            if (glr_encoder_finish_incomplete(encoder_) < 0) {
+        if (recorder_ && !s_->abandoned) {
+            glr_recorder_cancel(recorder_); // finalized as a stop
+            if (glr_recorder_finish(recorder_) < 0) {
                 code = glr_last_error_code();
                 message = glr_last_error();
                 log_it = false;
             }
         }
-        submitting.unlock();
         if (log_it)
             glr_priv_report_error(s_->log, code, message.c_str(), 1);
         std::lock_guard<std::mutex> lock(s_->mutex);
@@ -365,22 +363,14 @@ private:
         }
         s_->leave_busy();
 
-        glr_ring_params rp{};
-        rp.width = pp.width;
-        rp.height = pp.height;
-        rp.format = s_->ring_format;
-        rp.color = p.encoder.color;
-        rp.depth = p.ring_depth ? p.ring_depth : default_ring_depth;
-        rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
-        ring_ = check(glr_ring_create(s_->log, &rp));
-        s_->apply_fence_seam(ring_);
-        if (!open_encoder())
+        // Not busy now, so not abandoned meanwhile: the output opens only for a job that
+        // still runs.
+        if (s_->stopping() || !open_recorder())
             return;
         {
             std::lock_guard<std::mutex> lock(s_->mutex);
             s_->state = GLR_EXPORT_RENDERING;
-            s_->ring = ring_;
-            s_->encoder = encoder_;
+            s_->recorder = recorder_;
         }
         glr_source source = glr_player_source(player_);
         for (int i = 0; i < p.frame_count; i++) {
@@ -391,25 +381,20 @@ private:
                 s_->hold_point_reached(i);
                 render_next();
             }
+            // The recorder hands the first frame to the encoder before the next renders: a job
+            // that opened its output encodes at least that frame, even one cancelled while the
+            // driver holds a later frame and finalized without this thread.
             s_->enter_busy(false);
-            capture(source, p.chunk ? pp.first_frame + i : i);
-            // The first frame reaches the encoder before the next renders, its readback waited
-            // for unless the capture handed it over already: a job that opened its output
-            // encodes at least that frame, even one cancelled while the driver holds a later
-            // frame and finalized without this thread (on a GPU the frames after it may still
-            // be in the ring then; Matroska's muxer writes a file with no frame that does not
-            // parse).
-            if (i == 0)
-                hand_over_next(UINT64_MAX);
+            int rc = glr_recorder_capture(recorder_, &source, p.chunk ? pp.first_frame + i : i);
+            if (rc == -ECANCELED) // abandoned meanwhile
+                break;
+            check(rc);
             s_->leave_busy();
             if (s_->mux_sound)
                 submit_sound(i);
             std::lock_guard<std::mutex> lock(s_->mutex);
             s_->frames_rendered = i + 1;
         }
-        s_->enter_busy(false);
-        drain();
-        s_->leave_busy();
         finish();
     }
 
@@ -488,9 +473,9 @@ private:
         const int16_t *in = &track_[static_cast<size_t>(from - track_first_) * 2];
         for (size_t k = 0; k < samples_.size(); k++)
             samples_[k] = in[k] / 32768.0f;
-        std::lock_guard<std::mutex> lock(s_->submit_mutex);
-        if (!s_->abandoned)
-            check(glr_encoder_submit_audio(encoder_, samples_.data(), static_cast<int>(to - from), from - range_first));
+        int rc = glr_recorder_submit_audio(recorder_, samples_.data(), static_cast<int>(to - from), from - range_first);
+        if (rc != -ECANCELED) // abandoned: the output was finalized without it
+            check(rc);
     }
 
     void render_next()
@@ -505,105 +490,84 @@ private:
     // Opens the output once the first frame has rendered: a job stopped before leaves no
     // file, and one that opened it encodes at least that frame. false: cancelled while the
     // output was being opened (a FIFO waiting for its reader), so nothing was written.
-    bool open_encoder()
+    bool open_recorder()
     {
         const glr_export_params &p = s_->params;
-        glr_encoder_params ep = s_->encoder_params();
+        glr_recorder_params rp{};
+        glr_encoder_params &ep = rp.encoder;
+        ep = s_->encoder_params();
         ep.width = p.player.width;
         ep.height = p.player.height;
         ep.fps_num = p.player.fps_num;
         ep.fps_den = p.player.fps_den;
-        ep.format = s_->ring_format;
         // The sound file starts where the picture does (the Sound pass's samples are
         // submitted from the range's start).
         if (ep.audio.input)
             ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
-        ep.use_frame_pts = p.chunk; // capture() stamps frames with their place on the timeline
+        ep.use_frame_pts = p.chunk; // frames are stamped with their place on the timeline
         ep.interrupt = {output_interrupt, s_.get()};
+        rp.ring.format = s_->ring_format;
+        rp.ring.depth = p.ring_depth;
+        rp.sink_wait = waiting_for_output;
+        rp.sink_wait_opaque = this;
         s_->opening_output = true;
-        encoder_ = glr_encoder_create(s_->log, &ep);
+        recorder_ = glr_recorder_create(s_->log, &rp);
         s_->opening_output = false;
-        if (!encoder_ && s_->cancel && !s_->interrupted)
+        if (!recorder_ && s_->cancel && !s_->interrupted)
             return false;
-        check(encoder_);
+        check(recorder_);
+        s_->apply_fence_seam(recorder_);
         return true;
     }
 
-    // Starts the readback of frame `pts`, handing the encoder every frame that is ready
-    // (and first the oldest, while the ring is full).
-    void capture(const glr_source &source, int64_t pts)
+    // The recorder's wait for the encoder's full queue: a wait for the output, which the
+    // supervisor lets finish (a cancel does not leave this thread behind in it).
+    static void waiting_for_output(void *opaque, int waiting)
     {
-        int rc;
-        while ((rc = glr_ring_capture(ring_, &source, pts)) == -EBUSY)
-            hand_over_next(UINT64_MAX);
-        check(rc);
-        while (hand_over_next(0)) {
-        }
+        auto *w = static_cast<render_work *>(opaque);
+        std::lock_guard<std::mutex> lock(w->s_->mutex);
+        if (waiting)
+            w->busy_before_wait_ = std::exchange(w->s_->busy, false);
+        else
+            w->s_->busy = w->busy_before_wait_;
     }
 
-    void drain()
-    {
-        while (!s_->abandoned && hand_over_next(UINT64_MAX)) {
-        }
-    }
-
-    // The oldest frame, once read back within timeout_ns, to the encoder; false when
-    // there was none.
-    bool hand_over_next(uint64_t timeout_ns)
-    {
-        glr_frame f{};
-        int rc = glr_ring_acquire(ring_, &f, timeout_ns);
-        if (rc == -EAGAIN || rc == -ENODATA)
-            return false;
-        check(rc);
-        std::lock_guard<std::mutex> lock(s_->submit_mutex);
-        if (s_->abandoned) {
-            glr_frame_release(&f); // the encoder was finalized without this frame
-            return true;
-        }
-        // A full queue waits for the output: the supervisor lets that wait finish.
-        bool was_busy = set_busy(false);
-        check(glr_encoder_submit(encoder_, &f));
-        set_busy(was_busy);
-        return true;
-    }
-
-    bool set_busy(bool busy)
-    {
-        std::lock_guard<std::mutex> lock(s_->mutex);
-        return std::exchange(s_->busy, busy);
-    }
-
+    // The frames under way and the output finalized (as a stop after a cancel), unless the
+    // supervisor did so without this thread.
     void finish()
     {
-        std::unique_lock<std::mutex> lock(s_->submit_mutex);
         if (s_->abandoned)
             return;
         bool whole = !s_->cancel;
+        if (!whole)
+            glr_recorder_cancel(recorder_);
         s_->set_state(GLR_EXPORT_FLUSHING);
-        finished_ = true;
-        int rc = whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
+        s_->enter_busy(false); // the readbacks' waits: a driver may hold this thread there
+        int rc = glr_recorder_finish(recorder_);
+        s_->leave_busy();
+        if (s_->abandoned)
+            return;
         std::lock_guard<std::mutex> state(s_->mutex);
         s_->complete = whole && rc == 0;
         check(rc);
     }
 
-    // Frees, in order, what play() made; the encoder only when it is still ours.
+    // Frees, in order, what play() made; the recorder once a supervisor that finalized it
+    // without this thread is done with it.
     void clean_up()
     {
         {
-            std::lock_guard<std::mutex> lock(s_->mutex);
-            if (ring_)
-                glr_ring_get_stats(ring_, &s_->ring_stats);
-            if (encoder_ && !s_->abandoned)
-                glr_encoder_get_stats(encoder_, &s_->encoder_stats);
-            s_->ring = nullptr;
-            if (!s_->abandoned)
-                s_->encoder = nullptr;
+            std::unique_lock<std::mutex> lock(s_->mutex);
+            s_->changed.wait(lock, [&] { return !s_->abandoned || s_->finisher_done; });
+            if (recorder_) {
+                glr_recorder_stats rs{};
+                glr_recorder_get_stats(recorder_, &rs);
+                s_->ring_stats = rs.ring;
+                s_->encoder_stats = rs.encoder;
+            }
+            s_->recorder = nullptr;
         }
-        if (!s_->abandoned)
-            glr_encoder_destroy(&encoder_);
-        glr_ring_destroy(&ring_);
+        glr_recorder_destroy(&recorder_);
         glr_player_destroy(&player_);
         glr_media_channels_destroy(&media_);
         glr_context_destroy(&context_);
@@ -617,9 +581,8 @@ private:
     glr_context *context_ = nullptr;
     glr_media_channels *media_ = nullptr;
     glr_player *player_ = nullptr;
-    glr_ring *ring_ = nullptr;
-    glr_encoder *encoder_ = nullptr;
-    bool finished_ = false; // the encoder's finish was called
+    glr_recorder *recorder_ = nullptr;
+    bool busy_before_wait_ = false; // waiting_for_output's, under the shared mutex
     // The Sound pass's track (stereo, 16 bits as Shadertoy keeps it) from sample
     // track_first_, and one frame's worth of it as the encoder takes it.
     std::vector<int16_t> track_;
@@ -631,22 +594,20 @@ private:
 // that the supervisor goes on reporting while the output takes the trailer.
 void finish_without_render(std::shared_ptr<export_shared> s)
 {
-    glr_encoder *enc = nullptr;
+    glr_recorder *rec = nullptr;
     {
         std::lock_guard<std::mutex> lock(s->mutex);
-        enc = s->encoder;
+        rec = s->recorder; // kept until this is done (clean_up waits)
     }
-    int rc = enc ? glr_encoder_finish_incomplete(enc) : 0;
+    int rc = rec ? glr_recorder_finish(rec) : 0;
     std::string message = rc < 0 ? glr_last_error() : "";
-    glr_encoder_stats es{};
-    if (enc)
-        glr_encoder_get_stats(enc, &es);
+    glr_recorder_stats rs{};
+    if (rec)
+        glr_recorder_get_stats(rec, &rs);
     std::lock_guard<std::mutex> lock(s->mutex);
     if (rc < 0)
         s->record_error(rc, message);
-    s->encoder_stats = es;
-    s->encoder = nullptr;
-    glr_encoder_destroy(&enc);
+    s->encoder_stats = rs.encoder;
     s->finisher_done = true;
     s->changed.notify_all();
 }
@@ -901,10 +862,9 @@ int glr_export::run()
                           std::chrono::duration<double>(now - s.busy_since).count() > p.compile_timeout;
         bool cancel_unanswered = s.cancel && now - std::max(cancel_seen, s.busy_since) >= glr::cancel_grace;
         if (s.busy && !s.abandoned && (over_limit || s.interrupted || cancel_unanswered) &&
-            s.submit_mutex.try_lock()) {
+            (!s.recorder || glr_recorder_abandon(s.recorder) == 0)) {
             // The render thread is held in the driver: finalize without it.
             s.abandoned = true;
-            s.submit_mutex.unlock();
             if (over_limit) {
                 s.stop = GLR_EXPORT_COMPILE_TIMEOUT;
                 s.record_error(-ETIMEDOUT, glr::format("the shader has compiled (or rendered its first frame) for "

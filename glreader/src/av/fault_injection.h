@@ -7,6 +7,7 @@
 #define GLREADER_AV_FAULT_INJECTION_H
 
 #include "glreader/encoder.h"
+#include "glreader/av/recorder.h"
 #include "glreader/export.h"
 
 #ifdef __cplusplus
@@ -40,6 +41,10 @@ GLR_API void glr_internal_export_release(glr_export *job);
  * glr_internal_ring_fences_unsignalled(ring, polls) says (ring/fence_seam.h): readbacks
  * still under way when polled, as on a GPU, where llvmpipe has finished each at once. */
 GLR_API void glr_internal_export_fences_unsignalled(glr_export *job, int polls);
+
+/* Set before the first capture: the recorder's ring, once made, treats its fences as
+ * glr_internal_ring_fences_unsignalled(ring, polls) says. */
+GLR_API void glr_internal_recorder_fences_unsignalled(glr_recorder *rec, int polls);
 
 /* How many export jobs' render threads of this process have not ended yet (the last steps
  * of a thread, its thread-local clean-up, aside). */

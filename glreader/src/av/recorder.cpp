@@ -1,6 +1,7 @@
 #include "av/recorder.hpp"
 
 #include "av/encoder.hpp"
+#include "ring/fence_seam.h"
 
 #include "error.hpp"
 
@@ -84,6 +85,9 @@ int glr_recorder::make_ring()
     glr_ring *ring = glr_ring_create(log_, &params_.ring);
     if (!ring)
         return glr_last_error_code(); // logged
+#ifdef GLREADER_TEST_SEAMS
+    glr_internal_ring_fences_unsignalled(ring, unsignalled_polls_);
+#endif
     gl_thread_ = std::this_thread::get_id();
     std::lock_guard<std::mutex> lock(mutex_);
     ring_ = ring;
@@ -199,45 +203,46 @@ int glr_recorder::abandon()
 
 int glr_recorder::finish()
 {
+    glr_ring *ring;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (finished_)
             return finish_code_;
-    }
-    glr_ring *ring;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
         ring = ring_;
     }
-    // The frames under way, unless the capturing thread was left behind.
-    if (ring && !abandoned_) {
+    // The frames under way, on the capturing thread, unless it was left behind (an abandon
+    // meanwhile makes what is left of this drain drop its frames).
+    if (ring && !abandoned_ && std::this_thread::get_id() == gl_thread_) {
         int rc;
         while ((rc = hand_over_next(UINT64_MAX)) > 0) {
         }
         if (rc < 0)
             keep_error(rc);
     }
-    std::unique_lock<std::mutex> submitting(submit_mutex_);
+    // The encoder is finalized once: by the first of the capturing thread and the thread
+    // that abandoned it to get here; the other returns the same code.
+    std::lock_guard<std::mutex> submitting(submit_mutex_);
     int failed;
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        if (finished_)
+            return finish_code_;
         failed = error_;
     }
     bool whole = !cancel_ && !abandoned_ && !failed;
     int rc = 0;
     if (encoder_)
         rc = whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
-    submitting.unlock();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (rc < 0 && !error_)
             error_ = rc;
         finish_code_ = rc;
         finished_ = true;
-        stop_ = error_ == -EINTR         ? GLR_EXPORT_INTERRUPTED
-                : error_                 ? GLR_EXPORT_FAILED
-                : whole                  ? GLR_EXPORT_COMPLETE
-                                         : GLR_EXPORT_CANCELLED;
+        stop_ = error_ == -EINTR ? GLR_EXPORT_INTERRUPTED
+                : error_         ? GLR_EXPORT_FAILED
+                : whole          ? GLR_EXPORT_COMPLETE
+                                 : GLR_EXPORT_CANCELLED;
     }
     report_progress(true);
     return rc;

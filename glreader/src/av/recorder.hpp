@@ -27,6 +27,9 @@ public:
     int finish();
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }
+#ifdef GLREADER_TEST_SEAMS
+    void fences_unsignalled(int polls) { unsignalled_polls_ = polls; } // applied to the ring when made
+#endif
 
 private:
     int make_ring(); // in the current context; the ring's error code, logged
@@ -40,6 +43,9 @@ private:
     glr_encoder *encoder_ = nullptr;
     glr_ring *ring_ = nullptr;
     std::thread::id gl_thread_;
+#ifdef GLREADER_TEST_SEAMS
+    int unsignalled_polls_ = 0;
+#endif
 
     std::atomic<bool> cancel_{false};
     std::atomic<bool> abandoned_{false}; // set under submit_mutex_
