@@ -222,6 +222,85 @@ TEST_F(recorder_test, a_frame_sink_gets_every_frame_in_order)
     EXPECT_EQ(got.first_difference, "");
 }
 
+// Pipe mode: the frames go to an ffmpeg child's stdin as they are (RGBA here, so that the
+// file holds them byte for byte), and finish leaves ffmpeg's finalized file.
+TEST_F(recorder_test, a_pipe_sink_writes_every_frame_to_an_ffmpeg_child)
+{
+    const int w = 64, h = 48, frames = 12;
+    std::string path = scratch_path("piped.mkv");
+    const char *args[] = {"-c:v", "ffv1", "-y", path.c_str(), nullptr};
+    glr_recorder_params p = recorder_params(w, h, nullptr, nullptr);
+    p.pipe.args = args;
+    p.ring.format = GLR_FORMAT_RGBA8;
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+    }
+    ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    glr_recorder_stats s = stats_of(rec);
+    glr_recorder_destroy(&rec);
+    EXPECT_EQ(s.stop, GLR_EXPORT_COMPLETE);
+    EXPECT_EQ(s.frames_delivered, frames);
+    EXPECT_EQ(s.pipe.bytes_written, static_cast<uint64_t>(frames) * w * h * 4);
+    EXPECT_EQ(s.encoder.frames_encoded, 0u);
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    std::remove(path.c_str());
+}
+
+// By default the pipe carries NV12 made on the GPU; a child that fails says why in its own
+// words, from finish.
+TEST_F(recorder_test, a_pipe_sink_sends_nv12_and_a_failing_child_is_heard)
+{
+    const int w = 64, h = 48;
+    std::string path = scratch_path("nv12.mkv");
+    const char *args[] = {"-c:v", "ffv1", "-y", path.c_str(), nullptr};
+    glr_recorder_params p = recorder_params(w, h, nullptr, nullptr);
+    p.pipe.args = args;
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    EXPECT_EQ(stats_of(rec).ring_format, GLR_FORMAT_NV12);
+    pattern_scene scene({w, h});
+    glr_source source = scene.source();
+    for (int n = 0; n < 4; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+    }
+    ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+    EXPECT_EQ(stats_of(rec).pipe.bytes_written, 4u * w * h * 3 / 2);
+    glr_recorder_destroy(&rec);
+    glr_test::decoded_video v = glr_test::decode_file(path);
+    ASSERT_EQ(v.error, "");
+    EXPECT_EQ(v.frames.size(), 4u);
+    EXPECT_EQ(v.color_space, "bt709"); // the ring's conversion, told to ffmpeg with the input
+    EXPECT_EQ(v.color_range, "tv");
+    std::remove(path.c_str());
+
+    const char *bad[] = {"-c:v", "no-such-encoder", "-y", path.c_str(), nullptr};
+    p.pipe.args = bad;
+    rec = glr_recorder_create(nullptr, &p);
+    ASSERT_NE(rec, nullptr) << glr_last_error();
+    int rc = 0;
+    for (int n = 0; n < 200 && rc == 0; n++) { // until the child is gone and the pipe says so
+        scene.draw(static_cast<uint64_t>(n));
+        rc = glr_recorder_capture(rec, &source, n);
+    }
+    int finished = glr_recorder_finish(rec);
+    std::string words = glr_last_error();
+    EXPECT_EQ(finished, GLR_ERROR_CHILD) << words;
+    EXPECT_NE(words.find("no-such-encoder"), std::string::npos) << words;
+    EXPECT_EQ(stats_of(rec).stop, GLR_EXPORT_FAILED);
+    glr_recorder_destroy(&rec);
+    std::remove(path.c_str());
+}
+
 // Refusals name their cause: a capture from another thread than the first capture's, a
 // codec this FFmpeg lacks (before any file), a frame sink without a size.
 TEST_F(recorder_test, refusals_name_their_cause)

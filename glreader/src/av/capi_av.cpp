@@ -154,6 +154,8 @@ glr_recorder *glr_recorder_create(glr_log *log, const struct glr_recorder_params
         rec = new glr_recorder(log, *params);
         return 0;
     });
+    if (rec && rec->start_child() < 0) // logged where it failed
+        glr_recorder_destroy(&rec);
     return rec;
 }
 

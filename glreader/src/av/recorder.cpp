@@ -25,11 +25,25 @@ bool color_unset(const glr_color &c)
 glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : log_(log), params_(params)
 {
     glr_ring_params &rp = params_.ring;
+    if (params.frame_sink && params.pipe.args)
+        glr::fail(-EINVAL, "glr_recorder_create: a frame sink and a pipe sink both: give one");
     if (params.frame_sink) {
         if (rp.width <= 0 || rp.height <= 0)
             glr::fail(-EINVAL, "glr_recorder_create: a recorder with a frame sink needs ring.width and ring.height");
         if (!rp.format)
             rp.format = GLR_FORMAT_RGBA8;
+    } else if (params.pipe.args) {
+        // The child's input is the video the encoder params describe; ffmpeg reads the ring's
+        // format as it is (NV12: 1.5 bytes a pixel).
+        const glr_encoder_params &ep = params.encoder;
+        if (rp.width == 0 && rp.height == 0) {
+            rp.width = ep.width;
+            rp.height = ep.height;
+        }
+        if (color_unset(rp.color))
+            rp.color = ep.color;
+        if (!rp.format)
+            rp.format = GLR_FORMAT_NV12;
     } else {
         glr_encoder_params ep = params.encoder;
         if (rp.width == 0 && rp.height == 0) {
@@ -60,6 +74,30 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
                                                                                          : default_progress_ms);
 }
 
+int glr_recorder::start_child()
+{
+    if (!params_.pipe.args)
+        return 0;
+    const glr_ring_params &rp = params_.ring;
+    glr_ffmpeg_child_params cp{};
+    cp.ffmpeg = params_.pipe.ffmpeg;
+    cp.width = rp.width;
+    cp.height = rp.height;
+    cp.format = rp.format;
+    cp.color = rp.color;
+    cp.fps_num = params_.encoder.fps_num;
+    cp.fps_den = params_.encoder.fps_den;
+    cp.args = params_.pipe.args;
+    glr_pipe_params pp{};
+    pp.transport = params_.pipe.transport;
+    if (!(child_ = glr_ffmpeg_child_spawn(log_, &cp)) || !(pipe_ = glr_pipe_create(log_, &pp)))
+        return glr_last_error_code();
+    child_stdin_ = glr_ffmpeg_child_stdin(child_);
+    params_.pipe.args = nullptr; // the caller's, read once
+    params_.pipe.ffmpeg = nullptr;
+    return 0;
+}
+
 glr_recorder::~glr_recorder()
 {
     cancel_ = true; // a recorder not finished is finished as cancelled
@@ -74,6 +112,8 @@ glr_recorder::~glr_recorder()
         encoder_ = nullptr;
     }
     glr_encoder_destroy(&encoder);
+    glr_pipe_destroy(&pipe_);
+    glr_ffmpeg_child_destroy(&child_);
     // Away from the capturing thread the ring's context may be gone: its GL objects are
     // left to that context, which frees them when it goes.
     if (ring && std::this_thread::get_id() == gl_thread_)
@@ -157,27 +197,46 @@ int glr_recorder::hand_over_next(uint64_t timeout_ns)
         glr_frame_release(&f); // the output was finalized without this frame
         return 1;
     }
-    if (params_.frame_sink) {
-        params_.frame_sink(params_.frame_sink_opaque, &f);
-    } else {
-        // A full queue waits for the output.
-        if (params_.sink_wait)
-            params_.sink_wait(params_.sink_wait_opaque, 1);
-        rc = glr_encoder_submit(encoder_, &f);
-        if (params_.sink_wait)
-            params_.sink_wait(params_.sink_wait_opaque, 0);
-        if (rc < 0)
-            return rc;
-    }
+    if ((rc = to_sink(f)) < 0)
+        return rc;
     std::lock_guard<std::mutex> lock(mutex_);
     delivered_++;
     return 1;
 }
 
+int glr_recorder::to_sink(glr_frame &f)
+{
+    if (params_.frame_sink) {
+        params_.frame_sink(params_.frame_sink_opaque, &f);
+        return 0;
+    }
+    // A full queue waits for the output (or for ffmpeg to read).
+    if (params_.sink_wait)
+        params_.sink_wait(params_.sink_wait_opaque, 1);
+    int rc = encoder_ ? glr_encoder_submit(encoder_, &f) : glr_pipe_write_frame(pipe_, child_stdin_, &f);
+    if (params_.sink_wait)
+        params_.sink_wait(params_.sink_wait_opaque, 0);
+    return rc;
+}
+
+int glr_recorder::finalize(bool whole)
+{
+    if (encoder_)
+        return whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
+    if (!pipe_)
+        return 0;
+    // Every byte written, then the end of ffmpeg's input: it finalizes its output either
+    // way. A child that stopped reading says why itself.
+    int rc = glr_pipe_close(pipe_, child_stdin_);
+    int exited = glr_ffmpeg_child_finish(child_);
+    return exited < 0 ? exited : rc;
+}
+
 int glr_recorder::submit_audio(const float *samples, int frames, int64_t pts)
 {
     if (!encoder_) {
-        glr_priv_report_error(log_, -EINVAL, "glr_recorder_submit_audio: this recorder has no encoder (a frame sink)",
+        glr_priv_report_error(log_, -EINVAL,
+                              "glr_recorder_submit_audio: this recorder has no in-process encoder (a frame or pipe sink)",
                               1);
         return -EINVAL;
     }
@@ -230,9 +289,7 @@ int glr_recorder::finish()
         failed = error_;
     }
     bool whole = !cancel_ && !abandoned_ && !failed;
-    int rc = 0;
-    if (encoder_)
-        rc = whole ? glr_encoder_finish(encoder_) : glr_encoder_finish_incomplete(encoder_);
+    int rc = finalize(whole);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (rc < 0 && !error_)
@@ -262,7 +319,9 @@ glr_recorder_stats glr_recorder::stats() const
         glr_ring_get_stats(ring_, &s.ring);
     if (encoder_)
         glr_encoder_get_stats(encoder_, &s.encoder);
-    s.output_wait_seconds = s.encoder.write_in_progress_ms / 1000;
+    if (pipe_)
+        glr_pipe_get_stats(pipe_, &s.pipe);
+    s.output_wait_seconds = (encoder_ ? s.encoder.write_in_progress_ms : s.pipe.reader_idle_ms) / 1000;
     return s;
 }
 

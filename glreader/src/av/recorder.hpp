@@ -5,6 +5,7 @@
 #pragma once
 
 #include "glreader/av/recorder.h"
+#include "glreader/ffmpeg_child.h"
 
 #include <atomic>
 #include <chrono>
@@ -15,6 +16,8 @@ struct glr_recorder {
 public:
     // Checks the params and opens the encoder; throws glr::failure with words.
     glr_recorder(glr_log *log, const glr_recorder_params &params);
+    // Starts the pipe sink's ffmpeg child; its calls' error code, logged by them.
+    int start_child();
     ~glr_recorder();
     glr_recorder(const glr_recorder &) = delete;
     glr_recorder &operator=(const glr_recorder &) = delete;
@@ -34,6 +37,8 @@ public:
 private:
     int make_ring(); // in the current context; the ring's error code, logged
     int hand_over_next(uint64_t timeout_ns); // 1: one handed over, 0: none ready, < 0: error
+    int to_sink(glr_frame &f);               // under submit_mutex_
+    int finalize(bool whole);                // the encoder's or the child's end; under submit_mutex_
     void keep_error(int code);
     void report_progress(bool now);
 
@@ -41,6 +46,9 @@ private:
     glr_recorder_params params_; // the callbacks and the ring's params; the encoder's strings are not kept
     glr_encoder_plan plan_{};
     glr_encoder *encoder_ = nullptr;
+    glr_ffmpeg_child *child_ = nullptr; // the pipe sink's, with its pipe and the child's stdin
+    glr_pipe *pipe_ = nullptr;
+    int child_stdin_ = -1;
     glr_ring *ring_ = nullptr;
     std::thread::id gl_thread_;
 #ifdef GLREADER_TEST_SEAMS

@@ -1,7 +1,8 @@
 /*
  * glreader-av: a recorder. The caller's own frames (a framebuffer or a texture of the GL
  * context current on the calling thread) through a readback ring into a sink: the
- * in-process encoder (glreader/encoder.h), or a callback that takes each frame read back.
+ * in-process encoder (glreader/encoder.h), an `ffmpeg -f rawvideo -i -` child written
+ * through a pipe (glreader/pipe.h: pipe mode), or a callback that takes each frame.
  * glreader.Recorder, glreader-viewer, glreader-capture and the export job's render thread
  * are its users: one way to ask for the ring's format, one treatment of an output that
  * stalls, one lifecycle.
@@ -30,6 +31,7 @@
 
 #include "glreader/encoder.h"
 #include "glreader/export.h" /* enum glr_export_stop: a recorder stops for the job's reasons */
+#include "glreader/pipe.h"
 #include "glreader/ring.h"
 
 #ifdef __cplusplus
@@ -38,10 +40,28 @@ extern "C" {
 
 struct glr_recorder_stats;
 
+/* Pipe mode's sink: an `ffmpeg -f rawvideo -i -` child (glreader/ffmpeg_child.h) whose
+ * stdin takes each frame's lease through a glr_pipe, without a copy (vmsplice), as
+ * TurboPipe writes them. The child waits for its input as long as it takes; a child that
+ * stops reading (it failed, or a Ctrl-C reached it) makes the capture fail with -EPIPE, and
+ * finish then says why in ffmpeg's own words. */
+struct glr_pipe_sink {
+    /* The child's output arguments (codec, options, output), NULL-terminated; non-NULL
+     * chooses this sink. ffmpeg cannot ask before overwriting: pass -y or -n. */
+    const char *const *args;
+    const char *ffmpeg;                /* the program; NULL: $GLR_FFMPEG, else ffmpeg on the PATH */
+    enum glr_pipe_transport transport; /* 0: vmsplice into the pipe */
+    uint64_t reserved_[2];
+};
+
 struct glr_recorder_params {
     /* The encoder and its output: size, rate, codec, output, sound (glreader/encoder.h).
-     * Its format is the ring's (below). Ignored with a frame_sink. */
+     * Its format is the ring's (below). With a pipe sink, only the size, the rate and the
+     * colour are read (the child's input); with a frame sink, none of it. */
     struct glr_encoder_params encoder;
+    /* Pipe mode instead of the in-process encoder, when pipe.args is set. The ring's format
+     * 0 is then NV12 (1.5 bytes a pixel, converted on the GPU, tagged for ffmpeg). */
+    struct glr_pipe_sink pipe;
     /* The readback ring (glreader/ring.h). width, height 0: the encoder's. format 0: the
      * encoder's own YUV, converted on the GPU, where the encoder wants YUV and the ring
      * makes it (glr_encoder_check's plan.format), else BGRA; GLR_FORMAT_BGRA8 leaves the
@@ -74,11 +94,12 @@ struct glr_recorder_stats {
     int cancel_requested;
     int64_t frames_captured;  /* readbacks started */
     int64_t frames_delivered; /* handed to the sink */
-    double output_wait_seconds; /* how long the output has not taken the write under way */
+    double output_wait_seconds; /* how long the output (or ffmpeg) has not taken the write under way */
     enum glr_format ring_format;
     struct glr_encoder_plan plan;   /* zero with a frame sink */
     struct glr_ring_stats ring;     /* zero before the first capture */
-    struct glr_encoder_stats encoder; /* zero with a frame sink */
+    struct glr_encoder_stats encoder; /* the in-process encoder's; else zero */
+    struct glr_pipe_stats pipe;       /* the pipe sink's; else zero */
     uint64_t reserved_[4];
 };
 
@@ -98,7 +119,7 @@ GLR_API glr_recorder *glr_recorder_create(glr_log *log, const struct glr_recorde
 GLR_API int glr_recorder_capture(glr_recorder *rec, const struct glr_source *source, int64_t pts);
 
 /* Pushes interleaved float samples to the encoder's pushed sound (glr_encoder_submit_audio);
- * any thread, one at a time. -EINVAL with a frame sink. */
+ * any thread, one at a time. -EINVAL without the in-process encoder. */
 GLR_API int glr_recorder_submit_audio(glr_recorder *rec, const float *samples, int frames, int64_t pts);
 
 /* Asks the recorder to stop (see above); returns at once. Async-signal-safe. */
