@@ -1,8 +1,9 @@
 /* The export job (glreader/export.h) driven from C, as a library: frame ranges that equal
- * a full render's frames, and stops while a shader compiles, while a frame renders for
- * long (both held so by a test seam), and while the output stalls, each with the output it must leave and the stop
- * code it must report. One case per process: `export_job_test CASE`. Prints the failed
- * checks and exits non-zero on any. */
+ * a full render's frames; stops while a shader compiles, while a frame renders for long
+ * (both held so by a test seam), and while the output stalls, each with the output it must
+ * leave and the stop code it must report; and pipe mode, whose ffmpeg child writes the
+ * frames the in-process encoder does. One case per process: `export_job_test CASE`. Prints
+ * the failed checks and exits non-zero on any. */
 #include "glreader/export.h"
 #include "glreader/glreader.h"
 
@@ -396,6 +397,7 @@ static void *read_fifo(void *opaque)
 }
 
 static int output_stalled(const struct glr_export_stats *s) { return s->output_wait_seconds >= 0.5; }
+static int some_rendered(const struct glr_export_stats *s) { return s->frames_rendered >= 3; }
 
 static atomic_int give_up;
 static int interrupt_when_told(void *opaque)
@@ -450,6 +452,50 @@ static void stop_during_stalled_output(int interrupt)
     unlink(copy);
 }
 
+/* Pipe mode: the same job writes the range to an ffmpeg child (BGRA through the pipe, FFV1
+ * written by ffmpeg), and the file holds the frames an in-process encode of it holds. A
+ * cancel there ends the child's input: ffmpeg finalizes what it got. */
+static void pipe_sink_matches_the_encoder(void)
+{
+    glr_project *project = load("");
+    const char *direct = scratch_file("direct.mkv"), *piped = scratch_file("piped.mkv");
+    struct glr_export_params p = ffv1_params(project, 48, 32, 2, 4, direct);
+    struct glr_export_stats s;
+    CHECK(run_to_end(&p, &s) == 0);
+    const char *args[] = {"-c:v", "ffv1", "-pix_fmt", "bgra", "-y", piped, NULL};
+    memset(&p.encoder, 0, sizeof p.encoder);
+    p.pipe.args = args;
+    p.ring_format = GLR_FORMAT_BGRA8;
+    CHECK(run_to_end(&p, &s) == 0);
+    CHECK(s.stop == GLR_EXPORT_COMPLETE && s.frames_rendered == 4);
+    CHECK(s.pipe.bytes_written == 4u * 48 * 32 * 4);
+    CHECK(s.encoder.frames_encoded == 0);
+    uint64_t a[4], b[4];
+    CHECK(decode_hashes(direct, a, 4) == 4);
+    CHECK(decode_hashes(piped, b, 4) == 4);
+    for (int i = 0; i < 4; i++)
+        CHECK(a[i] == b[i]);
+    unlink(piped);
+
+    p.frame_count = 2000; /* cancelled after a few */
+    glr_export *job = glr_export_create(NULL, &p);
+    CHECK(job != NULL);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, some_rendered, 60, "the first frames"));
+    glr_export_cancel(job);
+    pthread_join(r.thread, NULL);
+    s = stats_of(job);
+    CHECK(r.rc == 0 && s.stop == GLR_EXPORT_CANCELLED);
+    uint64_t hashes[1];
+    int frames = decode_hashes(piped, hashes, 1);
+    CHECK(frames > 0 && frames == s.frames_rendered);
+    glr_export_destroy(&job);
+    glr_project_destroy(&project);
+    unlink(direct);
+    unlink(piped);
+}
+
 /* Params the job refuses at create, with words. */
 static void bad_params_are_refused(void)
 {
@@ -469,7 +515,8 @@ static void bad_params_are_refused(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|stalled_cancel|stalled_interrupt|params\n");
+        fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|stalled_cancel|"
+                        "stalled_interrupt|params|pipe\n");
         return 2;
     }
     export_job_test_pinned_context = glr_context_create(NULL, NULL);
@@ -494,6 +541,8 @@ int main(int argc, char **argv)
         stop_during_stalled_output(1);
     else if (!strcmp(which, "params"))
         bad_params_are_refused();
+    else if (!strcmp(which, "pipe"))
+        pipe_sink_matches_the_encoder();
     else
         return 2;
     rmdir(scratch);

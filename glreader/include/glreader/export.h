@@ -2,8 +2,9 @@
  * glreader-av: an export job. It plays a Shadertoy project (glreader/player.h) over a range
  * of frames in a headless GL context of its own, reads every frame back through a ring
  * (converted to the encoder's YUV on the GPU, or on the CPU) and encodes it in-process
- * (glreader/encoder.h) into any output: what glreader-export does, as a library call, for
- * programs, the Python bindings and render-farm workers alike.
+ * (glreader/encoder.h) into any output, or writes it to an ffmpeg child (pipe mode): what
+ * glreader-export and glreader-pipe do, as a library call, for programs, the Python
+ * bindings and render-farm workers alike.
  *
  *   glr_export *job = glr_export_create(log, &params);   // checks the params
  *   glr_export_run(job);        // blocks; progress comes through params.progress
@@ -29,6 +30,7 @@
 
 #include "glreader/context.h"
 #include "glreader/encoder.h"
+#include "glreader/pipe.h"
 #include "glreader/player.h"
 #include "glreader/ring.h"
 
@@ -85,6 +87,12 @@ struct glr_export_params {
      * from frame 0 of the timeline: the job moves it to the range's start. Strings are
      * copied at create. */
     struct glr_encoder_params encoder;
+    /* Pipe mode instead of the in-process encoder, when pipe.args is set (glreader/pipe.h):
+     * the frames go to an `ffmpeg -f rawvideo -i -` child, which the args tell what to
+     * write; of encoder, only color is read (the child is told the frames' colour). The
+     * ring's format 0 is then NV12 (GLR_EXPORT_CONVERT_CPU: BGRA, converted by ffmpeg); no
+     * sound track (give ffmpeg its own input); no chunk. Strings are copied at create. */
+    struct glr_pipe_sink pipe;
     enum glr_export_conversion conversion;
     enum glr_format ring_format; /* read back this format whatever the encoder takes; 0: chosen */
     int ring_depth;              /* ring slots; 0: 3 */
@@ -129,7 +137,7 @@ struct glr_export_stats {
     int frames_rendered;        /* of the range, pre-roll excluded */
     int preroll_frames;         /* rendered before the range (known once compiled) */
     double elapsed_seconds;     /* since glr_export_run began */
-    double output_wait_seconds; /* how long the output has not taken the write under way; 0: none */
+    double output_wait_seconds; /* how long the output (ffmpeg, in pipe mode) has not taken the write under way; 0: none */
     int cancel_requested;
     /* 1 while the job's render thread lives; after glr_export_run, 1 means it was left in
      * the driver and frees its GL objects when the driver returns (the log must outlive it). */
@@ -140,7 +148,8 @@ struct glr_export_stats {
     struct glr_encoder_plan plan; /* the container, encoders and pixel format, from create on */
     struct glr_player_stats player;
     struct glr_ring_stats ring;
-    struct glr_encoder_stats encoder;
+    struct glr_encoder_stats encoder; /* the in-process encoder's; zero in pipe mode */
+    struct glr_pipe_stats pipe;       /* pipe mode's; else zero */
     /* Seconds the pre-roll took (with the range's first frame), once it is done; 0: none. */
     double preroll_seconds;
     uint64_t reserved_[3];

@@ -71,6 +71,21 @@ struct glr_pipe_stats {
     uint64_t reserved_[3];         /* room for later figures without an ABI break */
 };
 
+/* Pipe mode as a sink of the export job (glreader/export.h) and the recorder
+ * (glreader/av/recorder.h): an `ffmpeg -f rawvideo -i -` child (glreader/ffmpeg_child.h)
+ * whose stdin takes each frame's lease through a glr_pipe, without a copy (vmsplice), as
+ * TurboPipe writes them. The child waits for its input as long as it takes; one that stops
+ * reading (it failed, or a Ctrl-C reached it) makes the writes fail with -EPIPE, and the
+ * end of the job or recording says why in ffmpeg's own words. */
+struct glr_pipe_sink {
+    /* The child's output arguments (codec, options, output), NULL-terminated; non-NULL
+     * chooses this sink. ffmpeg cannot ask before overwriting: pass -y or -n. */
+    const char *const *args;
+    const char *ffmpeg;                /* the program; NULL: $GLR_FFMPEG, else ffmpeg on the PATH */
+    enum glr_pipe_transport transport; /* 0: vmsplice into the pipe */
+    uint64_t reserved_[2];             /* zero: room for later fields without an ABI break */
+};
+
 /* Writes blocks to file descriptors, one writer thread per fd.
  * Thread-safety: every function may be called from any thread; writes to one fd keep the
  * order of the calls. Lifetime: a ring whose frames were written must outlive the moment

@@ -122,6 +122,9 @@ struct export_shared {
         audio_input, audio_codec;
     std::vector<std::string> metadata;
     std::vector<const char *> metadata_entries; // into metadata, NULL-terminated
+    std::string pipe_ffmpeg;                     // the pipe sink's, copied
+    std::vector<std::string> pipe_args;
+    std::vector<const char *> pipe_arg_entries; // into pipe_args, NULL-terminated
     glr_channel_feeder feeder{};
     glr_format ring_format{};
     glr_encoder_plan plan{};
@@ -157,8 +160,7 @@ struct export_shared {
     clock::time_point busy_since, started, ended;
     glr_recorder *recorder = nullptr; // live, for statistics and for the supervisor to finalize
     glr_player_stats player_stats{};
-    glr_ring_stats ring_stats{};
-    glr_encoder_stats encoder_stats{};
+    glr_recorder_stats recorder_stats{}; // the last, once the recorder is gone
     char renderer[128] = "", platform[16] = "";
     int error = 0; // the first, with its message
     std::string error_message;
@@ -244,15 +246,13 @@ struct export_shared {
         copy_text(s.renderer, sizeof s.renderer, renderer);
         copy_text(s.platform, sizeof s.platform, platform);
         s.player = player_stats;
-        s.ring = ring_stats;
-        s.encoder = encoder_stats;
-        if (recorder) {
-            glr_recorder_stats rs{};
+        glr_recorder_stats rs = recorder_stats;
+        if (recorder)
             glr_recorder_get_stats(recorder, &rs);
-            s.ring = rs.ring;
-            s.encoder = rs.encoder;
-        }
-        s.output_wait_seconds = s.encoder.write_in_progress_ms / 1000;
+        s.ring = rs.ring;
+        s.encoder = rs.encoder;
+        s.pipe = rs.pipe;
+        s.output_wait_seconds = rs.output_wait_seconds;
         return s;
     }
 };
@@ -506,6 +506,7 @@ private:
             ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
         ep.use_frame_pts = p.chunk; // frames are stamped with their place on the timeline
         ep.interrupt = {output_interrupt, s_.get()};
+        rp.pipe = p.pipe;
         rp.ring.format = s_->ring_format;
         rp.ring.depth = p.ring_depth;
         rp.sink_wait = waiting_for_output;
@@ -559,12 +560,8 @@ private:
         {
             std::unique_lock<std::mutex> lock(s_->mutex);
             s_->changed.wait(lock, [&] { return !s_->abandoned || s_->finisher_done; });
-            if (recorder_) {
-                glr_recorder_stats rs{};
-                glr_recorder_get_stats(recorder_, &rs);
-                s_->ring_stats = rs.ring;
-                s_->encoder_stats = rs.encoder;
-            }
+            if (recorder_)
+                glr_recorder_get_stats(recorder_, &s_->recorder_stats);
             s_->recorder = nullptr;
         }
         glr_recorder_destroy(&recorder_);
@@ -601,13 +598,9 @@ void finish_without_render(std::shared_ptr<export_shared> s)
     }
     int rc = rec ? glr_recorder_finish(rec) : 0;
     std::string message = rc < 0 ? glr_last_error() : "";
-    glr_recorder_stats rs{};
-    if (rec)
-        glr_recorder_get_stats(rec, &rs);
     std::lock_guard<std::mutex> lock(s->mutex);
     if (rc < 0)
         s->record_error(rc, message);
-    s->encoder_stats = rs.encoder;
     s->finisher_done = true;
     s->changed.notify_all();
 }
@@ -663,8 +656,15 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     if (params.frame_count <= 0 || pl.first_frame < 0 || pl.first_frame > INT_MAX - params.frame_count)
         glr::fail(-EINVAL, "glr_export_create: frames %d + %d are no range of frame numbers", pl.first_frame,
                   params.frame_count);
-    if (!params.encoder.output)
+    const bool piped = params.pipe.args != nullptr;
+    if (!piped && !params.encoder.output)
         glr::fail(-EINVAL, "glr_export_create: encoder.output is NULL");
+    if (piped && params.chunk)
+        glr::fail(-EINVAL, "glr_export_create: a chunk is written by the in-process encoder (glr_join reads its tags), "
+                           "not through a pipe");
+    if (piped && params.encoder.audio.input)
+        glr::fail(-EINVAL, "glr_export_create: the pipe carries the picture alone: give the sound file to ffmpeg's "
+                           "own arguments (-i FILE), not encoder.audio.input");
     if (std::isnan(params.compile_timeout) || params.progress_interval_ms < 0 || params.ring_depth < 0)
         glr::fail(-EINVAL, "glr_export_create: compile_timeout is a number, progress_interval_ms and ring_depth >= 0");
     // From here on: the limit in seconds, 0 for none.
@@ -700,6 +700,14 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     p.encoder.audio.codec = glr::pointer_to(s.audio_codec, e.audio.codec);
     for (const char *const *entry = e.metadata; entry && *entry; entry++)
         s.metadata.emplace_back(*entry);
+    for (const char *const *arg = params.pipe.args; arg && *arg; arg++)
+        s.pipe_args.emplace_back(*arg);
+    for (const std::string &arg : s.pipe_args)
+        s.pipe_arg_entries.push_back(arg.c_str());
+    s.pipe_arg_entries.push_back(nullptr);
+    s.pipe_ffmpeg = glr::copy_of(params.pipe.ffmpeg);
+    p.pipe.args = piped ? s.pipe_arg_entries.data() : nullptr;
+    p.pipe.ffmpeg = glr::pointer_to(s.pipe_ffmpeg, params.pipe.ffmpeg);
     if (params.chunk) // what glr_join reads back: the chunk's place on the timeline
         s.metadata.push_back(std::string(GLR_EXPORT_CHUNK_TAG) + "=" +
                              glr::chunk_tag_value({pl.first_frame, params.frame_count, p.player.fps_num,
@@ -725,11 +733,12 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     // An output that holds no sound (an image sequence, a GIF) gets none, nor does a chunk
     // (the join writes the sound once); the Sound pass still renders for the sound
     // channels that hear it.
-    s.mux_sound = sound_pass && !params.chunk && (audio.codec || glr::holds_sound(p.encoder));
+    s.mux_sound = sound_pass && !params.chunk && !piped && (audio.codec || glr::holds_sound(p.encoder));
     if (sound_pass && !s.mux_sound) {
         sound_pass = !pl.feeder && glr::plays_host_sound(pl.project);
         glr_priv_log_write(log, GLR_LOG_INFO,
-                           glr::format("%s holds no sound: the Sound pass %s", p.encoder.output,
+                           glr::format("%s holds no sound: the Sound pass %s",
+                                       piped ? "the pipe to ffmpeg" : p.encoder.output,
                                        sound_pass ? "renders for the sound channels alone" : "is not rendered")
                                .c_str());
     }
@@ -755,6 +764,13 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     // container that cannot hold the codec): for RGB frames, then the ring format is the
     // encoder's own YUV made on the GPU, or BGRA for libswscale (also what ffv1 and
     // rawvideo take as it is).
+    if (piped) { // ffmpeg reads the ring's frames as they are: NV12, or BGRA it converts
+        s.ring_format = params.ring_format                                  ? params.ring_format
+                        : params.conversion == GLR_EXPORT_CONVERT_GPU ? GLR_FORMAT_NV12
+                                                                      : GLR_FORMAT_BGRA8;
+        s.plan.format = s.ring_format;
+        return;
+    }
     glr_encoder_params ep = s.encoder_params();
     ep.width = pl.width;
     ep.height = pl.height;

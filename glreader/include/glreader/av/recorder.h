@@ -40,20 +40,6 @@ extern "C" {
 
 struct glr_recorder_stats;
 
-/* Pipe mode's sink: an `ffmpeg -f rawvideo -i -` child (glreader/ffmpeg_child.h) whose
- * stdin takes each frame's lease through a glr_pipe, without a copy (vmsplice), as
- * TurboPipe writes them. The child waits for its input as long as it takes; a child that
- * stops reading (it failed, or a Ctrl-C reached it) makes the capture fail with -EPIPE, and
- * finish then says why in ffmpeg's own words. */
-struct glr_pipe_sink {
-    /* The child's output arguments (codec, options, output), NULL-terminated; non-NULL
-     * chooses this sink. ffmpeg cannot ask before overwriting: pass -y or -n. */
-    const char *const *args;
-    const char *ffmpeg;                /* the program; NULL: $GLR_FFMPEG, else ffmpeg on the PATH */
-    enum glr_pipe_transport transport; /* 0: vmsplice into the pipe */
-    uint64_t reserved_[2];
-};
-
 struct glr_recorder_params {
     /* The encoder and its output: size, rate, codec, output, sound (glreader/encoder.h).
      * Its format is the ring's (below). With a pipe sink, only the size, the rate and the
