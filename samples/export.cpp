@@ -48,7 +48,6 @@ extern "C" {
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <csignal>
 #include <cmath>
@@ -354,15 +353,6 @@ void write_stats_json(const options &o, const glr_export_stats &st, const glr_ex
         throw std::runtime_error("cannot write " + o.stats_json);
 }
 
-// The job a stop signal cancels (async-signal-safe).
-std::atomic<glr_export *> running_job{nullptr};
-
-void cancel_running_job()
-{
-    if (glr_export *job = running_job.load())
-        glr_export_cancel(job);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -370,7 +360,7 @@ int main(int argc, char **argv)
     if (argc > 1 && std::strcmp(argv[1], "join") == 0)
         return export_join(argc - 1, argv + 1);
     options o = parse(argc, argv);
-    sample::catch_stop_signals(cancel_running_job);
+    sample::catch_stop_signals();
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
     // glreader's and FFmpeg's messages at -v's level; errors reach the user once, as the
@@ -399,11 +389,9 @@ int main(int argc, char **argv)
         params.progress_interval_ms = bar->interval_ms();
 
         glr::export_job job(params, log);
-        running_job = job.get();
-        if (sample::stop_signal()) // a signal before the job existed
-            job.cancel();
+        sample::cancel_on_stop(job.get());
         int rc = job.run();
-        running_job = nullptr;
+        sample::cancel_on_stop(nullptr);
         glr_export_stats st = job.stats();
         render_left_running = st.render_running;
         if (st.stop == GLR_EXPORT_COMPILE_TIMEOUT)

@@ -19,13 +19,12 @@
 // A child that pauses is waited for, as long as it pauses. Ctrl-C in a shell reaches the
 // child too: it finalizes its file, and this program counts that as a normal stop (130).
 #include "command_line.hpp"
-#include "periodic_report.hpp"
 #include "program_log.hpp"
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
 
+#include "glreader/export.hpp"
 #include "glreader/frame_range.h"
-#include "glreader/pipe.hpp"
 
 #include <unistd.h>
 
@@ -144,43 +143,38 @@ options parse(int argc, char **argv)
     return o;
 }
 
-// "120/300 frames, 58.1 fps" now and then on stderr, from a thread of its own, and
-// "waiting for ffmpeg to read" while the child takes no data.
+// "120/300 frames, 58.1 fps" on stderr now and then (a terminal's line redrawn), with
+// "waiting for ffmpeg to read" while the child takes no data. The job calls it on main's
+// thread, also while its render thread waits.
 class pipe_progress {
 public:
-    // shown: progress is printed at all (-v warning and above).
-    pipe_progress(int total, const std::atomic<int> &rendered, const glr::pipe &pipe, bool tty, bool shown)
-        : total_(total), rendered_(rendered), pipe_(pipe), tty_(tty), shown_(shown),
-          start_(std::chrono::steady_clock::now()),
-          reports_(std::chrono::milliseconds(tty ? 200 : 2000), [this] { report(); })
+    pipe_progress(int total, bool shown) : total_(total), tty_(isatty(STDERR_FILENO)), shown_(shown) {}
+    int interval_ms() const { return tty_ ? 200 : 2000; }
+
+    void report(const glr_export_stats &s)
     {
-    }
-    void done()
-    {
-        if (reports_.stop() && tty_ && shown_)
+        bool ended = s.state == GLR_EXPORT_ENDED;
+        if (!shown_ || (ended ? !line_open_ : s.state != GLR_EXPORT_RENDERING && s.state != GLR_EXPORT_FLUSHING))
+            return;
+        std::string waiting = s.output_wait_seconds >= 1
+                                  ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(s.output_wait_seconds)) + " s"
+                                  : "";
+        if (s.cancel_requested && !ended)
+            waiting += "; stopping: a second Ctrl-C exits at once";
+        double fps = s.elapsed_seconds > 0 ? s.frames_rendered / s.elapsed_seconds : 0;
+        std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", s.frames_rendered,
+                     total_, fps, waiting.c_str());
+        line_open_ = tty_ && !ended;
+        if (tty_ && ended)
             std::fprintf(stderr, "\n");
     }
 
-private:
-    void report()
-    {
-        if (!shown_)
-            return;
-        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        double idle = pipe_.stats().reader_idle_ms;
-        std::string waiting = idle >= 1000 ? ", waiting for ffmpeg to read: " + std::to_string(std::lround(idle / 1000)) + " s" : "";
-        if (sample::stop_signal())
-            waiting += "; stopping: a second Ctrl-C exits at once";
-        std::fprintf(stderr, tty_ ? "\r%d/%d frames, %.1f fps%s " : "%d/%d frames, %.1f fps%s\n", rendered_.load(),
-                     total_, rendered_ / elapsed, waiting.c_str());
-    }
+    // Whether the terminal's line is the one the cursor is on: a message then starts a new one.
+    bool line_open() const { return line_open_; }
 
+private:
     int total_;
-    const std::atomic<int> &rendered_;
-    const glr::pipe &pipe_;
-    bool tty_, shown_;
-    std::chrono::steady_clock::time_point start_;
-    sample::periodic_report reports_; // last: its thread reports from the start
+    bool tty_, shown_, line_open_ = false;
 };
 
 } // namespace
@@ -189,112 +183,82 @@ int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
     sample::catch_stop_signals();
-    bool tty = isatty(STDERR_FILENO);
     // Errors reach the user once, as the exception's message (and not at all when ffmpeg
-    // stopped on the user's own Ctrl-C); warnings still show.
-    sample::program_log log(o.verbosity);
+    // stopped on the user's own Ctrl-C); warnings still show. Never freed: a render thread
+    // left in the driver keeps using it until the process exits.
+    glr_log *log = sample::program_log(o.verbosity).release();
+    bool render_left_running = false;
+    pipe_progress progress(o.frames, o.verbosity >= sample::verbosity::warning);
     try {
-        glr_context_params context_params{};
-        context_params.require_hw = o.require_hw;
-        glr::context ctx(context_params, log.get());
-        if (log.shows(sample::verbosity::info))
-            std::fprintf(stderr, "OpenGL renderer: %s\n", ctx.renderer().c_str());
-        auto scene = [&] {
-            sample::busy_section compiling; // a signal ends a long compile at once
-            return std::make_unique<sample::project_scene>(o.project, o.width, o.height, o.fps, nullptr, "",
-                                                           log.get());
-        }();
-
-        glr_ring_params rp{};
-        rp.width = o.width;
-        rp.height = o.height;
-        rp.format = o.format;
-        rp.color = o.color;
-        rp.depth = o.depth;
-        rp.capture_timeout_ns = UINT64_MAX; // ffmpeg may pause: wait for it, as long as it takes
-        glr::ring ring(rp, log.get());
-        glr_ffmpeg_child_params cp{};
-        cp.ffmpeg = o.ffmpeg.empty() ? nullptr : o.ffmpeg.c_str();
-        cp.width = o.width;
-        cp.height = o.height;
-        cp.format = rp.format;
-        cp.color = rp.color;
-        cp.fps_num = o.fps.num;
-        cp.fps_den = o.fps.den;
-        glr::ffmpeg_child child(cp, o.ffmpeg_args, log.get());
-        const int fd = child.stdin_fd();
-        // Made after the child, so that on any error its writers stop before the child's
-        // stdin is closed.
-        glr_pipe_params pp{};
-        pp.transport = o.transport;
-        glr::pipe pipe(pp, log.get());
-
-        std::atomic<int> rendered{0};
-        auto start = std::chrono::steady_clock::now();
-        pipe_progress progress(o.frames, rendered, pipe, tty, log.shows_progress());
-        // A frame that renders for long is answered by the watchdog: the frames written
-        // so far go out, and ffmpeg finalizes its file.
-        sample::on_abandon([&] {
-            progress.done();
-            glr_pipe_close(pipe.get(), fd);
-            glr_ffmpeg_child_finish(child.get());
-            if (log.shows_progress())
-                std::fprintf(stderr, "stopped while frame %d was rendering; ffmpeg finalized its output\n",
-                             rendered.load());
-        });
-        // The whole TurboPipe loop: render, capture, hand each finished frame to the pipe.
-        auto to_ffmpeg = [&](glr::frame &&f) {
-            sample::outside_section handing_over;
-            pipe.write(fd, std::move(f));
+        glr::project project = o.project.load(log);
+        glr_export_params params{};
+        glr_player_params &pl = params.player;
+        pl.width = o.width;
+        pl.height = o.height;
+        pl.fps_num = o.fps.num;
+        pl.fps_den = o.fps.den;
+        pl.project = project.get();
+        params.frame_count = o.frames;
+        std::vector<const char *> args;
+        for (const std::string &arg : o.ffmpeg_args)
+            args.push_back(arg.c_str());
+        args.push_back(nullptr);
+        params.pipe.args = args.data();
+        params.pipe.ffmpeg = o.ffmpeg.empty() ? nullptr : o.ffmpeg.c_str();
+        params.pipe.transport = o.transport;
+        params.ring_format = o.format;
+        params.ring_depth = o.depth;
+        params.encoder.color = o.color;
+        params.context.require_hw = o.require_hw;
+        params.progress = [](void *opaque, const glr_export_stats *s) {
+            static_cast<pipe_progress *>(opaque)->report(*s);
         };
-        try {
-            for (; rendered < o.frames && !sample::stop_signal(); rendered++) {
-                sample::busy_section rendering;
-                scene->render_next();
-                ring.capture(scene->source(), rendered, to_ffmpeg);
-            }
-            {
-                sample::busy_section rendering;
-                ring.drain(to_ffmpeg);
-            }
-            sample::on_abandon({});
-            pipe.close(fd); // every byte is in ffmpeg's hands
-        } catch (const glr::error &e) {
-            if (e.code() != -EPIPE)
-                throw;
-            // ffmpeg stopped reading. After our own signal, that is Ctrl-C reaching the
-            // whole process group: ffmpeg stopped on it too and finalized its file.
-            sample::on_abandon({});
-            ring.drain([](glr::frame &&) {});
-            glr_pipe_close(pipe.get(), fd);
-            if (sample::stop_signal()) {
-                glr_ffmpeg_child_finish(child.get());
-                progress.done();
-                if (log.shows_progress())
-                    std::fprintf(stderr, "interrupted: ffmpeg stopped on the signal too and finalized its output\n");
-                return sample::stop_status();
-            }
-            child.finish(); // its own words say why
-            throw;
+        params.progress_opaque = &progress;
+        params.progress_interval_ms = progress.interval_ms();
+
+        glr::export_job job(params, log);
+        sample::cancel_on_stop(job.get());
+        int rc = job.run();
+        sample::cancel_on_stop(nullptr);
+        glr_export_stats st = job.stats();
+        render_left_running = st.render_running;
+        if (rc < 0 && sample::stop_signal() && (rc == GLR_ERROR_CHILD || rc == -EPIPE)) {
+            // ffmpeg stopped reading on our own signal: Ctrl-C reached the whole process
+            // group, and ffmpeg finalized its file on it too.
+            if (o.verbosity >= sample::verbosity::warning)
+                std::fprintf(stderr, "%sinterrupted: ffmpeg stopped on the signal too and finalized its output\n",
+                             progress.line_open() ? "\n" : "");
+        } else if (rc < 0 && st.stop != GLR_EXPORT_INTERRUPTED) {
+            throw glr::error(rc, glr_last_error());
+        } else {
+            const glr_pipe_stats &s = st.pipe;
+            double elapsed = st.elapsed_seconds;
+            if (st.stop == GLR_EXPORT_CANCELLED && st.render_running)
+                std::printf("stopped while frame %d was rendering; ffmpeg finalized its output\n",
+                            pl.first_frame + st.frames_rendered);
+            std::printf("%s%d frames %dx%d at %d/%d fps, ring depth %d, in %.2f s: %.1f fps, %.2f GB/s through the "
+                        "pipe\n",
+                        st.stop == GLR_EXPORT_COMPLETE ? "" : "interrupted: ", st.frames_rendered, o.width, o.height,
+                        o.fps.num, o.fps.den, o.depth, elapsed, st.frames_rendered / elapsed,
+                        static_cast<double>(s.bytes_written) / elapsed / 1e9);
+            std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
+                        static_cast<unsigned long long>(s.vmsplice_bytes),
+                        static_cast<unsigned long long>(s.write_bytes), static_cast<unsigned long long>(s.syscalls),
+                        static_cast<unsigned long long>(s.retries), s.pipe_size / 1024);
+            std::printf("  write to read by ffmpeg: p50 %.2f ms, p99 %.2f ms; render thread blocked on the queue "
+                        "p99 %.2f ms\n",
+                        s.delivery.p50_ms, s.delivery.p99_ms, s.queue_wait.p99_ms);
         }
-        child.finish();
-        progress.done();
-        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        glr_pipe_stats s = pipe.stats();
-        std::printf("%s%d frames %dx%d at %d/%d fps, ring depth %d, in %.2f s: %.1f fps, %.2f GB/s through the pipe\n",
-                    sample::stop_signal() ? "interrupted: " : "", rendered.load(), o.width, o.height, o.fps.num,
-                    o.fps.den, o.depth, elapsed, rendered / elapsed,
-                    static_cast<double>(s.bytes_written) / elapsed / 1e9);
-        std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
-                    static_cast<unsigned long long>(s.vmsplice_bytes), static_cast<unsigned long long>(s.write_bytes),
-                    static_cast<unsigned long long>(s.syscalls), static_cast<unsigned long long>(s.retries),
-                    s.pipe_size / 1024);
-        std::printf("  write to read by ffmpeg: p50 %.2f ms, p99 %.2f ms; render thread blocked on the queue "
-                    "p99 %.2f ms\n",
-                    s.delivery.p50_ms, s.delivery.p99_ms, s.queue_wait.p99_ms);
-        return sample::stop_status();
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "glreader-pipe: %s\n", e.what());
+        std::fprintf(stderr, "%sglreader-pipe: %s\n", progress.line_open() ? "\n" : "", e.what());
+        if (render_left_running)
+            _exit(1); // a thread is still in the driver: no exit handlers under its feet
+        glr_log_destroy(&log);
         return 1;
     }
+    std::fflush(stdout);
+    if (render_left_running)
+        _exit(sample::stop_status()); // a thread is still in the driver, and holds the log
+    glr_log_destroy(&log); // after every object that used it
+    return sample::stop_status();
 }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -135,18 +136,28 @@ TEST(stalled_output, an_export_whose_reader_pauses_for_15_s_delivers_every_frame
     std::remove(copy.c_str());
 }
 
-// The ffmpeg child of glreader-pipe once it runs ffmpeg, else 0. Between its spawn and its
-// exec the child is still a copy of its parent, whose spawning thread waits for the exec
+// The ffmpeg child of glreader-pipe once it runs ffmpeg, else 0: the child of whichever of
+// its threads spawned it (the job's render thread). Between its spawn and its exec the
+// child is still a copy of its parent, whose spawning thread waits for the exec
 // (posix_spawn): stopped then, it would hold the parent before any frame was queued, and
 // no output would stall.
 pid_t ffmpeg_child_of(pid_t parent)
 {
-    std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
-    pid_t child = 0;
-    children >> child;
-    std::string command;
-    std::ifstream("/proc/" + std::to_string(child) + "/comm") >> command;
-    return child > 0 && command == "ffmpeg" ? child : 0;
+    const std::string tasks = "/proc/" + std::to_string(parent) + "/task";
+    DIR *dir = opendir(tasks.c_str());
+    pid_t found = 0;
+    for (dirent *task; dir && !found && (task = readdir(dir));) {
+        std::ifstream children(tasks + "/" + task->d_name + "/children");
+        for (pid_t child = 0; !found && children >> child;) {
+            std::string command;
+            std::ifstream("/proc/" + std::to_string(child) + "/comm") >> command;
+            if (command == "ffmpeg")
+                found = child;
+        }
+    }
+    if (dir)
+        closedir(dir);
+    return found;
 }
 
 TEST(stalled_output, a_pipe_run_whose_ffmpeg_is_stopped_for_15_s_delivers_every_frame)
