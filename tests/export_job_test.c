@@ -1,8 +1,8 @@
 /* The export job (glreader/export.h) driven from C, as a library: frame ranges that equal
  * a full render's frames; stops while a shader compiles, while a frame renders for long
  * (both held so by a test seam), and while the output stalls, each with the output it must
- * leave and the stop code it must report; and pipe mode, whose ffmpeg child writes the
- * frames the in-process encoder does. One case per process: `export_job_test CASE`. Prints
+ * leave and the stop code it must report; pipe mode, whose ffmpeg child writes the frames
+ * the in-process encoder does; and a job started on its own thread and waited for. One case per process: `export_job_test CASE`. Prints
  * the failed checks and exits non-zero on any. */
 #include "glreader/export.h"
 #include "glreader/glreader.h"
@@ -496,6 +496,45 @@ static void pipe_sink_matches_the_encoder(void)
     unlink(piped);
 }
 
+/* start and wait: the job runs on a thread of its own; wait says -EAGAIN while it runs,
+ * then what run returns, again on later calls; a second start is refused; a failed job's
+ * words reach the waiting thread; a job destroyed while it runs is cancelled, its output
+ * finalized. */
+static void start_and_wait(void)
+{
+    glr_project *project = load("");
+    const char *out = scratch_file("started.mkv");
+    struct glr_export_params p = ffv1_params(project, 32, 16, 0, 100000, out);
+    glr_export *job = glr_export_create(NULL, &p);
+    CHECK(job != NULL);
+    CHECK(glr_export_start(job) == 0);
+    CHECK(glr_export_start(job) == -EINVAL);
+    CHECK(wait_for(job, some_rendered, 60, "the first frames"));
+    CHECK(glr_export_wait(job, 0) == -EAGAIN);
+    glr_export_cancel(job);
+    CHECK(glr_export_wait(job, UINT64_MAX) == 0);
+    CHECK(glr_export_wait(job, 0) == 0);
+    CHECK(stats_of(job).stop == GLR_EXPORT_CANCELLED);
+    glr_export_destroy(&job);
+    unlink(out);
+
+    p = ffv1_params(project, 32, 16, 0, 2, "/nonexistent-folder/started.mkv");
+    job = glr_export_create(NULL, &p);
+    CHECK(job != NULL && glr_export_start(job) == 0);
+    CHECK(glr_export_wait(job, UINT64_MAX) < 0 && strstr(glr_last_error(), "nonexistent-folder"));
+    glr_export_destroy(&job);
+
+    p = ffv1_params(project, 32, 16, 0, 100000, out);
+    job = glr_export_create(NULL, &p);
+    CHECK(job != NULL && glr_export_start(job) == 0);
+    CHECK(wait_for(job, some_rendered, 60, "the first frames"));
+    glr_export_destroy(&job);
+    uint64_t hashes[1];
+    CHECK(decode_hashes(out, hashes, 1) > 0);
+    glr_project_destroy(&project);
+    unlink(out);
+}
+
 /* Params the job refuses at create, with words. */
 static void bad_params_are_refused(void)
 {
@@ -516,7 +555,7 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|stalled_cancel|"
-                        "stalled_interrupt|params|pipe\n");
+                        "stalled_interrupt|params|pipe|start\n");
         return 2;
     }
     export_job_test_pinned_context = glr_context_create(NULL, NULL);
@@ -543,6 +582,8 @@ int main(int argc, char **argv)
         bad_params_are_refused();
     else if (!strcmp(which, "pipe"))
         pipe_sink_matches_the_encoder();
+    else if (!strcmp(which, "start"))
+        start_and_wait();
     else
         return 2;
     rmdir(scratch);

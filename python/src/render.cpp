@@ -1,7 +1,8 @@
 // glreader.render's engine: the library's export job (glr_export, what glreader-export
-// runs) with the caller's options, run on a thread of its own while the caller's thread,
-// holding the GIL only between waits, reports progress, passes glreader's messages to
-// logging and turns Ctrl-C into a cancel that still finalizes the output.
+// runs) with the caller's options, started on a thread of its own (glr_export_start) while
+// the caller's thread, holding the GIL only between waits (glr_export_wait), reports
+// progress, passes glreader's messages to logging and turns Ctrl-C into a cancel that still
+// finalizes the output.
 #include "render.hpp"
 
 #include "errors.hpp"
@@ -18,13 +19,9 @@
 #include <nanobind/stl/vector.h>
 
 #include <cerrno>
-#include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -91,15 +88,6 @@ nb::dict stats_dict(const glr_export_stats &s)
     return d;
 }
 
-// What the job's thread leaves for the caller's.
-struct outcome {
-    std::mutex mutex;
-    std::condition_variable ended;
-    bool done = false;
-    int code = 0;
-    std::string message;
-};
-
 } // namespace
 
 nb::dict run_export(const std::vector<std::pair<std::string, std::string>> &options, const nb::object &progress,
@@ -131,50 +119,46 @@ nb::dict run_export(const std::vector<std::pair<std::string, std::string>> &opti
     if (!job)
         fail_with_last_error();
 
-    auto result = std::make_shared<outcome>();
     glr_export *running = job.get();
-    // Whatever leaves this scope (a Python error, a C++ one), the job is cancelled and its
-    // thread joined first: the output is finalized, and no thread outlives the call.
-    std::thread worker;
-    struct joiner {
-        std::thread &thread;
+    if (glr_export_start(running) < 0)
+        fail_with_last_error();
+    // Whatever leaves this scope (a Python error, a C++ one), the job is cancelled and
+    // waited for first: the output is finalized, and no thread outlives the call.
+    struct waiter {
         glr_export *job;
-        ~joiner()
+        bool waited = false;
+        ~waiter()
         {
-            if (!thread.joinable())
+            if (waited)
                 return;
             glr_export_cancel(job);
             nb::gil_scoped_release unlocked;
-            thread.join();
+            glr_export_wait(job, UINT64_MAX);
         }
-    } join_on_exit{worker, running};
-    worker = std::thread([running, result] {
-        int rc = glr_export_run(running);
-        std::lock_guard<std::mutex> lock(result->mutex);
-        result->code = rc;
-        if (rc < 0)
-            result->message = glr_last_error();
-        result->done = true;
-        result->ended.notify_all();
-    });
+    } wait_on_exit{running};
     // Between waits: progress, messages, and Python's signals (Ctrl-C cancels: the job
     // finalizes what it rendered, then KeyboardInterrupt goes on up).
     std::optional<nb::python_error> raised;
-    const auto tick = std::chrono::duration<double>(interval > 0 ? interval : 0.1);
-    for (bool done = false; !done;) {
+    const auto tick = static_cast<uint64_t>((interval > 0 ? interval : 0.1) * 1e9);
+    int code;
+    std::string message;
+    for (;;) {
         {
             nb::gil_scoped_release unlocked;
-            std::unique_lock<std::mutex> lock(result->mutex);
-            result->ended.wait_for(lock, tick, [&] { return result->done; });
-            done = result->done;
+            code = glr_export_wait(running, tick);
+            if (code < 0 && code != -EAGAIN)
+                message = glr_last_error(); // this thread's: the job's words
         }
+        bool done = code != -EAGAIN;
         flush_messages();
+        if (done)
+            break;
         if (raised)
             continue;
         try {
             if (PyErr_CheckSignals() != 0)
                 throw nb::python_error();
-            if (!progress.is_none() && !done) { // the end is reported once, below
+            if (!progress.is_none()) { // the end is reported once, below
                 glr_export_stats s{};
                 glr_export_get_stats(running, &s);
                 progress(stats_dict(s));
@@ -184,10 +168,7 @@ nb::dict run_export(const std::vector<std::pair<std::string, std::string>> &opti
             raised.emplace(std::move(error));
         }
     }
-    {
-        nb::gil_scoped_release unlocked;
-        worker.join();
-    }
+    wait_on_exit.waited = true;
     route.reset();
     flush_messages();
     glr_export_stats s{};
@@ -198,8 +179,8 @@ nb::dict run_export(const std::vector<std::pair<std::string, std::string>> &opti
     job.reset();
     if (raised)
         throw std::move(*raised);
-    if (result->code < 0)
-        throw failure{result->code, result->message};
+    if (code < 0)
+        throw failure{code, message};
     return stats;
 }
 

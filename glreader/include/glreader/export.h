@@ -8,6 +8,7 @@
  *
  *   glr_export *job = glr_export_create(log, &params);   // checks the params
  *   glr_export_run(job);        // blocks; progress comes through params.progress
+ *                               // (or glr_export_start, then glr_export_wait with a timeout)
  *   glr_export_cancel(job);     // from any thread, or a signal handler
  *   glr_export_destroy(&job);
  *
@@ -155,8 +156,9 @@ struct glr_export_stats {
     uint64_t reserved_[3];
 };
 
-/* Thread-safety: run from one thread; cancel and get_stats from any thread (cancel also
- * from a signal handler). Lifetime: destroy after run returned. */
+/* Thread-safety: run (or start, then wait) from one thread; cancel and get_stats from any
+ * thread (cancel also from a signal handler). Lifetime: destroy after run returned; a job
+ * started and not waited for is cancelled and waited for by destroy. */
 typedef struct glr_export glr_export;
 
 /* Checks the params and copies them: the range, the conversion and everything
@@ -172,6 +174,18 @@ GLR_API glr_export *glr_export_create(glr_log *log, const struct glr_export_para
  * logged and in glr_last_error(): -EINTR (interrupted), -ETIMEDOUT (compile_timeout), or
  * the error of the context, the project, a channel's media, the ring or the encoder. */
 GLR_API int glr_export_run(glr_export *job);
+
+/* Starts the job on a thread of its own and returns at once: glr_export_run's work, whose
+ * progress is called on that thread; glr_export_wait waits for its end. For callers that
+ * keep their own thread free (a binding's interpreter, a UI). Returns 0, or -EINVAL for a
+ * job that ran or started already. */
+GLR_API int glr_export_start(glr_export *job);
+
+/* Waits up to timeout_ns (0: not at all; UINT64_MAX: as long as it takes) for a started job
+ * to end. Returns -EAGAIN while it runs (not logged); then what glr_export_run returns, its
+ * message in this thread's glr_last_error(), and the same again on later calls. -EINVAL for
+ * a job not started. */
+GLR_API int glr_export_wait(glr_export *job, uint64_t timeout_ns);
 
 /* Asks the job to stop (see above); returns at once. Async-signal-safe. */
 GLR_API void glr_export_cancel(glr_export *job);

@@ -233,6 +233,26 @@ int glr_export_run(glr_export *job)
     return glr::guarded(job->log(), [&] { return job->run(); });
 }
 
+int glr_export_start(glr_export *job)
+{
+    if (!job) {
+        glr_priv_report_error(nullptr, -EINVAL, "glr_export_start: job is NULL", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(job->log(), [&] { return job->start(); });
+}
+
+int glr_export_wait(glr_export *job, uint64_t timeout_ns)
+{
+    if (!job) {
+        glr_priv_report_error(nullptr, -EINVAL, "glr_export_wait: job is NULL", 1);
+        return -EINVAL;
+    }
+    // The job's failure is returned, not thrown (it was logged on its thread); the guard
+    // reports wait's own refusal.
+    return glr::guarded(job->log(), [&] { return job->wait(timeout_ns); });
+}
+
 void glr_export_cancel(glr_export *job)
 {
     if (job)

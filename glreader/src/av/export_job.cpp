@@ -14,6 +14,7 @@ extern "C" {
 #include "glreader/shadertoy_media.h"
 #include "enum_value.hpp"
 #include "error.hpp"
+#include "guarded.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -799,8 +800,49 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
 // A render thread left in the driver that has since ended is joined, for the reason run()
 // joins one (its last steps, EGL's thread clean-up among them, must not overlap exit());
 // one still in the driver is let go: it ends on its own, holding the shared state.
+int glr_export::start()
+{
+    {
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        if (shared_->state != GLR_EXPORT_READY || supervisor_.joinable())
+            glr::fail(-EINVAL, "glr_export_start: a job runs once");
+    }
+    supervisor_ = std::thread([this] {
+        int rc = glr::guarded(shared_->log, [&] { return run(); });
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        run_code_ = rc;
+        ran_ = true;
+        shared_->changed.notify_all();
+    });
+    return 0;
+}
+
+int glr_export::wait(uint64_t timeout_ns)
+{
+    std::unique_lock<std::mutex> lock(shared_->mutex);
+    if (!supervisor_.joinable() && !ran_)
+        glr::fail(-EINVAL, "glr_export_wait: the job was not started (glr_export_start)");
+    auto ended = [&] { return ran_; };
+    if (timeout_ns == UINT64_MAX)
+        shared_->changed.wait(lock, ended);
+    else if (!shared_->changed.wait_for(lock, std::chrono::nanoseconds(timeout_ns), ended))
+        return -EAGAIN;
+    int rc = run_code_;
+    std::string message = shared_->error_message;
+    lock.unlock();
+    if (supervisor_.joinable())
+        supervisor_.join();
+    if (rc < 0) // logged on the job's thread: this thread's last error only
+        glr_priv_report_error(nullptr, rc, message.c_str(), 0);
+    return rc;
+}
+
 glr_export::~glr_export()
 {
+    if (supervisor_.joinable()) { // started, and not waited for: stopped, as a cancel does
+        cancel();
+        supervisor_.join();
+    }
     if (!left_in_driver_.joinable())
         return;
     bool ended;

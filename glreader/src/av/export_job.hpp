@@ -7,6 +7,7 @@
 
 #include "glreader/export.h"
 
+#include <cstdint>
 #include <memory>
 #include <thread>
 
@@ -23,6 +24,9 @@ public:
     glr_export &operator=(const glr_export &) = delete;
 
     int run();
+    // run() on a thread of its own, and the wait for its end (-EAGAIN while it runs).
+    int start();
+    int wait(uint64_t timeout_ns);
     void cancel() noexcept;
     glr_export_stats stats() const;
     glr_log *log() const;
@@ -41,4 +45,9 @@ private:
     // it once it has ended (render_running 0): after glr_export_destroy nothing of the job
     // runs, and the program may exit. One still in the driver is let go.
     std::thread left_in_driver_;
+    // start()'s: the thread that runs run(), and what run() returned once ran_ is set (under
+    // shared_'s mutex).
+    std::thread supervisor_;
+    bool ran_ = false;
+    int run_code_ = 0;
 };
