@@ -74,6 +74,23 @@ option_doc exported(const char *name, const char *names)
     return {names ? names : o->flags, o->value, o->help, o->fallback};
 }
 
+std::vector<help_section> exported_sections(bool (*takes)(const glr_export_option &))
+{
+    std::vector<help_section> sections;
+    int count = 0;
+    const glr_export_option *table = glr_export_options(&count);
+    for (int i = 0; i < count; i++) {
+        const glr_export_option &o = table[i];
+        if ((takes && !takes(o)) || (std::strncmp(o.name, "channel", 7) == 0 && std::strcmp(o.name, "channel0") != 0))
+            continue;
+        if (sections.empty() || sections.back().title != o.section)
+            sections.push_back({o.section, {}});
+        sections.back().options.push_back(std::strcmp(o.name, "channel0") == 0 ? exported("channel0", "--channel0..3")
+                                                                                : exported(o.name));
+    }
+    return sections;
+}
+
 option_doc option_doc::with_default(std::string fallback_words) const
 {
     option_doc copy = *this;

@@ -8,6 +8,7 @@
 // inf or nan, no overflow), and it must lie in the option's range.
 #pragma once
 
+#include "glreader/av/export_options.h"
 #include "glreader/common.h"
 
 #include <string>
@@ -47,6 +48,10 @@ struct program_help {
 // An option of the export's table (glreader/av/export_options.h) as it documents it:
 // spellings (or `names`), value, what it does, default.
 option_doc exported(const char *name, const char *names = nullptr);
+
+// The export table's options that `takes` keeps (all: NULL), as help sections in the
+// table's order, the Image pass's four channels as one line.
+std::vector<help_section> exported_sections(bool (*takes)(const glr_export_option &) = nullptr);
 
 // How much a program prints, ffmpeg's -loglevel names: quiet prints only a fatal error;
 // warning (the default) adds warnings, progress and the summary; info and beyond add what

@@ -90,18 +90,7 @@ sample::program_help help()
     using namespace sample;
     // The table's sections in its order, each option as the table documents it; the
     // Image pass's four channels as one line.
-    std::vector<help_section> sections;
-    int count = 0;
-    const glr_export_option *table = glr_export_options(&count);
-    for (int i = 0; i < count; i++) {
-        const glr_export_option &o = table[i];
-        if (sections.empty() || sections.back().title != o.section)
-            sections.push_back({o.section, {}});
-        if (std::strncmp(o.name, "channel", 7) == 0 && std::strcmp(o.name, "channel0") != 0)
-            continue;
-        sections.back().options.push_back(std::strcmp(o.name, "channel0") == 0 ? doc::channels
-                                                                                : exported(o.name));
-    }
+    std::vector<help_section> sections = exported_sections();
     for (help_section &section : sections) {
         if (section.title == "What to render")
             section.options.insert(section.options.end(), {chunk_range, to_project});

@@ -24,7 +24,6 @@
 #include "stop_signals.hpp"
 
 #include "glreader/export.hpp"
-#include "glreader/frame_range.h"
 
 #include <unistd.h>
 
@@ -41,44 +40,65 @@
 
 namespace {
 
+struct settings_deleter {
+    void operator()(glr_export_settings *s) const { glr_export_settings_destroy(&s); }
+};
+
 struct options {
-    int width = 1280, height = 720;
-    sample::frame_rate fps{30, 1};
-    glr_range_request range{}; // -t, -n as given, read by the library's rule (glreader/frame_range.h)
-    int frames = 0;            // the count read; without -t or -n, 5 s
-    int depth = 3;
+    // What to render and how to read it back, read by the library's export table
+    // (glreader/av/export_options.h), as glreader-export reads them.
+    std::unique_ptr<glr_export_settings, settings_deleter> settings{glr_export_settings_create()};
     glr_pipe_transport transport = GLR_PIPE_AUTO;
-    glr_format format = GLR_FORMAT_NV12;
-    glr_color color{};
     std::string ffmpeg;
-    sample::project_options project; // --shader, --channelN
-    bool overwrite = false, require_hw = false;
     std::vector<std::string> ffmpeg_args; // empty: the default output
     sample::verbosity verbosity = sample::verbosity::warning;
 };
 
 const char *const default_output = "glreader-pipe.mp4";
 
+// The table's options a pipe takes: what to render, and the readback; the encoder, the sound
+// and the output are the ffmpeg child's (its arguments after --), but for -y, which ffmpeg
+// is given too.
+bool taken_by_the_pipe(const glr_export_option &o)
+{
+    std::string section = o.section, name = o.name;
+    return section == "What to render" || (section == "Colour and readback" && name != "queue") || name == "overwrite";
+}
+
+// Why a table option the pipe does not take is refused: where to say it instead.
+std::string given_to_ffmpeg(const glr_export_option &o)
+{
+    std::string section = o.section;
+    return std::string(o.flags) + ": " +
+           (section == "Sound" ? "glreader-pipe sends the picture alone; give ffmpeg a sound input of its own after --"
+                               : "ffmpeg's output arguments after -- choose it (-- -c:v libx264 -crf 20 out.mp4)");
+}
+
 sample::program_help help()
 {
     using namespace sample;
+    std::vector<help_section> sections = exported_sections(taken_by_the_pipe);
+    for (help_section &section : sections) {
+        for (option_doc &o : section.options)
+            if (o.names == "--ring-format")
+                o = o.with_default("nv12: 1.5 bytes a pixel, tagged for ffmpeg; with --convert cpu, bgra");
+        if (section.title == "Colour and readback")
+            section.options.insert(
+                section.options.end(),
+                {{"--transport", "auto|write", "auto: vmsplice into pipes, write() elsewhere; write: always write()",
+                  "auto"},
+                 {"--ffmpeg", "PROGRAM", "the ffmpeg to start", "$GLR_FFMPEG, else ffmpeg on the PATH"},
+                 {"--", "ARGS...", "ffmpeg's output arguments, replacing the default output",
+                  "-c:v libx264 -preset ultrafast -pix_fmt yuv420p glreader-pipe.mp4"}});
+    }
+    sections.push_back({"Messages", {doc::verbosity.with_default("warning; the child gets the same -loglevel")}});
     return {"glreader-pipe",
             "[OPTIONS] [-- FFMPEG OUTPUT ARGS...]",
-            "Renders a scene headless, reads each frame back through glreader's ring and writes it, without a "
-            "copy (vmsplice), to the stdin of an `ffmpeg -f rawvideo -i -` child, as TurboPipe does: for those who "
-            "keep an ffmpeg process of their own. The arguments after -- are the child's output arguments.",
-            {{"What to render",
-              {doc::shader, doc::media, doc::channels, doc::size, doc::rate, doc::seconds, doc::frames, doc::require_hw}},
-             {"Through the pipe",
-              {doc::ring_format.with_default("nv12: 1.5 bytes a pixel, tagged for ffmpeg"), doc::matrix, doc::range,
-               doc::chroma_loc, doc::depth,
-               {"--transport", "auto|write", "auto: vmsplice into pipes, write() elsewhere; write: always write()",
-                "auto"},
-               {"--ffmpeg", "PROGRAM", "the ffmpeg to start", "$GLR_FFMPEG, else ffmpeg on the PATH"},
-               {"--", "ARGS...", "ffmpeg's output arguments, replacing the default output",
-                "-c:v libx264 -preset ultrafast -pix_fmt yuv420p glreader-pipe.mp4"},
-               doc::overwrite}},
-             {"Messages", {doc::verbosity.with_default("warning; the child gets the same -loglevel")}}},
+            "Renders a Shadertoy shader or project headless, reads each frame back through glreader's ring and "
+            "writes it, without a copy (vmsplice), to the stdin of an `ffmpeg -f rawvideo -i -` child, as "
+            "TurboPipe does: for those who keep an ffmpeg process of their own. What to render is glreader-export's "
+            "options; the arguments after -- are the child's output arguments.",
+            sections,
             {"glreader-pipe --shader samples/shaders/plasma.frag -s 1920x1080 -t 10 -- -c:v libx264 -crf 20 plasma.mp4",
              "glreader-pipe -n 300 --ring-format rgba -- -f null -"}};
 }
@@ -87,54 +107,44 @@ options parse(int argc, char **argv)
 {
     options o;
     sample::command_line args(argc, argv, help());
+    glr_export_settings *s = o.settings.get();
     while (args.next()) {
+        const std::string &option = args.option();
         if (args.is("--")) {
             o.ffmpeg_args = args.rest();
             if (o.ffmpeg_args.empty())
                 args.fail("-- needs ffmpeg's output arguments after it");
-        } else if (args.is("-s")) {
-            args.size(o.width, o.height);
-        } else if (args.is("-r")) {
-            o.fps = args.rate();
-        } else if (args.is("-t")) {
-            o.range.duration_us = args.time_us(0.001, sample::max_seconds);
-        } else if (args.is("-n") || args.is("-frames:v")) {
-            o.range.frames = args.count(1, INT_MAX);
-        } else if (args.is("--depth")) {
-            o.depth = args.count(1, 64);
-        } else if (o.project.read(args)) {
-        } else if (args.is("--ring-format")) {
-            o.format = args.format();
-        } else if (args.color_option(o.color)) {
         } else if (args.verbosity_option(o.verbosity)) {
-        } else if (args.is("--require-hw")) {
-            o.require_hw = true;
         } else if (args.is("--ffmpeg")) {
             o.ffmpeg = args.value();
-        } else if (args.is("-y")) {
-            o.overwrite = true;
         } else if (args.is("--transport")) {
             std::string v = args.value();
             if (v == "auto") o.transport = GLR_PIPE_AUTO;
             else if (v == "write") o.transport = GLR_PIPE_WRITE;
             else args.fail("--transport takes auto or write, not " + v);
+        } else if (const glr_export_option *known = glr_export_option_find(option.c_str())) {
+            if (!taken_by_the_pipe(*known))
+                args.fail(given_to_ffmpeg(*known));
+            std::string value = known->kind == GLR_EXPORT_OPTION_SWITCH ? "1" : args.value();
+            if (glr_export_settings_set(s, option.c_str(), value.c_str()) < 0)
+                args.fail(glr_last_error());
+        } else if (glr_export_settings_set(s, option.c_str(), "") == -ENOENT) {
+            args.fail(glr_last_error()); // neither glreader's nor an encoder's
         } else {
-            args.fail("unknown option " + args.option());
+            args.fail(option + " is an encoder's option: ffmpeg's output arguments after -- take it (-- " + option +
+                      " ...)");
         }
     }
-    if (!o.range.frames && !o.range.duration_us)
-        o.range.duration_us = 5000000;
-    o.range.fps_num = o.fps.num;
-    o.range.fps_den = o.fps.den;
-    int first = 0;
-    if (glr_frame_range(&o.range, &first, &o.frames) < 0)
+    if (glr_export_settings_check(s) < 0)
         args.fail(glr_last_error());
+    const char *overwrite = glr_export_settings_get(s, "overwrite");
+    bool replace = overwrite && *overwrite == '1';
     if (o.ffmpeg_args.empty()) {
-        args.refuse_existing(default_output, o.overwrite);
+        args.refuse_existing(default_output, replace);
         // -n: ffmpeg refuses a file that appeared since, too.
-        o.ffmpeg_args = {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-                         o.overwrite ? "-y" : "-n", default_output};
-    } else if (o.overwrite) { // ffmpeg takes its global options anywhere
+        o.ffmpeg_args = {"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", replace ? "-y" : "-n",
+                         default_output};
+    } else if (replace) { // ffmpeg takes its global options anywhere
         o.ffmpeg_args.insert(o.ffmpeg_args.begin(), "-y");
     }
     // The child logs as much as we do, errors at least: its last lines explain a failure.
@@ -148,7 +158,8 @@ options parse(int argc, char **argv)
 // thread, also while its render thread waits.
 class pipe_progress {
 public:
-    pipe_progress(int total, bool shown) : total_(total), tty_(isatty(STDERR_FILENO)), shown_(shown) {}
+    explicit pipe_progress(bool shown) : tty_(isatty(STDERR_FILENO)), shown_(shown) {}
+    void total(int frames) { total_ = frames; }
     int interval_ms() const { return tty_ ? 200 : 2000; }
 
     void report(const glr_export_stats &s)
@@ -173,7 +184,7 @@ public:
     bool line_open() const { return line_open_; }
 
 private:
-    int total_;
+    int total_ = 0;
     bool tty_, shown_, line_open_ = false;
 };
 
@@ -188,17 +199,15 @@ int main(int argc, char **argv)
     // left in the driver keeps using it until the process exits.
     glr_log *log = sample::program_log(o.verbosity).release();
     bool render_left_running = false;
-    pipe_progress progress(o.frames, o.verbosity >= sample::verbosity::warning);
+    pipe_progress progress(o.verbosity >= sample::verbosity::warning);
     try {
-        glr::project project = o.project.load(log);
         glr_export_params params{};
-        glr_player_params &pl = params.player;
-        pl.width = o.width;
-        pl.height = o.height;
-        pl.fps_num = o.fps.num;
-        pl.fps_den = o.fps.den;
-        pl.project = project.get();
-        params.frame_count = o.frames;
+        if (glr_export_settings_resolve(o.settings.get(), log, &params) < 0)
+            throw glr::error(glr_last_error_code(), glr_last_error());
+        // The encoder is ffmpeg's: of its params the frames' colour alone is read.
+        glr_color color = params.encoder.color;
+        params.encoder = {};
+        params.encoder.color = color;
         std::vector<const char *> args;
         for (const std::string &arg : o.ffmpeg_args)
             args.push_back(arg.c_str());
@@ -206,10 +215,7 @@ int main(int argc, char **argv)
         params.pipe.args = args.data();
         params.pipe.ffmpeg = o.ffmpeg.empty() ? nullptr : o.ffmpeg.c_str();
         params.pipe.transport = o.transport;
-        params.ring_format = o.format;
-        params.ring_depth = o.depth;
-        params.encoder.color = o.color;
-        params.context.require_hw = o.require_hw;
+        progress.total(params.frame_count);
         params.progress = [](void *opaque, const glr_export_stats *s) {
             static_cast<pipe_progress *>(opaque)->report(*s);
         };
@@ -235,11 +241,12 @@ int main(int argc, char **argv)
             double elapsed = st.elapsed_seconds;
             if (st.stop == GLR_EXPORT_CANCELLED && st.render_running)
                 std::printf("stopped while frame %d was rendering; ffmpeg finalized its output\n",
-                            pl.first_frame + st.frames_rendered);
+                            params.player.first_frame + st.frames_rendered);
             std::printf("%s%d frames %dx%d at %d/%d fps, ring depth %d, in %.2f s: %.1f fps, %.2f GB/s through the "
                         "pipe\n",
-                        st.stop == GLR_EXPORT_COMPLETE ? "" : "interrupted: ", st.frames_rendered, o.width, o.height,
-                        o.fps.num, o.fps.den, o.depth, elapsed, st.frames_rendered / elapsed,
+                        st.stop == GLR_EXPORT_COMPLETE ? "" : "interrupted: ", st.frames_rendered, params.player.width,
+                        params.player.height, params.player.fps_num, params.player.fps_den, params.ring_depth, elapsed,
+                        st.frames_rendered / elapsed,
                         static_cast<double>(s.bytes_written) / elapsed / 1e9);
             std::printf("  %llu bytes by vmsplice, %llu by write; %llu syscalls, %llu retried; pipe size %zu KiB\n",
                         static_cast<unsigned long long>(s.vmsplice_bytes),
