@@ -378,9 +378,7 @@ int main(int argc, char **argv)
         params.progress_interval_ms = bar->interval_ms();
 
         glr::export_job job(params, log);
-        sample::cancel_on_stop(job.get());
-        int rc = job.run();
-        sample::cancel_on_stop(nullptr);
+        int rc = sample::run_cancelled_on_stop(job.get());
         glr_export_stats st = job.stats();
         render_left_running = st.render_running;
         if (st.stop == GLR_EXPORT_COMPILE_TIMEOUT)

@@ -223,9 +223,7 @@ int main(int argc, char **argv)
         params.progress_interval_ms = progress.interval_ms();
 
         glr::export_job job(params, log);
-        sample::cancel_on_stop(job.get());
-        int rc = job.run();
-        sample::cancel_on_stop(nullptr);
+        int rc = sample::run_cancelled_on_stop(job.get());
         glr_export_stats st = job.stats();
         render_left_running = st.render_running;
         if (rc < 0 && sample::stop_signal() && (rc == GLR_ERROR_CHILD || rc == -EPIPE)) {

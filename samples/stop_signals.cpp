@@ -28,11 +28,14 @@ void catch_stop_signals()
     std::signal(SIGTERM, on_stop_signal);
 }
 
-void cancel_on_stop(glr_export *job)
+int run_cancelled_on_stop(glr_export *job)
 {
     running_job = job;
-    if (job && first_signal.load())
+    if (first_signal.load())
         glr_export_cancel(job);
+    int rc = glr_export_run(job);
+    running_job = nullptr;
+    return rc;
 }
 
 int stop_signal() { return first_signal.load(); }

@@ -3,7 +3,7 @@
 // second one exits at once with 128 + that signal, leaving what was already written, as
 // ffmpeg does. Work that cannot look at the signal itself (the driver compiling a shader,
 // a frame that renders for a minute) is the export job's to answer: the signal cancels the
-// job that runs (cancel_on_stop), whose supervisor finalizes without a thread the driver
+// job that runs (run_cancelled_on_stop), whose supervisor finalizes without a thread the driver
 // holds.
 #pragma once
 
@@ -14,9 +14,9 @@ namespace sample {
 // Installs the handlers; call once, early in main.
 void catch_stop_signals();
 
-// The job a stop signal cancels from now on (NULL: none); one that came before is passed on
-// at once.
-void cancel_on_stop(glr_export *job);
+// Runs the job (glr_export_run), a stop signal cancelling it meanwhile, one that came
+// before at once; run's code.
+int run_cancelled_on_stop(glr_export *job);
 
 // The first SIGINT or SIGTERM received; 0 while none came.
 int stop_signal();

@@ -39,6 +39,23 @@ glr_recorder_stats stats_of(const glr_recorder *rec)
     return s;
 }
 
+// A recorder made with p that recorded frames 0 to frames - 1 of scene; NULL, with a failure
+// added, when it could not.
+glr_recorder *recording(const glr_recorder_params &p, pattern_scene &scene, int frames)
+{
+    glr_recorder *rec = glr_recorder_create(nullptr, &p);
+    EXPECT_NE(rec, nullptr) << glr_last_error();
+    glr_source source = scene.source();
+    for (int n = 0; rec && n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        if (glr_recorder_capture(rec, &source, n) != 0) {
+            ADD_FAILURE() << "frame " << n << ": " << glr_last_error();
+            glr_recorder_destroy(&rec);
+        }
+    }
+    return rec;
+}
+
 using recorder_test = glr_test::gl_test;
 
 // FFV1 takes BGRA as it is: every frame decodes to what was drawn, alpha included, and the
@@ -120,15 +137,10 @@ TEST_F(recorder_test, a_cancel_keeps_the_frames_captured_and_finalizes_them)
 {
     const int w = 32, h = 32;
     std::string path = scratch_path("cancelled.mkv");
-    glr_recorder_params p = recorder_params(w, h, "ffv1", path.c_str());
-    glr_recorder *rec = glr_recorder_create(nullptr, &p);
-    ASSERT_NE(rec, nullptr) << glr_last_error();
     pattern_scene scene({w, h});
+    glr_recorder *rec = recording(recorder_params(w, h, "ffv1", path.c_str()), scene, 5);
+    ASSERT_NE(rec, nullptr);
     glr_source source = scene.source();
-    for (int n = 0; n < 5; n++) {
-        scene.draw(static_cast<uint64_t>(n));
-        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-    }
     glr_recorder_cancel(rec);
     EXPECT_EQ(glr_recorder_capture(rec, &source, 5), -ECANCELED);
     EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
@@ -152,15 +164,10 @@ TEST_F(recorder_test, an_abandoned_recorder_is_finalized_from_another_thread)
 {
     const int w = 32, h = 32;
     std::string path = scratch_path("abandoned.mkv");
-    glr_recorder_params p = recorder_params(w, h, "ffv1", path.c_str());
-    glr_recorder *rec = glr_recorder_create(nullptr, &p);
-    ASSERT_NE(rec, nullptr) << glr_last_error();
     pattern_scene scene({w, h});
+    glr_recorder *rec = recording(recorder_params(w, h, "ffv1", path.c_str()), scene, 3);
+    ASSERT_NE(rec, nullptr);
     glr_source source = scene.source();
-    for (int n = 0; n < 3; n++) {
-        scene.draw(static_cast<uint64_t>(n));
-        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-    }
     int abandoned = 1, finished = 1;
     std::thread other([&] {
         abandoned = glr_recorder_abandon(rec);
@@ -232,14 +239,9 @@ TEST_F(recorder_test, a_pipe_sink_writes_every_frame_to_an_ffmpeg_child)
     glr_recorder_params p = recorder_params(w, h, nullptr, nullptr);
     p.pipe.args = args;
     p.ring.format = GLR_FORMAT_RGBA8;
-    glr_recorder *rec = glr_recorder_create(nullptr, &p);
-    ASSERT_NE(rec, nullptr) << glr_last_error();
     pattern_scene scene({w, h});
-    glr_source source = scene.source();
-    for (int n = 0; n < frames; n++) {
-        scene.draw(static_cast<uint64_t>(n));
-        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-    }
+    glr_recorder *rec = recording(p, scene, frames);
+    ASSERT_NE(rec, nullptr);
     ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
     glr_recorder_stats s = stats_of(rec);
     glr_recorder_destroy(&rec);
@@ -264,15 +266,10 @@ TEST_F(recorder_test, a_pipe_sink_sends_nv12_and_a_failing_child_is_heard)
     const char *args[] = {"-c:v", "ffv1", "-y", path.c_str(), nullptr};
     glr_recorder_params p = recorder_params(w, h, nullptr, nullptr);
     p.pipe.args = args;
-    glr_recorder *rec = glr_recorder_create(nullptr, &p);
-    ASSERT_NE(rec, nullptr) << glr_last_error();
-    EXPECT_EQ(stats_of(rec).ring_format, GLR_FORMAT_NV12);
     pattern_scene scene({w, h});
-    glr_source source = scene.source();
-    for (int n = 0; n < 4; n++) {
-        scene.draw(static_cast<uint64_t>(n));
-        ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-    }
+    glr_recorder *rec = recording(p, scene, 4);
+    ASSERT_NE(rec, nullptr);
+    EXPECT_EQ(stats_of(rec).ring_format, GLR_FORMAT_NV12);
     ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
     EXPECT_EQ(stats_of(rec).pipe.bytes_written, 4u * w * h * 3 / 2);
     glr_recorder_destroy(&rec);
@@ -283,6 +280,7 @@ TEST_F(recorder_test, a_pipe_sink_sends_nv12_and_a_failing_child_is_heard)
     EXPECT_EQ(v.color_range, "tv");
     std::remove(path.c_str());
 
+    glr_source source = scene.source();
     const char *bad[] = {"-c:v", "no-such-encoder", "-y", path.c_str(), nullptr};
     p.pipe.args = bad;
     rec = glr_recorder_create(nullptr, &p);
