@@ -52,6 +52,7 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
     glr::encoder_plan plan = glr::plan_encoder(p, log);
+    plan_ = glr::public_plan(p, plan);
     output_ = std::make_unique<glr::output>(log, p.output, plan.muxer, p.format_options, p.metadata, p.chunk_size,
                                             p.output_flags, p.interrupt);
     try {

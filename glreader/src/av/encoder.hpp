@@ -31,6 +31,8 @@ public:
     // complete: the encode reached its end, so a GLR_OUTPUT_PART file may take its name.
     int finish(bool complete);
     glr_encoder_stats stats() const;
+    // What was opened: the muxer, the encoders and the pixel format.
+    const glr_encoder_plan &plan() const { return plan_; }
     const glr_log *log() const { return log_; }
     // Test seam (fault_injection.h, test builds only): fail avcodec_send_frame once
     // `frames` were encoded.
@@ -62,6 +64,7 @@ private:
     static void describe_holder(void *opaque, char *buf, size_t size);
 
     const glr_log *log_;
+    glr_encoder_plan plan_{};
     std::string output_name_;
     int width_, height_;
     bool use_frame_pts_;

@@ -57,13 +57,15 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
             rp.color = ep.color;
         // The encoder's own YUV, converted on the GPU where the ring makes it; else BGRA,
         // which encoders of RGB take as it is (ffv1, rawvideo, qtrle) and libswscale converts
-        // for the others.
-        ep.format = rp.format ? rp.format : GLR_FORMAT_BGRA8;
-        plan_ = glr_encoder::check(log, ep);
-        if (!rp.format)
-            rp.format = plan_.format;
+        // for the others. A format given needs no plan first: the encoder's own is reported
+        // (the export job checked its params at its create).
+        if (!rp.format) {
+            ep.format = GLR_FORMAT_BGRA8;
+            rp.format = glr_encoder::check(log, ep).format;
+        }
         ep.format = rp.format;
         encoder_ = new glr_encoder(log, ep);
+        plan_ = encoder_->plan();
     }
     plan_.format = rp.format;
     if (!rp.depth)

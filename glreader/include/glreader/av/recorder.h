@@ -91,9 +91,10 @@ struct glr_recorder_stats {
 
 typedef struct glr_recorder glr_recorder;
 
-/* Checks the params (glr_encoder_check's checks) and opens the encoder and its output, so
- * that a bad option or an existing file fails before any frame; makes no GL call. Returns
- * NULL with the reason logged and in glr_last_error(). */
+/* Checks the params and opens the encoder and its output (glr_encoder_create; with ring.format
+ * 0, glr_encoder_check first, which chooses it), so that a bad option or an existing file
+ * fails before any frame; makes no GL call. Returns NULL with the reason logged and in
+ * glr_last_error(). */
 GLR_API glr_recorder *glr_recorder_create(glr_log *log, const struct glr_recorder_params *params);
 
 /* Starts the readback of `source` as the frame of timestamp `pts` (frames are encoded in
