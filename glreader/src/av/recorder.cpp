@@ -32,9 +32,8 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
             glr::fail(-EINVAL, "glr_recorder_create: a recorder with a frame sink needs ring.width and ring.height");
         if (!rp.format)
             rp.format = GLR_FORMAT_RGBA8;
-    } else if (params.pipe.args) {
-        // The child's input is the video the encoder params describe; ffmpeg reads the ring's
-        // format as it is (NV12: 1.5 bytes a pixel).
+    } else {
+        // The video the encoder params describe: the encoder's, or the ffmpeg child's input.
         const glr_encoder_params &ep = params.encoder;
         if (rp.width == 0 && rp.height == 0) {
             rp.width = ep.width;
@@ -42,19 +41,15 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
         }
         if (color_unset(rp.color))
             rp.color = ep.color;
-        if (!rp.format)
+    }
+    if (params.pipe.args) {
+        if (!rp.format) // ffmpeg reads the ring's format as it is: NV12 is 1.5 bytes a pixel
             rp.format = GLR_FORMAT_NV12;
-    } else {
+    } else if (!params.frame_sink) {
         glr_encoder_params ep = params.encoder;
-        if (rp.width == 0 && rp.height == 0) {
-            rp.width = ep.width;
-            rp.height = ep.height;
-        }
         if (rp.width != ep.width || rp.height != ep.height)
             glr::fail(-EINVAL, "glr_recorder_create: the ring's size %dx%d is not the encoder's, %dx%d", rp.width,
                       rp.height, ep.width, ep.height);
-        if (color_unset(rp.color))
-            rp.color = ep.color;
         // The encoder's own YUV, converted on the GPU where the ring makes it; else BGRA,
         // which encoders of RGB take as it is (ffv1, rawvideo, qtrle) and libswscale converts
         // for the others. A format given needs no plan first: the encoder's own is reported
