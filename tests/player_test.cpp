@@ -10,6 +10,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -33,20 +34,24 @@ struct test_feeder {
     int fail_at = -1;                   // update fails for this frame
 
     static long frame_of(double seconds) { return std::lround(seconds * fps); }
-    static int update(void *opaque, glr_scene *scene, double seconds, char *err, size_t err_size)
+    static int update(void *opaque, glr_player *player, double seconds)
     {
         auto *self = static_cast<test_feeder *>(opaque);
         long n = frame_of(seconds);
         self->updated.push_back(n);
         if (n == self->fail_at) {
-            std::snprintf(err, err_size, "test.media: cannot decode frame %ld", n);
+            glr_set_last_error(-EIO, ("test.media: cannot decode frame " + std::to_string(n)).c_str());
             return -EIO;
         }
         uint8_t pixel[4] = {static_cast<uint8_t>(n), 0, 0, 255};
         glr_image image{1, 1, 4, pixel, 4, seconds};
-        return glr_scene_set_channel_image(scene, GLR_SCENE_IMAGE_PASS, 0, &image);
+        return glr_scene_set_channel_image(glr_player_scene(player), GLR_SCENE_IMAGE_PASS, 0, &image);
     }
-    static void skip(void *opaque, double seconds) { static_cast<test_feeder *>(opaque)->skipped.push_back(frame_of(seconds)); }
+    static int skip(void *opaque, glr_player *, double seconds)
+    {
+        static_cast<test_feeder *>(opaque)->skipped.push_back(frame_of(seconds));
+        return 0;
+    }
     glr_channel_feeder interface() { return {this, update, skip, nullptr}; }
 };
 
@@ -71,7 +76,8 @@ protected:
         return dir;
     }
 
-    player_ptr play(const glr_project *p, int first, glr_channel_feeder *feeder, const char *date = "2026-03-04")
+    player_ptr play(const glr_project *p, int first, glr_channel_feeder *feeder, const char *date = "2026-03-04",
+                    int sound_rate = 0)
     {
         glr_player_params params{};
         params.width = 4;
@@ -82,6 +88,7 @@ protected:
         params.feeder = feeder;
         params.first_frame = first;
         params.date = date;
+        params.sound_rate = sound_rate;
         return player_ptr(glr_player_create(nullptr, &params));
     }
 
@@ -147,14 +154,14 @@ TEST_F(player_test, a_project_whose_buffer_keeps_state_is_pre_rolled_to_its_star
     // The feeder feeds the Image pass's iChannel0 in this test's feeder: here Buffer A's
     // channel 1 takes the grey instead.
     struct buffer_feeder : test_feeder {
-        static int update(void *opaque, glr_scene *scene, double seconds, char *, size_t)
+        static int update(void *opaque, glr_player *player, double seconds)
         {
             auto *self = static_cast<buffer_feeder *>(opaque);
             long n = frame_of(seconds);
             self->updated.push_back(n);
             uint8_t pixel[4] = {static_cast<uint8_t>(n), 0, 0, 255};
             glr_image image{1, 1, 4, pixel, 4, seconds};
-            return glr_scene_set_channel_image(scene, 0, 1, &image);
+            return glr_scene_set_channel_image(glr_player_scene(player), 0, 1, &image);
         }
     } feeder;
     glr_channel_feeder f{&feeder, buffer_feeder::update, test_feeder::skip, nullptr};
@@ -172,6 +179,73 @@ TEST_F(player_test, a_project_whose_buffer_keeps_state_is_pre_rolled_to_its_star
     glr_player_get_stats(player.get(), &stats);
     EXPECT_EQ(stats.preroll_frames, static_cast<uint64_t>(first));
     EXPECT_EQ(stats.frames_rendered, static_cast<uint64_t>(first + 2));
+}
+
+// The Sound pass is the player's: samples asked for in any pieces (the frames' own, a step
+// back behind what is kept, a jump ahead) are those one call renders, silence before
+// sample 0; frame n's sound starts at n * rate / fps rounded down; the pass's rate is
+// iSampleRate; a rate out of bounds is refused, and a negative one plays no Sound pass.
+TEST_F(player_test, the_sound_pass_gives_the_same_samples_in_any_pieces)
+{
+    std::string dir =
+        project("sound", {{"image.glsl", "void mainImage(out vec4 c, in vec2 p) { c = vec4(iSampleRate / 255000.0, 0, 0, 1); }\n"},
+                          {"sound.glsl", "vec2 mainSound(int samp, float time) {\n"
+                                         "    return vec2(float(samp % 441) / 441.0 - 0.5, 0.5 * sin(6.2831853 * 440.0 * time));\n"
+                                         "}\n"}});
+    project_ptr p(glr_project_load(nullptr, dir.c_str()));
+    ASSERT_TRUE(p) << glr_last_error();
+    const int rate = 22050, whole_count = 300000;
+    player_ptr one = play(p.get(), 0, nullptr, "2026-03-04", rate), pieces = play(p.get(), 0, nullptr, "2026-03-04", rate);
+    ASSERT_TRUE(one && pieces) << glr_last_error();
+    EXPECT_EQ(glr_player_sound_rate(one.get()), rate);
+    EXPECT_EQ(glr_player_sound_sample(one.get(), 3), 3307) << "3 * 22050 / 20 = 3307.5, rounded down";
+    EXPECT_EQ(glr_player_sound_sample(one.get(), 40), 2 * rate);
+    ASSERT_EQ(glr_player_render_next(one.get()), 0) << glr_last_error();
+    EXPECT_EQ(red(one.get()), 22) << "iSampleRate is the Sound pass's rate";
+
+    std::vector<int16_t> whole(2 * whole_count);
+    ASSERT_EQ(glr_player_render_sound(one.get(), 0, whole_count, whole.data()), 0) << glr_last_error();
+    int worst = 0;
+    for (int i = 0; i < whole_count; i++)
+        worst = std::max(worst, std::abs(whole[2 * i] - static_cast<int>(std::lround(((i % 441) / 441.0 - 0.5) * 32767.5 - 0.5))));
+    EXPECT_LE(worst, 2) << "each sample is the pass's at its own number";
+
+    auto expect_piece = [&](long long first, int count) {
+        std::vector<int16_t> got(2 * static_cast<size_t>(count), 1);
+        ASSERT_EQ(glr_player_render_sound(pieces.get(), first, count, got.data()), 0) << glr_last_error();
+        for (int i = 0; i < count; i++) {
+            long long at = first + i;
+            int16_t left = at < 0 ? 0 : whole[2 * at], right = at < 0 ? 0 : whole[2 * at + 1];
+            if (got[2 * i] != left || got[2 * i + 1] != right) {
+                ADD_FAILURE() << "sample " << at << " of the piece from " << first << " differs";
+                return;
+            }
+        }
+    };
+    expect_piece(-100, 1100); // silence, then the start
+    for (int frame = 1; frame < 200; frame++) { // frame by frame, as the exporter asks
+        long long from = glr_player_sound_sample(pieces.get(), frame);
+        expect_piece(from, static_cast<int>(glr_player_sound_sample(pieces.get(), frame + 1) - from));
+        expect_piece(from - 2048, 2048); // a sound channel's window, ending where the frame starts
+    }
+    expect_piece(10, 50);         // back behind what is kept: rendered anew
+    expect_piece(250000, 40000);  // a jump ahead
+    expect_piece(249000, 2000);   // and back across where it began
+    glr_player_stats stats{};
+    glr_player_get_stats(pieces.get(), &stats);
+    EXPECT_GT(stats.sound_samples, 0u);
+
+    player_ptr unplayed = play(p.get(), 0, nullptr, "2026-03-04", -1);
+    ASSERT_TRUE(unplayed) << glr_last_error();
+    EXPECT_EQ(glr_player_sound_rate(unplayed.get()), 0);
+    EXPECT_EQ(glr_player_sound_sample(unplayed.get(), 3), -1);
+    int16_t two[4];
+    EXPECT_EQ(glr_player_render_sound(unplayed.get(), 0, 2, two), -EINVAL);
+    EXPECT_TRUE(contains(glr_last_error(), "plays no Sound pass")) << glr_last_error();
+    ASSERT_EQ(glr_player_render_next(unplayed.get()), 0) << glr_last_error();
+    EXPECT_EQ(red(unplayed.get()), 44) << "iSampleRate is Shadertoy's without a Sound pass";
+    EXPECT_FALSE(play(p.get(), 0, nullptr, "2026-03-04", 7000));
+    EXPECT_TRUE(contains(glr_last_error(), "sample rate 7000 Hz is outside 8000..192000")) << glr_last_error();
 }
 
 TEST_F(player_test, errors_name_their_cause)

@@ -52,7 +52,7 @@ TEST(shadertoy_media, the_spectrum_row_peaks_at_the_tone_s_bin)
             glr_media_sound s;
             ASSERT_EQ(glr_media_sound_open(&s, wav.c_str()), 0) << glr_last_error();
             EXPECT_EQ(s.sample_rate, rate);
-            glr_media_sound_analyse(&s, 0.5);
+            ASSERT_EQ(glr_media_sound_analyse(&s, nullptr, 0.5), 0);
             int expected = static_cast<int>(std::lround(frequency * GLR_SOUND_FFT_SIZE / rate));
             EXPECT_NEAR(peak_bin(s), expected, 1) << frequency << " Hz at " << rate;
             EXPECT_GT(s.texture[peak_bin(s)], 200) << "a loud tone reads near the top of the dB range";
@@ -70,7 +70,7 @@ TEST(shadertoy_media, the_wave_row_is_the_512_samples_ending_at_the_frame)
     std::string wav = glr_test::write_wav("ramp.wav", rate, 1, samples);
     glr_media_sound s;
     ASSERT_EQ(glr_media_sound_open(&s, wav.c_str()), 0) << glr_last_error();
-    glr_media_sound_analyse(&s, 0.25);
+    ASSERT_EQ(glr_media_sound_analyse(&s, nullptr, 0.25), 0);
     long end = rate / 4;
     for (int i = 0; i < GLR_SOUND_TEXTURE_WIDTH; i++) {
         double x = samples[static_cast<size_t>(end - GLR_SOUND_TEXTURE_WIDTH + i)] / 32768.0;
@@ -89,7 +89,7 @@ TEST(shadertoy_media, the_spectrum_of_a_frame_is_the_sound_just_before_it)
     int tone_bin = static_cast<int>(std::lround(1000.0 * GLR_SOUND_FFT_SIZE / rate));
     for (int frame = 0; frame < 60; frame++) {
         double t = frame / 30.0;
-        glr_media_sound_analyse(&s, t);
+        ASSERT_EQ(glr_media_sound_analyse(&s, nullptr, t), 0);
         if (t < 1.0)
             EXPECT_EQ(s.texture[tone_bin], 0) << "frame " << frame;
         else if (t >= 1.0 + 2.0 * GLR_SOUND_FFT_SIZE / rate)

@@ -75,12 +75,18 @@ int glr_last_error_code(void) { return last_error_code; }
 
 unsigned glr_version(void) { return GLR_VERSION; }
 
+void glr_set_last_error(int code, const char *message)
+{
+    if (!glr::is_control_flow(code))
+        set_last_error(code, message ? message : "");
+}
+
 void glr_priv_report_error(const glr_log *log, int code, const char *message, int log_it)
 {
     if (log_it)
         report(log, code, message);
-    else if (!glr::is_control_flow(code))
-        set_last_error(code, message);
+    else
+        glr_set_last_error(code, message);
 }
 
 void glr_priv_log_write(const glr_log *log, enum glr_log_level level, const char *message)

@@ -68,6 +68,11 @@ GLR_API const char *glr_last_error(void);
  * GLR_ERROR_SOFTWARE_RENDERER. Thread-safety: per thread, as glr_last_error(). */
 GLR_API int glr_last_error_code(void);
 
+/* Records `message` and `code` (negative) as the calling thread's last error, as a failing
+ * glreader call does: for code that glreader calls back (a channel feeder) to report why
+ * it failed. Code 0 clears it; control-flow codes (-EAGAIN, -EBUSY, -ENODATA) are ignored. */
+GLR_API void glr_set_last_error(int code, const char *message);
+
 /* Pixel layout of a read-back frame, in memory order. RGB formats are read back as they
  * are; YUV formats are converted from the rendered RGB on the GPU before readback, with the
  * colour description of struct glr_color, and arrive with their rows top first. */

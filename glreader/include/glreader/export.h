@@ -80,7 +80,9 @@ struct glr_export_params {
      * outlive glr_export_run), first_frame (the range's first), mouse, date, source.
      * feeder NULL: the project's image, video, sound and cube map channels are decoded
      * with FFmpeg (glreader/shadertoy_media.h); a sound channel without a file plays
-     * encoder.audio.input. get_proc_address is ignored: the job's context is its own. */
+     * encoder.audio.input, else the Sound pass. get_proc_address is ignored: the job's
+     * context is its own; so is sound_rate, which the job sets (encoder.audio.sample_rate,
+     * no_sound_pass). */
     struct glr_player_params player;
     int frame_count;           /* frames to encode, > 0 */
     /* How to encode and where to: everything but width, height, fps_num, fps_den and

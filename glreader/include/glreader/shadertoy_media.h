@@ -41,24 +41,14 @@ extern "C" {
 typedef struct glr_media_channels glr_media_channels;
 
 /* Opens the file of every channel of `project` that has one (a file bound to several
- * channels is decoded once); a sound channel without a file plays `audio` (NULL: none,
- * which is an error naming the channel). Returns NULL with the reason, naming the file,
+ * channels is decoded once). A sound channel without a file plays `audio`; with none
+ * (NULL), it hears the project's Sound pass where the project has one, as the player it
+ * feeds renders it (glr_player_render_sound: mixed down to mono as a file's sound is), and
+ * is an error naming the channel where it has none, or where the player plays none
+ * (glr_player_params.sound_rate < 0). Returns NULL with the reason, naming the file,
  * logged and in glr_last_error(). */
 GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
                                                            const char *audio);
-
-/* A sound track in memory, sample 0 at iTime 0: what a project's Sound pass rendered
- * (glr_player_render_sound). */
-struct glr_media_track {
-    const int16_t *stereo; /* left, right, left, ...: `frames` pairs */
-    long long frames;
-    int sample_rate;
-};
-
-/* glr_media_channels_create, with each sound channel without a file playing `track`
- * (copied, mixed down to mono) instead of a file. */
-GLR_MEDIA_API glr_media_channels *glr_media_channels_create_with_track(glr_log *log, const glr_project *project,
-                                                                      const struct glr_media_track *track);
 
 /* Frees the decoders and sets *media to NULL. NULL and a pointer to NULL are accepted. */
 GLR_MEDIA_API void glr_media_channels_destroy(glr_media_channels **media);

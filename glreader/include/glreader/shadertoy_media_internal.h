@@ -349,11 +349,15 @@ static inline int glr_media_video_show(struct glr_media_video *v, double seconds
     return glr_media_fail(AVERROR_INVALIDDATA, "cannot loop the video %s", v->path);
 }
 
-/* A sound channel: the whole file as mono float samples, analysed frame by frame. */
+/* A sound channel: the whole file as mono float samples, or the project's Sound pass asked
+ * of the player as it goes (from_pass), analysed frame by frame. */
 struct glr_media_sound {
     float *samples;
     size_t count;
-    int sample_rate;
+    int sample_rate;           /* from_pass: the player's, known at the first analysis */
+    int from_pass;
+    char unplayed[160];        /* from_pass: the error where the player plays no Sound pass */
+    float mono[GLR_SOUND_FFT_SIZE]; /* the samples that end at the analysed frame's time */
     AVTXContext *fft;
     av_tx_fn fft_fn;
     AVComplexFloat *fft_in, *fft_out; /* av_malloc'd: the FFT's SIMD wants them aligned */
@@ -440,39 +444,51 @@ static inline int glr_media_sound_open(struct glr_media_sound *s, const char *pa
     return glr_media_sound_prepare(s, path);
 }
 
-/* A sound channel playing a track in memory (the Sound pass's), mixed down to mono. */
-static inline int glr_media_sound_of_track(struct glr_media_sound *s, const struct glr_media_track *track,
-                                           const char *name)
+/* A sound channel hearing the project's Sound pass, which the player renders (`heard_by`
+ * names the channel for the error where the player plays none). */
+static inline int glr_media_sound_of_pass(struct glr_media_sound *s, const char *heard_by)
 {
-    long long i;
     memset(s, 0, sizeof *s);
-    if (track->frames < 0 || track->sample_rate <= 0 || (track->frames && !track->stereo))
-        return glr_media_fail(AVERROR(EINVAL), "%s: %lld samples at %d Hz are no sound track", name, track->frames,
-                              track->sample_rate);
-    s->sample_rate = track->sample_rate;
-    s->count = (size_t)track->frames;
-    if (s->count && !(s->samples = (float *)av_malloc_array(s->count, sizeof(float))))
-        return glr_media_fail(AVERROR(ENOMEM), "no memory for %s", name);
-    for (i = 0; i < track->frames; i++)
-        s->samples[i] = (float)(track->stereo[2 * i] + track->stereo[2 * i + 1]) / 65536.0f;
-    return glr_media_sound_prepare(s, name);
+    s->from_pass = 1;
+    snprintf(s->unplayed, sizeof s->unplayed,
+             "%s is a sound without a file, and no audio was given to take (the project's Sound pass is not played)",
+             heard_by);
+    return glr_media_sound_prepare(s, "the Sound pass");
 }
 
-/* The sample at index i, silence outside the file. */
-static inline float glr_media_sound_sample(const struct glr_media_sound *s, long long i)
+/* Fills s->mono with the samples that end before sample `end`, silence outside the file;
+ * the Sound pass's mixed down to mono as a file's are. */
+static inline int glr_media_sound_window(struct glr_media_sound *s, glr_player *player, long long end)
 {
-    return i >= 0 && (size_t)i < s->count ? s->samples[i] : 0.0f;
+    const long long first = end - GLR_SOUND_FFT_SIZE;
+    int16_t stereo[2 * GLR_SOUND_FFT_SIZE];
+    int i, ret;
+    if (!s->from_pass) {
+        for (i = 0; i < GLR_SOUND_FFT_SIZE; i++)
+            s->mono[i] = first + i >= 0 && (size_t)(first + i) < s->count ? s->samples[first + i] : 0.0f;
+        return 0;
+    }
+    if ((ret = glr_player_render_sound(player, first, GLR_SOUND_FFT_SIZE, stereo)) < 0)
+        return ret;
+    for (i = 0; i < GLR_SOUND_FFT_SIZE; i++)
+        s->mono[i] = (float)(stereo[2 * i] + stereo[2 * i + 1]) / 65536.0f;
+    return 0;
 }
 
 /* Updates s->texture for a frame at `seconds`. Smoothing carries from the previous call,
  * so call it for every frame in order (frames before a start frame too: it is cheap). */
-static inline void glr_media_sound_analyse(struct glr_media_sound *s, double seconds)
+static inline int glr_media_sound_analyse(struct glr_media_sound *s, glr_player *player, double seconds)
 {
     AVComplexFloat *in = s->fft_in, *out = s->fft_out;
-    long long end = (long long)floor(seconds * s->sample_rate + 0.5);
-    int i;
+    long long end;
+    int i, ret;
+    if (s->from_pass && !(s->sample_rate = glr_player_sound_rate(player)))
+        return glr_media_fail(AVERROR(EINVAL), "%s", s->unplayed);
+    end = (long long)floor(seconds * s->sample_rate + 0.5);
+    if ((ret = glr_media_sound_window(s, player, end)) < 0)
+        return ret;
     for (i = 0; i < GLR_SOUND_FFT_SIZE; i++) {
-        in[i].re = glr_media_sound_sample(s, end - GLR_SOUND_FFT_SIZE + i) * s->window[i];
+        in[i].re = s->mono[i] * s->window[i];
         in[i].im = 0.0f;
     }
     s->fft_fn(s->fft, out, in, sizeof(AVComplexFloat));
@@ -483,9 +499,10 @@ static inline void glr_media_sound_analyse(struct glr_media_sound *s, double sec
         db = s->smoothed[i] > 0 ? 20.0 * log10(s->smoothed[i]) : -1000.0;
         level = floor(255.0 * (db + 100.0) / 70.0);
         s->texture[i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
-        level = floor(128.0 * (1.0 + glr_media_sound_sample(s, end - GLR_SOUND_TEXTURE_WIDTH + i)));
+        level = floor(128.0 * (1.0 + s->mono[GLR_SOUND_FFT_SIZE - GLR_SOUND_TEXTURE_WIDTH + i]));
         s->texture[GLR_SOUND_TEXTURE_WIDTH + i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
     }
+    return 0;
 }
 
 /* Every channel of a project that a file feeds (glreader/shadertoy_project.h), decoded
@@ -501,7 +518,7 @@ struct glr_media_source {
     AVFrame *faces[6];         /* cube map: +X, -X, +Y, -Y, +Z, -Z */
     struct glr_media_video video;
     struct glr_media_sound sound;
-    int from_track;            /* sound: plays a track in memory, which `path` names */
+    int from_pass;             /* sound: hears the Sound pass, which `path` names */
     double time;               /* the media time of what was decoded last */
     double analysed;           /* sound: the time of the last analysis; -1 before */
 };
@@ -533,10 +550,10 @@ static inline void glr_media_channels_close(struct glr_media_channels *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The source decoding `path` as `kind` (a sound: `track` when not NULL, which `path` names),
- * opened now unless another channel opened it. */
+/* The source decoding `path` as `kind` (a sound: the Sound pass, which `path` names, where
+ * heard_by, the channel, is not NULL), opened now unless another channel opened it. */
 static inline int glr_media_channels_source(struct glr_media_channels *m, enum glr_media_kind kind,
-                                            const char *path, const struct glr_media_track *track, int loop,
+                                            const char *path, const char *heard_by, int loop,
                                             struct glr_media_source **out)
 {
     /* {} in a cube map's pattern: glreader's face names; {_}: Shadertoy's. */
@@ -546,7 +563,7 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
     int i, ret = 0;
     for (i = 0; i < m->source_count; i++) {
         src = m->sources[i];
-        if (src->kind == kind && src->loop == loop && src->from_track == (track != NULL) && !strcmp(src->path, path)) {
+        if (src->kind == kind && src->loop == loop && src->from_pass == (heard_by != NULL) && !strcmp(src->path, path)) {
             *out = src;
             return 0;
         }
@@ -558,13 +575,13 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
     m->sources[m->source_count++] = src; /* closed with the rest, whatever happens next */
     src->kind = kind;
     src->loop = loop;
-    src->from_track = track != NULL;
+    src->from_pass = heard_by != NULL;
     src->analysed = -1;
     switch (kind) {
     case GLR_MEDIA_IMAGE: ret = glr_media_load_image(path, &src->picture); break;
     case GLR_MEDIA_VIDEO: ret = glr_media_video_open(&src->video, path, loop); break;
     case GLR_MEDIA_SOUND:
-        ret = track ? glr_media_sound_of_track(&src->sound, track, path) : glr_media_sound_open(&src->sound, path);
+        ret = heard_by ? glr_media_sound_of_pass(&src->sound, heard_by) : glr_media_sound_open(&src->sound, path);
         break;
     case GLR_MEDIA_CUBEMAP:
         if (!strstr(path, "{}") && !strstr(path, "{_}"))
@@ -591,11 +608,11 @@ static inline int glr_media_channels_source(struct glr_media_channels *m, enum g
 }
 
 /* Opens the file of every channel of `project` that has one; a sound channel without a
- * file plays `track` when there is one, else `audio_path` (NULL: none, an error naming the
- * channel). Returns 0 or an AVERROR, the last error naming the file; m is closed on
- * failure. */
+ * file plays `audio_path`, else the project's Sound pass where it has one (else it is an
+ * error naming the channel). Returns 0 or an AVERROR, the last error naming the file; m is
+ * closed on failure. */
 static inline int glr_media_channels_open(struct glr_media_channels *m, const glr_project *project,
-                                          const char *audio_path, const struct glr_media_track *track)
+                                          const char *audio_path)
 {
     static const char *const pass_names[GLR_SCENE_BUFFERS + 1] = {"Buffer A", "Buffer B", "Buffer C", "Buffer D",
                                                                  "Image"};
@@ -606,21 +623,21 @@ static inline int glr_media_channels_open(struct glr_media_channels *m, const gl
             const struct glr_channel_binding *b = glr_project_binding(project, pass, channel);
             const char *path = b->path;
             struct glr_media_source *src = NULL;
+            char heard_by[64] = "";
             if (b->media == GLR_MEDIA_NONE)
                 continue;
-            const struct glr_media_track *plays = NULL;
-            if (!path && track) {
+            if (!path && !(path = audio_path) && glr_project_has_sound_pass(project)) {
                 path = "the Sound pass";
-                plays = track;
+                snprintf(heard_by, sizeof heard_by, "the %s pass's iChannel%d", pass_names[pass], channel);
             }
-            if (!path && !(path = audio_path)) {
+            if (!path) {
                 glr_media_channels_close(m);
                 return glr_media_fail(AVERROR(EINVAL),
                                       "the %s pass's iChannel%d is a sound without a file, and no audio was "
                                       "given to take (sound:FILE names one)",
                                       pass_names[pass], channel);
             }
-            if ((ret = glr_media_channels_source(m, b->media, path, plays, b->loop, &src)) < 0) {
+            if ((ret = glr_media_channels_source(m, b->media, path, *heard_by ? heard_by : NULL, b->loop, &src)) < 0) {
                 glr_media_channels_close(m);
                 return ret;
             }
@@ -647,26 +664,30 @@ static inline struct glr_image glr_media_image_of(const AVFrame *f, double time)
 /* The sound analysis of the frame at `seconds` (once per time). glr_media_channels_update
  * does it for each rendered frame; call it alone for frames before a start frame, so that
  * frame N's sound texture is the same whether a render starts at 0 or at N. */
-static inline void glr_media_channels_analyse(struct glr_media_channels *m, double seconds)
+static inline int glr_media_channels_analyse(struct glr_media_channels *m, glr_player *player, double seconds)
 {
-    int i;
+    int i, ret;
     for (i = 0; i < m->source_count; i++) {
         struct glr_media_source *src = m->sources[i];
         if (src->kind == GLR_MEDIA_SOUND && src->analysed != seconds) {
-            glr_media_sound_analyse(&src->sound, seconds);
+            if ((ret = glr_media_sound_analyse(&src->sound, player, seconds)) < 0)
+                return ret;
             src->analysed = src->time = seconds;
         }
     }
+    return 0;
 }
 
 /* Decodes what the frame at `seconds` shows and uploads it into the scene's channels
  * (pictures and cube maps on the first call only). Call it for consecutive frames: the
  * sound's smoothing carries. Returns 0 or an error (AVERROR, or glreader's code), the
  * last error naming the file. */
-static inline int glr_media_channels_update(struct glr_media_channels *m, glr_scene *scene, double seconds)
+static inline int glr_media_channels_update(struct glr_media_channels *m, glr_player *player, double seconds)
 {
-    int i, f, ret = 0;
-    glr_media_channels_analyse(m, seconds);
+    glr_scene *scene = glr_player_scene(player);
+    int i, f, ret;
+    if ((ret = glr_media_channels_analyse(m, player, seconds)) < 0)
+        return ret;
     for (i = 0; i < m->source_count; i++) {
         struct glr_media_source *src = m->sources[i];
         if (src->kind == GLR_MEDIA_VIDEO && (ret = glr_media_video_show(&src->video, seconds, &src->time)) < 0)
@@ -716,17 +737,14 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_sc
     return ret;
 }
 
-static inline int glr_media_channels_feed(void *opaque, glr_scene *scene, double seconds, char *err, size_t err_size)
+static inline int glr_media_channels_feed(void *opaque, glr_player *player, double seconds)
 {
-    int ret = glr_media_channels_update((struct glr_media_channels *)opaque, scene, seconds);
-    if (ret < 0)
-        snprintf(err, err_size, "%s", glr_last_error());
-    return ret;
+    return glr_media_channels_update((struct glr_media_channels *)opaque, player, seconds);
 }
 
-static inline void glr_media_channels_skip(void *opaque, double seconds)
+static inline int glr_media_channels_skip(void *opaque, glr_player *player, double seconds)
 {
-    glr_media_channels_analyse((struct glr_media_channels *)opaque, seconds);
+    return glr_media_channels_analyse((struct glr_media_channels *)opaque, player, seconds);
 }
 
 static inline float glr_media_channels_feeder_rate(void *opaque)
@@ -734,8 +752,10 @@ static inline float glr_media_channels_feeder_rate(void *opaque)
     return glr_media_channels_sample_rate((const struct glr_media_channels *)opaque);
 }
 
-static inline glr_media_channels *glr_media_channels_make(glr_log *log, const glr_project *project,
-                                                           const char *audio, const struct glr_media_track *track)
+/* The functions of glreader/shadertoy_media.h. */
+
+GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
+                                                           const char *audio)
 {
     struct glr_media_channels *m;
     char said[700];
@@ -747,7 +767,7 @@ static inline glr_media_channels *glr_media_channels_make(glr_log *log, const gl
         glr_priv_report_error(log, -ENOMEM, "glr_media_channels_create: out of memory", 1);
         return NULL;
     }
-    if (glr_media_channels_open(m, project, audio, track) < 0) {
+    if (glr_media_channels_open(m, project, audio) < 0) {
         snprintf(said, sizeof said, "%s", glr_last_error());
         glr_priv_report_error(log, glr_last_error_code(), said, 1);
         av_free(m);
@@ -756,23 +776,6 @@ static inline glr_media_channels *glr_media_channels_make(glr_log *log, const gl
     return m;
 }
 
-/* The functions of glreader/shadertoy_media.h. */
-
-GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
-                                                           const char *audio)
-{
-    return glr_media_channels_make(log, project, audio, NULL);
-}
-
-GLR_MEDIA_API glr_media_channels *glr_media_channels_create_with_track(glr_log *log, const glr_project *project,
-                                                                      const struct glr_media_track *track)
-{
-    if (!track) {
-        glr_priv_report_error(log, -EINVAL, "glr_media_channels_create_with_track: track is NULL", 1);
-        return NULL;
-    }
-    return glr_media_channels_make(log, project, NULL, track);
-}
 
 GLR_MEDIA_API void glr_media_channels_destroy(glr_media_channels **media)
 {
@@ -786,7 +789,7 @@ GLR_MEDIA_API float glr_media_channels_sample_rate(const glr_media_channels *med
 {
     int i;
     for (i = 0; i < media->source_count; i++)
-        if (media->sources[i]->kind == GLR_MEDIA_SOUND)
+        if (media->sources[i]->kind == GLR_MEDIA_SOUND && !media->sources[i]->sound.from_pass)
             return (float)media->sources[i]->sound.sample_rate;
     return 0.0f;
 }

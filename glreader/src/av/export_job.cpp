@@ -43,8 +43,6 @@ constexpr auto cancel_grace = std::chrono::milliseconds(500);
 // How often the supervisor looks at the cancel, the interrupt and the limits.
 constexpr auto tick = std::chrono::milliseconds(20);
 constexpr int default_progress_ms = 100;
-// The Sound pass's rates: Shadertoy's, and what audio encoders take.
-constexpr int default_sound_rate = 44100, min_sound_rate = 8000, max_sound_rate = 192000;
 
 // A failure a glreader C call already logged (and kept as the render thread's last error):
 // the supervisor only hands it on.
@@ -99,17 +97,6 @@ bool holds_sound(const glr_encoder_params &e)
     }
 }
 
-// Whether a sound channel of the project plays the host's sound (it has no file).
-bool plays_host_sound(const glr_project *project)
-{
-    for (int pass = 0; pass <= GLR_SCENE_IMAGE_PASS; pass++)
-        for (int c = 0; c < GLR_SCENE_CHANNELS; c++)
-            if (const glr_channel_binding *b = glr_project_binding(project, pass, c);
-                b && b->media == GLR_MEDIA_SOUND && !b->path)
-                return true;
-    return false;
-}
-
 // Into a fixed-size field, cut to fit.
 void copy_text(char *to, size_t size, const char *from) { std::snprintf(to, size, "%s", from); }
 
@@ -129,8 +116,8 @@ struct export_shared {
     glr_channel_feeder feeder{};
     glr_format ring_format{};
     glr_encoder_plan plan{};
-    int sound_rate = 0;     // the Sound pass renders at this rate; 0: it does not
-    bool mux_sound = false; // ...and is the output's sound track
+    int sound_rate = -1;    // the player plays the Sound pass at this rate; -1: it does not
+    bool mux_sound = false; // ...and it is the output's sound track
 
     // What the encoder is opened with: a chunk has no sound track (its encoder.audio.input
     // still feeds the sound channels).
@@ -322,13 +309,9 @@ private:
         }
         glr_player_params pp = p.player;
         pp.get_proc_address = nullptr;
+        pp.sound_rate = s_->sound_rate;
         glr_channel_feeder feeder{};
-        if (!pp.feeder && s_->sound_rate) {
-            // The channels play the Sound pass's track, which the player renders first: the
-            // media open once it is there, before the first frame.
-            feeder = {this, feed_media, skip_media, sound_pass_rate};
-            pp.feeder = &feeder;
-        } else if (!pp.feeder) {
+        if (!pp.feeder) {
             media_ = check(glr_media_channels_create(s_->log, pp.project, p.encoder.audio.input));
             feeder = glr_media_channels_feeder(media_);
             pp.feeder = &feeder;
@@ -350,12 +333,6 @@ private:
         }
         if (s_->stopping())
             return;
-        if (s_->sound_rate) {
-            s_->leave_busy();
-            if (!render_sound_track(feeder.opaque == this))
-                return;
-            s_->enter_busy(preroll == 0);
-        }
         auto preroll_began = glr::clock::now();
         render_next();
         if (preroll > 0) {
@@ -396,84 +373,32 @@ private:
             std::lock_guard<std::mutex> lock(s_->mutex);
             s_->frames_rendered = i + 1;
         }
+        if (glr_player_sound_rate(player_)) {
+            glr_player_stats ps{};
+            glr_player_get_stats(player_, &ps);
+            glr_priv_log_write(s_->log, GLR_LOG_INFO,
+                               format("the Sound pass: %.2f s of sound at %d Hz, rendered in %.2f s",
+                                      static_cast<double>(ps.sound_samples) / glr_player_sound_rate(player_),
+                                      glr_player_sound_rate(player_), ps.sound_seconds)
+                                   .c_str());
+        }
         finish();
-    }
-
-    // The channel feeder while the channels play the Sound pass's track.
-    static int feed_media(void *opaque, glr_scene *scene, double seconds, char *err, size_t err_size)
-    {
-        glr_media_channels *media = static_cast<render_work *>(opaque)->media_;
-        glr_channel_feeder f = glr_media_channels_feeder(media);
-        return f.update(f.opaque, scene, seconds, err, err_size);
-    }
-    static void skip_media(void *opaque, double seconds)
-    {
-        glr_media_channels *media = static_cast<render_work *>(opaque)->media_;
-        glr_channel_feeder f = glr_media_channels_feeder(media);
-        f.skip(f.opaque, seconds);
-    }
-    static float sound_pass_rate(void *opaque)
-    {
-        return static_cast<float>(static_cast<render_work *>(opaque)->s_->sound_rate);
-    }
-
-    // Renders the Sound pass's samples from the range's first frame to its end (from the
-    // track's start when a channel plays it, for its analysis of the frames before), then
-    // opens the media (feeds_channels) with it. false: cancelled meanwhile.
-    bool render_sound_track(bool feeds_channels)
-    {
-        const glr_export_params &p = s_->params;
-        const glr_player_params &pl = p.player;
-        const int rate = s_->sound_rate;
-        track_first_ = feeds_channels && plays_host_sound(pl.project)
-                           ? 0
-                           : sample_at(pl.first_frame, rate, pl.fps_num, pl.fps_den);
-        long long end = sample_at(pl.first_frame + p.frame_count, rate, pl.fps_num, pl.fps_den);
-        if (end > INT32_MAX)
-            throw failure(-EINVAL, format("the Sound pass renders up to sample 2^31 - 1 (%.0f s at %d Hz); the range "
-                                          "ends at sample %lld: render it without the Sound pass, or in parts",
-                                          INT32_MAX / static_cast<double>(rate), rate, end));
-        track_.resize(static_cast<size_t>(end - track_first_) * 2);
-        auto started = clock::now();
-        // In pieces, so that a cancel is seen on the way.
-        constexpr int piece = 1 << 21;
-        for (long long at = track_first_; at < end; at += piece) {
-            if (s_->stopping())
-                return false;
-            int count = static_cast<int>(std::min<long long>(piece, end - at));
-            s_->enter_busy(false);
-            check(glr_scene_render_sound(glr_player_scene(player_), rate, at, count,
-                                         &track_[static_cast<size_t>(at - track_first_) * 2]));
-            s_->leave_busy();
-        }
-        glr_priv_log_write(s_->log, GLR_LOG_INFO,
-                           format("the Sound pass: %.2f s of sound at %d Hz, rendered in %.2f s",
-                                  static_cast<double>(end - track_first_) / rate, rate,
-                                  std::chrono::duration<double>(clock::now() - started).count())
-                               .c_str());
-        if (feeds_channels) {
-            glr_media_track track{track_.data(), end - track_first_, rate};
-            if (track_first_ == 0)
-                media_ = check(glr_media_channels_create_with_track(s_->log, pl.project, &track));
-            else // no channel plays it
-                media_ = check(glr_media_channels_create(s_->log, pl.project, nullptr));
-        }
-        return true;
     }
 
     // Hands the encoder the Sound pass's samples of the range's frame i, stamped from the
     // range's start.
     void submit_sound(int i)
     {
-        const glr_player_params &pl = s_->params.player;
-        const int rate = s_->sound_rate;
-        long long range_first = sample_at(pl.first_frame, rate, pl.fps_num, pl.fps_den);
-        long long from = sample_at(pl.first_frame + i, rate, pl.fps_num, pl.fps_den);
-        long long to = sample_at(pl.first_frame + i + 1, rate, pl.fps_num, pl.fps_den);
-        samples_.resize(static_cast<size_t>(to - from) * 2);
-        const int16_t *in = &track_[static_cast<size_t>(from - track_first_) * 2];
+        const int first = s_->params.player.first_frame;
+        long long range_first = glr_player_sound_sample(player_, first);
+        long long from = glr_player_sound_sample(player_, first + i), to = glr_player_sound_sample(player_, first + i + 1);
+        stereo_.resize(static_cast<size_t>(to - from) * 2);
+        s_->enter_busy(false);
+        check(glr_player_render_sound(player_, from, static_cast<int>(to - from), stereo_.data()));
+        s_->leave_busy();
+        samples_.resize(stereo_.size());
         for (size_t k = 0; k < samples_.size(); k++)
-            samples_[k] = in[k] / 32768.0f;
+            samples_[k] = stereo_[k] / 32768.0f;
         int rc = glr_recorder_submit_audio(recorder_, samples_.data(), static_cast<int>(to - from), from - range_first);
         if (rc != -ECANCELED) // abandoned: the output was finalized without it
             check(rc);
@@ -581,10 +506,8 @@ private:
     glr_player *player_ = nullptr;
     glr_recorder *recorder_ = nullptr;
     bool busy_before_wait_ = false; // waiting_for_output's, under the shared mutex
-    // The Sound pass's track (stereo, 16 bits as Shadertoy keeps it) from sample
-    // track_first_, and one frame's worth of it as the encoder takes it.
-    std::vector<int16_t> track_;
-    long long track_first_ = 0;
+    // One frame's Sound pass, as the player renders it and as the encoder takes it.
+    std::vector<int16_t> stereo_;
     std::vector<float> samples_;
 };
 
@@ -732,27 +655,30 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
                            "rate, and %s",
                   params.no_sound_pass ? "no_sound_pass is set" : "the project has no Sound pass");
     // An output that holds no sound (an image sequence, a GIF) gets none, nor does a chunk
-    // (the join writes the sound once); the Sound pass still renders for the sound
-    // channels that hear it.
+    // (the join writes the sound once); the player still plays the Sound pass for the
+    // sound channels that hear it.
     s.mux_sound = sound_pass && !params.chunk && !piped && (audio.codec || glr::holds_sound(p.encoder));
-    if (sound_pass && !s.mux_sound) {
-        sound_pass = !pl.feeder && glr::plays_host_sound(pl.project);
+    if (sound_pass && !s.mux_sound)
         glr_priv_log_write(log, GLR_LOG_INFO,
-                           glr::format("%s holds no sound: the Sound pass %s",
-                                       piped ? "the pipe to ffmpeg" : p.encoder.output,
-                                       sound_pass ? "renders for the sound channels alone" : "is not rendered")
+                           glr::format("%s holds no sound: the Sound pass is only heard by the sound channels "
+                                       "without a file",
+                                       piped ? "the pipe to ffmpeg" : p.encoder.output)
                                .c_str());
-    }
     if (sound_pass) {
         int &rate = s.sound_rate;
         rate = audio.sample_rate;
         if (!rate && s.feeder.sample_rate)
             rate = static_cast<int>(std::lround(s.feeder.sample_rate(s.feeder.opaque)));
         if (!rate)
-            rate = glr::default_sound_rate;
-        if (rate < glr::min_sound_rate || rate > glr::max_sound_rate)
+            rate = GLR_SOUND_RATE_DEFAULT;
+        if (rate < GLR_SOUND_RATE_MIN || rate > GLR_SOUND_RATE_MAX)
             glr::fail(-EINVAL, "glr_export_create: the Sound pass's sample rate %d Hz is outside %d..%d", rate,
-                      glr::min_sound_rate, glr::max_sound_rate);
+                      GLR_SOUND_RATE_MIN, GLR_SOUND_RATE_MAX);
+        long long end = glr::sample_at(pl.first_frame + params.frame_count, rate, p.player.fps_num, p.player.fps_den);
+        if (s.mux_sound && end > INT32_MAX)
+            glr::fail(-EINVAL, "glr_export_create: the Sound pass renders up to sample 2^31 - 1 (%.0f s at %d Hz); the "
+                               "range ends at sample %lld: render it without the Sound pass, or in parts",
+                      INT32_MAX / static_cast<double>(rate), rate, end);
         if (s.mux_sound) {
             audio.sample_rate = rate;
             audio.channels = 2;

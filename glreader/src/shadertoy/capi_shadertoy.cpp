@@ -143,6 +143,26 @@ int glr_player_render_next(glr_player *player)
     });
 }
 
+int glr_player_sound_rate(const glr_player *player) { return player ? player->sound_rate() : 0; }
+
+long long glr_player_sound_sample(const glr_player *player, long long frame)
+{
+    return player ? player->sound_sample(frame) : -1;
+}
+
+int glr_player_render_sound(glr_player *player, long long first_sample, int count, int16_t *stereo)
+{
+    if (!player)
+        return quietly([] {
+            glr::fail(-EINVAL, "glr_player_render_sound: player is NULL");
+            return 0;
+        });
+    return glr::guarded(player->log(), [&] {
+        player->render_sound(first_sample, count, stereo);
+        return 0;
+    });
+}
+
 int glr_player_frame(const glr_player *player) { return player ? player->frame() : -1; }
 
 int glr_player_preroll(const glr_player *player) { return player ? player->preroll() : 0; }

@@ -6,6 +6,7 @@
 #include "shadertoy/inputs.hpp"
 #include "shadertoy/project.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -24,6 +25,12 @@ const char *media_name(glr_media_kind kind)
     }
     return "nothing";
 }
+
+// The Sound pass renders ahead in pieces that double from the first (a short render
+// renders little) up to the longest, about 12 s at 44100 Hz, so that a GPU's queue is
+// waited for once a piece. What lies more than a sound channel's analysis window before
+// the latest ask is let go as the next piece comes.
+constexpr int first_sound_piece = 4096, longest_sound_piece = 1 << 19, sound_lookback = 4096;
 
 } // namespace
 
@@ -67,7 +74,6 @@ glr_player::glr_player(const glr_log *log, const glr_player_params &p)
         if (!p.feeder->update)
             glr::fail(-EINVAL, "glr_player_create: the channel feeder has no update");
         feeder_ = *p.feeder;
-        clock_.sample_rate = feeder_.sample_rate ? feeder_.sample_rate(feeder_.opaque) : 0;
     } else {
         for (int pass = 0; pass <= GLR_SCENE_IMAGE_PASS; pass++)
             for (int c = 0; c < GLR_SCENE_CHANNELS; c++)
@@ -89,6 +95,18 @@ glr_player::glr_player(const glr_log *log, const glr_player_params &p)
     sp.alpha = p.alpha;
     sp.upload = p.upload;
     sp.get_proc_address = p.get_proc_address;
+    if (p.sound_rate < 0) {
+        sp.sound_source = sp.sound_path = sp.sound_name = nullptr;
+    } else if (sp.sound_source || sp.sound_path) {
+        sound_rate_ = p.sound_rate ? p.sound_rate : GLR_SOUND_RATE_DEFAULT;
+        if (sound_rate_ < GLR_SOUND_RATE_MIN || sound_rate_ > GLR_SOUND_RATE_MAX)
+            glr::fail(-EINVAL, "glr_player_create: the Sound pass's sample rate %d Hz is outside %d..%d", sound_rate_,
+                      GLR_SOUND_RATE_MIN, GLR_SOUND_RATE_MAX);
+    }
+    // iSampleRate: the Sound pass's, else the feeder's sound's.
+    clock_.sample_rate = sound_rate_ ? static_cast<float>(sound_rate_)
+                         : feeder_.sample_rate ? feeder_.sample_rate(feeder_.opaque)
+                                               : 0;
     preroll_ = keeps_state(sp) ? first_ : 0;
     scene_.reset(new glr_scene(log ? log : glr_log::fallback(), sp));
 }
@@ -102,15 +120,20 @@ double glr_player::seconds_at(int n) const
     return at.time;
 }
 
+// Calls the feeder's update or skip for frame n; its failure is the frame's.
+void glr_player::feed(int (*step)(void *, glr_player *, double), int n, double seconds)
+{
+    glr_set_last_error(0, "");
+    if (int rc = step(feeder_.opaque, this, seconds); rc < 0)
+        glr::fail(rc, "frame %d: %s", n, *glr_last_error() ? glr_last_error() : "the channel feeder failed");
+}
+
 void glr_player::render(int n)
 {
     glr::shadertoy_inputs(clock_, n, inputs_);
     uint64_t start = glr::now_ns();
-    if (feeder_.update) {
-        char err[1024] = "";
-        if (int rc = feeder_.update(feeder_.opaque, scene_.get(), inputs_.time, err, sizeof err); rc < 0)
-            glr::fail(rc, "frame %d: %s", n, *err ? err : "the channel feeder failed");
-    }
+    if (feeder_.update)
+        feed(feeder_.update, n, inputs_.time);
     uint64_t fed = glr::now_ns();
     scene_->render(inputs_);
     channels_.record_ns(fed - start);
@@ -125,7 +148,77 @@ glr_player_stats glr_player::stats() const
     out.preroll_frames = prerolled_;
     out.channels = channels_.summary();
     out.render = render_.summary();
+    out.sound_samples = sound_samples_;
+    out.sound_seconds = sound_seconds_;
     return out;
+}
+
+long long glr_player::sound_sample(long long frame) const
+{
+    if (!sound_rate_)
+        return -1;
+    // frame < 2^31, rate * den < 2^49: the product fits in 128 bits.
+    __extension__ typedef __int128 wide;
+    wide scaled = static_cast<wide>(frame) * sound_rate_ * clock_.fps_den;
+    wide q = scaled / clock_.fps_num;
+    return static_cast<long long>(q * clock_.fps_num > scaled ? q - 1 : q); // rounded down
+}
+
+void glr_player::render_sound(long long first, int count, int16_t *stereo)
+{
+    if (!sound_rate_)
+        glr::fail(-EINVAL, "glr_player_render_sound: the player plays no Sound pass");
+    if (count < 0 || (count && !stereo))
+        glr::fail(-EINVAL, "glr_player_render_sound: %d samples into %p cannot be rendered", count,
+                  static_cast<void *>(stereo));
+    if (first < 0) { // silence before the track
+        long long silent = std::min<long long>(count, -first);
+        std::fill(stereo, stereo + 2 * silent, int16_t{0});
+        stereo += 2 * silent;
+        count -= static_cast<int>(silent);
+        first = 0;
+    }
+    if (!count)
+        return;
+    const long long end = first + count;
+    const long long cached_end = sound_first_ + static_cast<long long>(sound_.size() / 2);
+    if (first < sound_first_ || first > cached_end) { // not where the cache goes on from: start it here
+        sound_.clear();
+        sound_first_ = first;
+        sound_piece_ = 0;
+    }
+    extend_sound(first, end);
+    std::copy_n(&sound_[static_cast<size_t>(first - sound_first_) * 2], 2 * static_cast<size_t>(count), stereo);
+}
+
+void glr_player::extend_sound(long long first, long long end)
+{
+    long long cached_end = sound_first_ + static_cast<long long>(sound_.size() / 2);
+    if (cached_end >= end)
+        return;
+    if (long long drop = std::max<long long>(0, first - sound_lookback) - sound_first_; drop > 0) {
+        sound_.erase(sound_.begin(), sound_.begin() + static_cast<std::ptrdiff_t>(2 * drop));
+        sound_first_ += drop;
+    }
+    uint64_t started = glr::now_ns();
+    while (cached_end < end) {
+        long long piece = std::max<long long>(end - cached_end,
+                                              std::clamp(2 * sound_piece_, first_sound_piece, longest_sound_piece));
+        // Up to the last sample the pass renders; a range past it is the scene's error.
+        piece = std::max(end - cached_end, std::min<long long>(piece, INT32_MAX - cached_end));
+        const size_t kept = sound_.size();
+        sound_.resize(kept + 2 * static_cast<size_t>(piece));
+        try {
+            scene_->render_sound(sound_rate_, cached_end, static_cast<int>(piece), &sound_[kept]);
+        } catch (...) {
+            sound_.resize(kept);
+            throw;
+        }
+        sound_piece_ = static_cast<int>(piece);
+        cached_end += piece;
+        sound_samples_ += static_cast<uint64_t>(piece);
+    }
+    sound_seconds_ += static_cast<double>(glr::now_ns() - started) / 1e9;
 }
 
 void glr_player::render_next()
@@ -143,7 +236,7 @@ void glr_player::render_next()
                     prerolled_++;
                 }
                 else if (feeder_.skip)
-                    feeder_.skip(feeder_.opaque, seconds_at(n));
+                    feed(feeder_.skip, n, seconds_at(n));
             }
         }
         if (next_ == INT_MAX)
