@@ -143,18 +143,18 @@ apply_glreader "$work/src"
 
 if [ $flavour = lean ] || [ $flavour = asan ]; then
   # The filters and what their per-line tests and the benchmark use (pictures and sounds
-  # for the source's channels among them; testsrc, whose frame count the source's d is
-  # held to). The docs' examples need the complete build.
+  # for the source's channels among them, WAV for its Sound pass output; testsrc, whose
+  # frame count the source's d is held to). The docs' examples need the complete build.
   components=(
     --disable-everything --disable-autodetect
     --enable-libglreader
     --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample,testsrc
     --enable-indev=lavfi
     --enable-protocol=file,pipe
-    --enable-encoder=rawvideo,ffv1,wrapped_avframe
+    --enable-encoder=rawvideo,ffv1,wrapped_avframe,pcm_s16le
     --enable-decoder=rawvideo,ffv1,h264,wrapped_avframe,png,ppm,pcm_s16le,pcm_f32le
     --enable-parser=h264,png
-    --enable-muxer=matroska,nut,mp4,null,rawvideo
+    --enable-muxer=matroska,nut,mp4,null,rawvideo,wav
     --enable-demuxer=matroska,nut,mov,rawvideo,image2,wav
   )
   if pkg-config --exists x264; then

@@ -1,7 +1,8 @@
 /*
  * glreader video source: renders a Shadertoy shader or project (buffers, channels from
  * pictures, videos and sound) headless with OpenGL and reads each frame back through
- * glreader's ring of persistently mapped PBOs.
+ * glreader's ring of persistently mapped PBOs; with sound=1, a second output carries the
+ * project's Sound pass, as glreader-export's sound track has it.
  *
  * A render thread of its own owns the GL context: it draws and captures frame after frame
  * into the ring's free slots and queues each finished one, while the graph's threads take
@@ -28,6 +29,8 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "libavutil/channel_layout.h"
+#include "libavutil/fifo.h"
 #include "libavutil/timestamp.h"
 #include "libavutil/internal.h"
 #include "libavutil/mem.h"
@@ -45,6 +48,7 @@ typedef struct GLReaderShared {
     glr_project *project;
     glr_media_channels *media; /* decoded on the thread that renders */
     glr_player *player;      /* plays the project: clock, channels, exact start; its scene is gl.scene */
+    int first_frame;         /* the player's */
 
     pthread_mutex_t mutex;
     pthread_cond_t cond;     /* any change below */
@@ -54,6 +58,9 @@ typedef struct GLReaderShared {
     int error;               /* the render thread's first error (AVERROR), 0 if none */
     int stop;
     int ended;               /* the render thread rendered all it was asked to */
+    /* sound=1: each rendered frame's Sound pass samples (AVFrame *), queued before the
+     * frame is captured, so that a picture taken brings its sound. */
+    AVFifo *sounds;
 } GLReaderShared;
 
 enum GLReaderReadback {
@@ -74,6 +81,8 @@ typedef struct GLReaderContext {
     char *audio;
     char *mouse;
     char *date;
+    int sound;
+    int audio_rate;
     GLReaderOutput out;
     int readback;
 
@@ -112,6 +121,8 @@ static const AVOption glreader_options[] = {
     { "audio",      "the file a sound channel without one analyses", OFFSET(audio), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "mouse",      "iMouse: X,Y held down, or X,Y,CX,CY, pixels from the bottom left", OFFSET(mouse), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "date",       "iDate at the first frame, YYYY-MM-DD[THH:MM:SS] UTC (default: now, local time)", OFFSET(date), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "sound",      "a second output: the project's Sound pass (mainSound), stereo, 16 bits", OFFSET(sound), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "audio_rate", "the Sound pass's sample rate (iSampleRate)", OFFSET(audio_rate), AV_OPT_TYPE_INT, { .i64 = GLR_SOUND_RATE_DEFAULT }, GLR_SOUND_RATE_MIN, GLR_SOUND_RATE_MAX, FLAGS },
     GLREADER_OUTPUT_OPTIONS(OFFSET(out), FLAGS),
     { "readback",   "how frames are read back", OFFSET(readback), AV_OPT_TYPE_INT, { .i64 = READBACK_RING }, READBACK_RING, READBACK_SYNC, FLAGS, "readback" },
         { "ring",   "asynchronously, through the ring of mapped buffers", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_RING }, 0, 0, FLAGS, "readback" },
@@ -148,6 +159,12 @@ static void free_shared(void *opaque, uint8_t *data)
     }
     shared->gl.scene = NULL; /* the player's */
     ff_glreader_gl_uninit(&shared->gl);
+    if (shared->sounds) {
+        AVFrame *sound;
+        while (av_fifo_read(shared->sounds, &sound, 1) >= 0)
+            av_frame_free(&sound);
+        av_fifo_freep2(&shared->sounds);
+    }
     glr_media_channels_destroy(&shared->media);
     glr_project_destroy(&shared->project);
     pthread_cond_destroy(&shared->cond);
@@ -155,12 +172,48 @@ static void free_shared(void *opaque, uint8_t *data)
     av_free(shared);
 }
 
+/* Queues the Sound pass's samples of the frame rendered last (from its first sample to the
+ * next frame's, stamped from the first frame's), as glreader-export submits them. */
+static int queue_sound(GLReaderShared *shared)
+{
+    static const AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
+    int frame = glr_player_frame(shared->player);
+    long long start = glr_player_sound_sample(shared->player, shared->first_frame);
+    long long from = glr_player_sound_sample(shared->player, frame);
+    long long to = glr_player_sound_sample(shared->player, frame + 1);
+    AVFrame *sound;
+    int ret;
+
+    if (to == from) /* a frame shorter than a sample */
+        return 0;
+    if (!(sound = av_frame_alloc()))
+        return AVERROR(ENOMEM);
+    sound->format = AV_SAMPLE_FMT_S16;
+    sound->nb_samples = (int)(to - from);
+    sound->sample_rate = glr_player_sound_rate(shared->player);
+    sound->pts = from - start;
+    if ((ret = av_channel_layout_copy(&sound->ch_layout, &stereo)) >= 0 && (ret = av_frame_get_buffer(sound, 0)) >= 0 &&
+        (ret = glr_player_render_sound(shared->player, from, sound->nb_samples, (int16_t *)sound->data[0])) < 0)
+        ret = ff_glreader_averror(ret);
+    if (ret >= 0) {
+        pthread_mutex_lock(&shared->mutex);
+        ret = av_fifo_write(shared->sounds, &sound, 1);
+        pthread_mutex_unlock(&shared->mutex);
+    }
+    if (ret < 0)
+        av_frame_free(&sound);
+    return ret;
+}
+
 /* Renders the next frame as glreader-export does (the same player): its channels' media
- * decoded and uploaded, then every pass. Returns 0 or an AVERROR, the cause logged. */
+ * decoded and uploaded, then every pass; and its sound, for a sound output. Returns 0 or
+ * an AVERROR, the cause logged. */
 static int render_frame(GLReaderShared *shared)
 {
     int ret = glr_player_render_next(shared->player);
-    return ret < 0 ? ff_glreader_averror(ret) : 0;
+    if (ret < 0)
+        return ff_glreader_averror(ret);
+    return shared->sounds ? queue_sound(shared) : 0;
 }
 
 /* The render thread: keeps every slot busy, drawing frame after frame while one is free
@@ -246,9 +299,14 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
     }
     if (!(shared->project = glr_project_open(shared->gl.log, &project)))
         return ff_glreader_averror(glr_last_error_code());
-    if (glr_project_has_sound_pass(shared->project))
-        av_log(ctx, AV_LOG_WARNING, "%s has a Sound pass (mainSound), which this filter does not render: it makes "
-               "video only (glreader-export renders the Sound pass as the sound track)\n", s->shader);
+    if (s->sound && !glr_project_has_sound_pass(shared->project)) {
+        av_log(ctx, AV_LOG_ERROR, "sound=1: %s has no Sound pass (mainSound) to play\n",
+               s->shader ? s->shader : "the shader");
+        return AVERROR(EINVAL);
+    }
+    if (!s->sound && glr_project_has_sound_pass(shared->project))
+        av_log(ctx, AV_LOG_INFO, "%s has a Sound pass (mainSound): sound=1 gives it as a second output "
+               "(-f lavfi -i \"glreader=...:sound=1 [out0][out1]\")\n", s->shader);
     for (i = 0; i < GLR_SCENE_CHANNELS; i++) {
         snprintf(where, sizeof(where), "channel%d", i);
         if (s->channels[i] && glr_project_bind(shared->project, GLR_SCENE_IMAGE_PASS, i, s->channels[i], where) < 0) {
@@ -278,10 +336,22 @@ static av_cold int open_project(AVFilterContext *ctx, GLReaderShared *shared, st
     params->project = shared->project;
     params->date = s->date; /* NULL: now, in local time, as Shadertoy counts */
     params->alpha = s->out.alpha;
+    /* As in glreader-export: a sound file given for the channels is what they hear, in
+     * place of the Sound pass, unless the pass is played as the sound output. */
+    params->sound_rate = s->audio && !s->sound ? -1 : s->audio_rate;
+    shared->first_frame = params->first_frame;
     if (s->shader_src) {
         params->source = s->shader_src;
         params->source_name = "shader_src";
     }
+    return 0;
+}
+
+/* The sound output: the Sound pass's samples, stamped by their number from the first frame's. */
+static int glreader_sound_config_props(AVFilterLink *outlink)
+{
+    GLReaderContext *s = outlink->src->priv;
+    outlink->time_base = (AVRational){ 1, s->audio_rate };
     return 0;
 }
 
@@ -314,6 +384,13 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     }
     if ((ret = ff_glreader_gl_init(&shared->gl, ctx, s->shared, slot_returned, shared)) < 0)
         return ret;
+    if (s->sound) {
+        AVFilterPad pad = { .name = "sound", .type = AVMEDIA_TYPE_AUDIO, .config_props = glreader_sound_config_props };
+        if (!(shared->sounds = av_fifo_alloc2(MAX_DEPTH, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW)))
+            return AVERROR(ENOMEM);
+        if ((ret = ff_append_outpad(ctx, &pad)) < 0)
+            return ret;
+    }
 
     /* Each failure below was logged with its cause. */
     if ((ret = open_project(ctx, shared, &player_params)) < 0)
@@ -361,7 +438,19 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
 static int glreader_query_formats(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
-    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out, s->readback == READBACK_SYNC);
+    static const int sample_formats[] = { AV_SAMPLE_FMT_S16, -1 };
+    static const AVChannelLayout layouts[] = { AV_CHANNEL_LAYOUT_STEREO, { 0 } };
+    const int rates[] = { s->audio_rate, -1 };
+    AVFilterLink *sound;
+    int ret = ff_glreader_set_output_formats(ctx->outputs[0], &s->out, s->readback == READBACK_SYNC);
+
+    if (ret < 0 || !s->sound)
+        return ret;
+    sound = ctx->outputs[1];
+    if ((ret = ff_formats_ref(ff_make_format_list(sample_formats), &sound->incfg.formats)) < 0 ||
+        (ret = ff_formats_ref(ff_make_format_list(rates), &sound->incfg.samplerates)) < 0)
+        return ret;
+    return ff_channel_layouts_ref(ff_make_channel_layout_list(layouts), &sound->incfg.channel_layouts);
 }
 
 /* The format is negotiated: the ring reads it back, and the render thread starts. */
@@ -388,6 +477,18 @@ static int glreader_config_props(AVFilterLink *outlink)
         s->thread_started = 1;
     }
     return ret;
+}
+
+/* Takes the oldest queued sound; NULL when none is. */
+static AVFrame *next_sound(GLReaderShared *shared)
+{
+    AVFrame *sound = NULL;
+
+    pthread_mutex_lock(&shared->mutex);
+    if (av_fifo_read(shared->sounds, &sound, 1) < 0)
+        sound = NULL;
+    pthread_mutex_unlock(&shared->mutex);
+    return sound;
 }
 
 /* Takes the oldest finished frame from the render thread, waiting for it if need be. */
@@ -430,15 +531,31 @@ static AVFrame *read_frame_synchronously(AVFilterContext *ctx, AVFilterLink *out
     return frame;
 }
 
+/* A sound output gets what is queued; when nothing is, the next picture brings its sound
+ * (the picture goes to its own output, wanted or not), so neither output waits for the
+ * other. */
 static int glreader_activate(AVFilterContext *ctx)
 {
     GLReaderContext *s = ctx->priv;
+    GLReaderShared *shared = shared_of(s);
     AVFilterLink *outlink = ctx->outputs[0];
+    AVFilterLink *soundlink = s->sound ? ctx->outputs[1] : NULL;
+    int sound_wanted = soundlink && ff_outlink_frame_wanted(soundlink);
     struct glr_frame f;
     AVFrame *frame;
     int ret;
 
-    if (!ff_outlink_frame_wanted(outlink))
+    if (sound_wanted) {
+        if ((frame = next_sound(shared)))
+            return ff_filter_frame(soundlink, frame);
+        if (s->emitted >= s->total) {
+            ff_outlink_set_status(soundlink, AVERROR_EOF,
+                                  glr_player_sound_sample(shared->player, shared->first_frame + s->total) -
+                                      glr_player_sound_sample(shared->player, shared->first_frame));
+            return 0;
+        }
+    }
+    if (!ff_outlink_frame_wanted(outlink) && !sound_wanted)
         return FFERROR_NOT_READY;
     if (s->emitted >= s->total) {
         ff_outlink_set_status(outlink, AVERROR_EOF, s->emitted);
@@ -454,6 +571,12 @@ static int glreader_activate(AVFilterContext *ctx)
             return AVERROR(ENOMEM);
     }
     frame->pts = s->emitted++;
+    if (sound_wanted) /* its sound is queued now */
+        ff_filter_set_ready(ctx, 100);
+    if (ff_outlink_get_status(outlink)) { /* closed downstream: only the sound is wanted */
+        av_frame_free(&frame);
+        return 0;
+    }
     return ff_filter_frame(outlink, frame);
 }
 
@@ -473,6 +596,7 @@ const GLR_FILTER_TYPE ff_vsrc_glreader = {
     .init                          = glreader_init,
     .uninit                        = glreader_uninit,
     .activate                      = glreader_activate,
+    GLR_FILTER_PUBLIC(flags)       = AVFILTER_FLAG_DYNAMIC_OUTPUTS, /* sound=1 adds the sound's */
     FILTER_OUTPUTS(glreader_outputs),
     FILTER_QUERY_FUNC(glreader_query_formats),
 };

@@ -173,14 +173,83 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
 
     expect_the_same_frames(filtered, exported, 30);
 
-    // A Sound pass: the filter makes video only, and says so.
+    // A Sound pass without sound=1: video only, and the filter says how to get the sound.
     std::ofstream(dir + "/sound.glsl") << "vec2 mainSound(int samp, float time) { return vec2(sin(time)); }\n";
     run_result with_sound = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + dir + ":audio=" + wav + ":s=16x8:d=0.2",
                                     "-f", "null", "-"},
                                    "project_sound_pass");
     ASSERT_EQ(with_sound.status, 0) << with_sound.log;
-    EXPECT_NE(with_sound.log.find("has a Sound pass (mainSound), which this filter does not render"), std::string::npos)
+    EXPECT_NE(with_sound.log.find("has a Sound pass (mainSound): sound=1 gives it as a second output"), std::string::npos)
         << with_sound.log;
+}
+
+// sound=1: the Sound pass as a second output, the samples glreader-export muxes (for a
+// whole render, and from a start), with the pictures of a sound channel that hears it;
+// audio_rate is its rate and iSampleRate; a project without a Sound pass is refused.
+TEST(filter_test, sound_gives_the_sound_pass_glreader_export_muxes)
+{
+    std::string dir = glr_test::scratch_path("sound_pass_project");
+    mkdir(dir.c_str(), 0755);
+    std::ofstream(dir + "/sound.glsl") << "vec2 mainSound(int samp, float time) {\n"
+                                          "    return vec2(0.5 * sin(6.2831853 * 3000.0 * time), float(samp % 441) / 441.0 - 0.5);\n"
+                                          "}\n";
+    // Column x shows bin x of the sound texture's spectrum, and iSampleRate / 1000 in green.
+    std::ofstream(dir + "/image.glsl") << "void mainImage(out vec4 c, in vec2 p) {\n"
+                                          "    c = vec4(texelFetch(iChannel0, ivec2(int(p.x), 0), 0).r, iSampleRate / 1000.0 / 255.0, 0, 1);\n"
+                                          "}\n";
+    std::ofstream(dir + "/channels") << "image.channel0 sound\n";
+    auto filter = [&](const std::string &options, const std::string &out) {
+        return ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + dir + ":sound=1:s=256x2:r=20:" + options +
+                                                " [out0][out1]",
+                       "-map", "0:v", "-c:v", "ffv1", "-map", "0:a", "-c:a", "pcm_s16le", out},
+                      "sound_filtered");
+    };
+    auto exported = [&](std::vector<std::string> options, const std::string &out) {
+        options.insert(options.end(), {"-s", "256x2", "-r", "20", "-c", "ffv1", "-c:a", "flac", "--shader", dir, "-o",
+                                       out, "-y"});
+        return run(export_program, options, "sound_exported");
+    };
+    const int rate = 44100;
+    std::string filtered = glr_test::scratch_path("sound_filtered.mkv"), whole = glr_test::scratch_path("sound_whole.mkv");
+    run_result f = filter("d=1", filtered), e = exported({"-t", "1"}, whole);
+    ASSERT_EQ(f.status, 0) << f.log;
+    ASSERT_EQ(e.status, 0) << e.log;
+    std::vector<int16_t> heard = glr_test::decode_audio(filtered, rate, 2), track = glr_test::decode_audio(whole, rate, 2);
+    ASSERT_EQ(track.size(), 2u * rate) << "a second of the Sound pass";
+    EXPECT_TRUE(heard == track) << "the filter's samples are glreader-export's (" << heard.size() << " of "
+                                << track.size() << ")";
+    glr_test::decoded_video v = glr_test::decode_file(filtered);
+    ASSERT_EQ(v.frames.size(), 20u) << v.error;
+    EXPECT_EQ(v.frames[5].rgba[1], 44) << "iSampleRate is the Sound pass's rate";
+    expect_the_same_frames(filtered, whole, 20); // the sound channel hears the same sound
+
+    // From a start: the whole render's samples from its first frame's on.
+    std::string from = glr_test::scratch_path("sound_from.mkv"), part = glr_test::scratch_path("sound_part.mkv");
+    f = filter("start=0.25:d=0.5", from);
+    e = exported({"-ss", "0.25", "-t", "0.5"}, part);
+    ASSERT_EQ(f.status, 0) << f.log;
+    ASSERT_EQ(e.status, 0) << e.log;
+    heard = glr_test::decode_audio(from, rate, 2);
+    const size_t skipped = 2 * static_cast<size_t>(rate) / 4;
+    ASSERT_EQ(heard.size(), track.size() / 2);
+    EXPECT_TRUE(std::equal(heard.begin(), heard.end(), track.begin() + static_cast<std::ptrdiff_t>(skipped)))
+        << "the samples from 0.25 s on";
+    EXPECT_TRUE(heard == glr_test::decode_audio(part, rate, 2)) << "glreader-export -ss's";
+    expect_the_same_frames(from, part, 10);
+
+    // audio_rate: the pass's rate and iSampleRate.
+    std::string at_22050 = glr_test::scratch_path("sound_22050.mkv");
+    f = filter("audio_rate=22050:d=0.2", at_22050);
+    ASSERT_EQ(f.status, 0) << f.log;
+    EXPECT_EQ(glr_test::decode_audio(at_22050, 22050, 2).size(), 2u * 22050 / 5) << "0.2 s at 22050 Hz";
+    glr_test::decoded_video v22 = glr_test::decode_file(at_22050);
+    ASSERT_EQ(v22.frames.size(), 4u) << v22.error;
+    EXPECT_EQ(v22.frames[0].rgba[1], 22) << "iSampleRate is audio_rate";
+    std::remove(at_22050.c_str());
+
+    // No Sound pass to play.
+    expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=sound=1:d=0.1 [out0][out1]", "-f", "null", "-"}, "no_sound"),
+                          "sound=1: the shader has no Sound pass (mainSound) to play");
 }
 
 // Shadertoy's JSON as the filter's shader=, its media from media=: glreader-export's frames.

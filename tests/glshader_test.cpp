@@ -366,6 +366,12 @@ TEST(glshader_test, the_documentation_s_examples_run)
                                               "    c = vec4(texture(iChannel0, vec2(p.x / iResolution.x, 0.25)).rrr, 1.0);\n"
                                               "}\n";
     std::ofstream(dir + "/viz/channels") << "image.channel0 sound\n";
+    mkdir((dir + "/chime").c_str(), 0755); // a project with a Sound pass its sound channel hears
+    std::ofstream(dir + "/chime/sound.glsl") << "vec2 mainSound(int samp, float time) { return vec2(0.3 * sin(6.2831853 * 440.0 * time)); }\n";
+    std::ofstream(dir + "/chime/image.glsl") << "void mainImage(out vec4 c, in vec2 p) {\n"
+                                                "    c = vec4(texture(iChannel0, vec2(p.x / iResolution.x, 0.75)).rrr, 1.0);\n"
+                                                "}\n";
+    std::ofstream(dir + "/chime/channels") << "image.channel0 sound\n";
     std::ofstream(dir + "/grade.frag") << "void mainImage(out vec4 c, in vec2 p) {\n"
                                           "    c = vec4(pow(texture(iChannel0, p / iResolution.xy).rgb, vec3(0.8)), 1.0);\n"
                                           "}\n";
