@@ -34,11 +34,11 @@ struct recorded_log {
 
 void write_every_level(glr_log *log)
 {
-    glr_priv_log_write(log, GLR_LOG_ERROR, "an error");
-    glr_priv_log_write(log, GLR_LOG_WARN, "a warning");
-    glr_priv_log_write(log, GLR_LOG_INFO, "some news");
-    glr_priv_log_write(log, GLR_LOG_VERBOSE, "more of it");
-    glr_priv_log_write(log, GLR_LOG_DEBUG, "a detail");
+    glr_log_message(log, GLR_LOG_ERROR, "an error");
+    glr_log_message(log, GLR_LOG_WARN, "a warning");
+    glr_log_message(log, GLR_LOG_INFO, "some news");
+    glr_log_message(log, GLR_LOG_VERBOSE, "more of it");
+    glr_log_message(log, GLR_LOG_DEBUG, "a detail");
 }
 
 TEST(log_test, a_level_passes_on_itself_and_what_is_more_severe)

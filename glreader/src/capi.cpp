@@ -89,7 +89,7 @@ void glr_priv_report_error(const glr_log *log, int code, const char *message, in
         glr_set_last_error(code, message);
 }
 
-void glr_priv_log_write(const glr_log *log, enum glr_log_level level, const char *message)
+void glr_log_message(const glr_log *log, enum glr_log_level level, const char *message)
 {
     log_or_default(log)->write(level, message);
 }

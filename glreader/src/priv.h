@@ -1,8 +1,9 @@
 /*
- * glreader's private exports, in FFmpeg's avpriv_ manner: libglreader exports them for
- * glreader's own libraries (glreader-av) and tests, so that their messages and errors
- * reach the same log and glr_last_error() as the core's; no installed header declares
- * them (shadertoy_media_internal.h repeats the one it needs), and they are no API.
+ * glreader's private export, in FFmpeg's avpriv_ manner: libglreader exports it for
+ * glreader's own libraries (glreader-av) and tests, so that their errors reach the same
+ * log and glr_last_error() as the core's; no installed header declares or calls it (the
+ * header-only FFmpeg glue uses the public glr_log_message and glr_set_last_error), and it
+ * is no API.
  */
 #ifndef GLREADER_PRIV_H
 #define GLREADER_PRIV_H
@@ -12,9 +13,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Writes message at level through log (NULL: the default stderr log). */
-GLR_API void glr_priv_log_write(const glr_log *log, enum glr_log_level level, const char *message);
 
 /* Records message as the calling thread's last error with its code and, when log_it is
  * non-zero, logs it at error level through log (NULL: the default log). Control-flow codes

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the built glreader into a scratch prefix with `cmake --install --prefix`, runs
+# Installs the built glreader into a scratch prefix with `cmake --install --prefix`, checks
+# that no installed header names a private glr_priv_ symbol, runs
 # the installed glreader-export from there (no LD_LIBRARY_PATH: it finds its libraries
 # itself), then builds and runs a consumer against the installed files, as they are, twice:
 # with CMake's find_package and with pkg-config, as FFmpeg's configure will; and checks
@@ -18,6 +19,11 @@ rm -rf "$scratch"
 prefix=$scratch/prefix
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# The installed headers name no private symbol: what they declare and call (the FFmpeg
+# glue compiled into other projects among them) is glreader's public C ABI.
+if grep -rn "glr_priv_" "$prefix/include"; then
+  echo "package: an installed header declares or calls a private glr_priv_ symbol (above)"; exit 1
+fi
 pcdir=$(dirname "$(find "$prefix" -name glreader.pc)")
 libdir=$(dirname "$(find "$prefix" -name 'libglreader.so' | head -n1)")
 

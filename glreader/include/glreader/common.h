@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define GLR_VERSION_MAJOR 0
-#define GLR_VERSION_MINOR 8
+#define GLR_VERSION_MINOR 9
 #define GLR_VERSION_PATCH 0
 /* The version as one number, comparable with <: 0x00MMmmpp. */
 #define GLR_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
@@ -212,6 +212,11 @@ GLR_API void glr_log_destroy(glr_log **log);
 
 /* The most verbose level a log passes on (NULL: the built-in log's, GLR_LOG_WARN). */
 GLR_API enum glr_log_level glr_log_get_level(const glr_log *log);
+
+/* Writes message at level through log (NULL: the built-in log), as glreader's own
+ * messages go: for code that glreader calls back, or that works beside it (the FFmpeg
+ * glue of glreader/shadertoy_media.h), to report on the same log. */
+GLR_API void glr_log_message(const glr_log *log, enum glr_log_level level, const char *message);
 
 
 #ifdef __cplusplus

@@ -34,10 +34,6 @@ extern "C" {
 
 #include "glreader/player.h"
 #include "glreader/shadertoy_project.h"
-
-/* libglreader's private export that keeps a message as the thread's last error (see
- * glreader/src/priv.h): no API. */
-GLR_API void glr_priv_report_error(const glr_log *log, int code, const char *message, int log_it);
 #ifdef __cplusplus
 }
 #endif
@@ -62,7 +58,7 @@ static inline int glr_media_fail(int code, const char *format, ...)
     av_strerror(code, reason, sizeof reason);
     snprintf(message, sizeof message, "%s%s%s", said, reason[0] ? ": " : "", reason);
     /* An AVERROR that is an errno stays one; FFmpeg's own (invalid data...) is a codec error. */
-    glr_priv_report_error(NULL, code > -4096 ? code : GLR_ERROR_CODEC, message, 0);
+    glr_set_last_error(code > -4096 ? code : GLR_ERROR_CODEC, message);
     return code;
 }
 
@@ -730,7 +726,7 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_pl
         if (ret < 0) {
             char said[600];
             snprintf(said, sizeof said, "%s (%s)", glr_last_error(), src->path);
-            glr_priv_report_error(NULL, ret, said, 0);
+            glr_set_last_error(ret, said);
         }
     }
     m->uploaded = ret >= 0;
@@ -752,6 +748,13 @@ static inline float glr_media_channels_feeder_rate(void *opaque)
     return glr_media_channels_sample_rate((const struct glr_media_channels *)opaque);
 }
 
+/* A create function's failure: logged as an error and kept as the thread's last error. */
+static inline void glr_media_report(const glr_log *log, int code, const char *message)
+{
+    glr_log_message(log, GLR_LOG_ERROR, message);
+    glr_set_last_error(code, message);
+}
+
 /* The functions of glreader/shadertoy_media.h. */
 
 GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
@@ -760,16 +763,16 @@ GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const 
     struct glr_media_channels *m;
     char said[700];
     if (!project) {
-        glr_priv_report_error(log, -EINVAL, "glr_media_channels_create: project is NULL", 1);
+        glr_media_report(log, -EINVAL, "glr_media_channels_create: project is NULL");
         return NULL;
     }
     if (!(m = (struct glr_media_channels *)av_mallocz(sizeof *m))) {
-        glr_priv_report_error(log, -ENOMEM, "glr_media_channels_create: out of memory", 1);
+        glr_media_report(log, -ENOMEM, "glr_media_channels_create: out of memory");
         return NULL;
     }
     if (glr_media_channels_open(m, project, audio) < 0) {
         snprintf(said, sizeof said, "%s", glr_last_error());
-        glr_priv_report_error(log, glr_last_error_code(), said, 1);
+        glr_media_report(log, glr_last_error_code(), said);
         av_free(m);
         return NULL;
     }

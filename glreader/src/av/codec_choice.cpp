@@ -362,7 +362,7 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
     for (const AVCodecID *other = begin; other != end; other++) {
         const AVCodec *codec = container_holds(muxer, *other) == 1 ? best_encoder(*other) : nullptr;
         if (codec && !experimental(codec)) {
-            glr_priv_log_write(log, GLR_LOG_INFO,
+            glr_log_message(log, GLR_LOG_INFO,
                                format("this FFmpeg build has no encoder for %s, %s's usual %s: encoding %s with %s",
                                       avcodec_get_name(id), muxer->name, type_name(type),
                                       avcodec_get_name(codec->id), codec->name)
@@ -442,7 +442,7 @@ const AVCodec *choose_alpha_encoder(const char *asked, const AVOutputFormat *mux
         return codec;
     for (AVCodecID id : with_alpha)
         if (const AVCodec *codec = container_holds(muxer, id) == 1 ? alpha_encoder_of(id) : nullptr) {
-            glr_priv_log_write(log, GLR_LOG_INFO,
+            glr_log_message(log, GLR_LOG_INFO,
                                format("%s, %s's usual video, has no alpha: encoding %s with %s", avcodec_get_name(own),
                                       muxer->name, avcodec_get_name(id), codec->name)
                                    .c_str());

@@ -105,7 +105,7 @@ void glr_encoder::set_error(int code, const std::string &message)
         error_message_ = message;
     }
     changed_.notify_all();
-    glr_priv_log_write(log_, GLR_LOG_ERROR, message.c_str());
+    glr_log_message(log_, GLR_LOG_ERROR, message.c_str());
 }
 
 int glr_encoder::first_error() const

@@ -128,7 +128,7 @@ void check_metadata(const glr_encoder_params &p, const encoder_plan &plan, const
         for (const char *k : mov_metadata_keys)
             kept |= key == k;
         if (!kept)
-            glr_priv_log_write(log, GLR_LOG_WARN,
+            glr_log_message(log, GLR_LOG_WARN,
                                format("an %s file keeps no metadata '%s' (only title, artist, album, comment, date, "
                                       "genre, ...): it is dropped unless movflags=+use_metadata_tags",
                                       plan.muxer->name, key.c_str())

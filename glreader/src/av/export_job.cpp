@@ -376,7 +376,7 @@ private:
         if (glr_player_sound_rate(player_)) {
             glr_player_stats ps{};
             glr_player_get_stats(player_, &ps);
-            glr_priv_log_write(s_->log, GLR_LOG_INFO,
+            glr_log_message(s_->log, GLR_LOG_INFO,
                                format("the Sound pass: %.2f s of sound at %d Hz, rendered in %.2f s",
                                       static_cast<double>(ps.sound_samples) / glr_player_sound_rate(player_),
                                       glr_player_sound_rate(player_), ps.sound_seconds)
@@ -659,7 +659,7 @@ glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(
     // sound channels that hear it.
     s.mux_sound = sound_pass && !params.chunk && !piped && (audio.codec || glr::holds_sound(p.encoder));
     if (sound_pass && !s.mux_sound)
-        glr_priv_log_write(log, GLR_LOG_INFO,
+        glr_log_message(log, GLR_LOG_INFO,
                            glr::format("%s holds no sound: the Sound pass is only heard by the sound channels "
                                        "without a file",
                                        piped ? "the pipe to ffmpeg" : p.encoder.output)
@@ -854,7 +854,7 @@ int glr_export::run()
                 s.record_error(-ETIMEDOUT, glr::format("the shader has compiled (or rendered its first frame) for "
                                                        "over %g s: giving up",
                                                        p.compile_timeout));
-                glr_priv_log_write(s.log, GLR_LOG_ERROR, s.error_message.c_str());
+                glr_log_message(s.log, GLR_LOG_ERROR, s.error_message.c_str());
             }
             finisher = std::thread(glr::finish_without_render, shared_);
         }

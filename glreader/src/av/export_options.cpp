@@ -517,7 +517,7 @@ void say_between_frames(const glr_export_settings &s, const glr_log *log, const 
     std::string said = glr::format("%s %g s is not a whole frame at %d/%d fps: frame %lld", s.said(name).c_str(),
                                    static_cast<double>(us) / 1e6, num, den,
                                    static_cast<long long>(glr_frames_before(us, num, den)));
-    glr_priv_log_write(log, GLR_LOG_WARN, said.c_str());
+    glr_log_message(log, GLR_LOG_WARN, said.c_str());
 }
 
 glr_range_request range_request(const glr_export_settings &s, int fps_num, int fps_den)

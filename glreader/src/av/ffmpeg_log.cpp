@@ -70,7 +70,7 @@ void forward(void *component, int level, const char *fmt, va_list args)
         if (holding)
             holding->keep(glr_level_of(line.level), std::move(whole));
         else
-            glr_priv_log_write(log, glr_level_of(line.level), whole.c_str());
+            glr_log_message(log, glr_level_of(line.level), whole.c_str());
     }
 }
 
@@ -89,7 +89,7 @@ void ffmpeg_log_hold::forward()
         if (outer_)
             outer_->keep(level, text);
         else if (log)
-            glr_priv_log_write(log, level, text.c_str());
+            glr_log_message(log, level, text.c_str());
     held_.clear();
 }
 

@@ -62,7 +62,7 @@ output::output(const glr_log *log, const char *name, const AVOutputFormat *muxer
         // A pipe or a socket: nothing can be rewritten later, so the muxer must stream.
         if (is_mov_family(muxer)) {
             av_dict_set(&options_, "movflags", "+frag_keyframe+empty_moov+default_base_moof", AV_DICT_APPEND);
-            glr_priv_log_write(log_, GLR_LOG_WARN,
+            glr_log_message(log_, GLR_LOG_WARN,
                           format("%s cannot seek: writing fragmented %s (movflags +frag_keyframe+empty_moov)",
                                  io_->what().c_str(), muxer->name)
                               .c_str());

@@ -158,7 +158,7 @@ void output_io::open_special()
 {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0 && errno == ENXIO) {
-        glr_priv_log_write(log_, GLR_LOG_WARN,
+        glr_log_message(log_, GLR_LOG_WARN,
                       format("waiting for a reader of %s: nothing has opened that FIFO yet", path_.c_str()).c_str());
         if (!interrupt_.callback)
             fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);

@@ -240,7 +240,7 @@ int fd_writer::push(block &b)
         } else if (err == EAGAIN || n == 0) {
             wait_writable();
         } else if (splice && (err == EFAULT || err == EINVAL)) {
-            glr_priv_log_write(log_, GLR_LOG_INFO,
+            glr_log_message(log_, GLR_LOG_INFO,
                              format("glr_pipe: fd %d: vmsplice cannot take this memory (%s); writing "
                                     "with write(2) from now on", fd_, errno_words(err).c_str()).c_str());
             transport_ = transport::write;
@@ -319,7 +319,7 @@ void fd_writer::fail(int code, const std::string &what)
             return;
         error_ = {code, message};
     }
-    glr_priv_log_write(log_, GLR_LOG_ERROR, message.c_str());
+    glr_log_message(log_, GLR_LOG_ERROR, message.c_str());
 }
 
 void fd_writer::finish_block(block &b, const failure_note &failure)
