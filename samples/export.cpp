@@ -353,9 +353,9 @@ int main(int argc, char **argv)
     // A file that hits the size limit (ulimit -f) is an error to report, not a crash.
     std::signal(SIGXFSZ, SIG_IGN);
     // glreader's and FFmpeg's messages at -v's level; errors reach the user once, as the
-    // exception's message. Never freed: a render thread left in the driver keeps using it
-    // until the process exits.
-    glr_log *log = sample::program_log(o.verbosity).release();
+    // exception's message.
+    sample::program_log messages(o.verbosity);
+    glr_log *log = messages.get();
     bool render_left_running = false;
     std::optional<progress> bar;
     try {
@@ -388,16 +388,8 @@ int main(int argc, char **argv)
         report(o, st, params);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "%sglreader-export: %s\n", bar && bar->line_open() ? "\n" : "", e.what());
-        if (render_left_running)
-            _exit(1); // a thread is still in the driver: no exit handlers under its feet
-        glr_log_destroy(&log);
-        return 1;
+        return sample::end_after_job(1, render_left_running);
     }
     // Stopped by a signal, the file finalized: the shell's status for that signal.
-    if (render_left_running) {
-        std::fflush(stderr);
-        _exit(sample::stop_status()); // a thread is still in the driver, and holds the log
-    }
-    glr_log_destroy(&log); // after every object that used it
-    return sample::stop_status();
+    return sample::end_after_job(sample::stop_status(), render_left_running);
 }

@@ -195,9 +195,9 @@ int main(int argc, char **argv)
     options o = parse(argc, argv);
     sample::catch_stop_signals();
     // Errors reach the user once, as the exception's message (and not at all when ffmpeg
-    // stopped on the user's own Ctrl-C); warnings still show. Never freed: a render thread
-    // left in the driver keeps using it until the process exits.
-    glr_log *log = sample::program_log(o.verbosity).release();
+    // stopped on the user's own Ctrl-C); warnings still show.
+    sample::program_log messages(o.verbosity);
+    glr_log *log = messages.get();
     bool render_left_running = false;
     pipe_progress progress(o.verbosity >= sample::verbosity::warning);
     try {
@@ -256,14 +256,7 @@ int main(int argc, char **argv)
         }
     } catch (const std::exception &e) {
         std::fprintf(stderr, "%sglreader-pipe: %s\n", progress.line_open() ? "\n" : "", e.what());
-        if (render_left_running)
-            _exit(1); // a thread is still in the driver: no exit handlers under its feet
-        glr_log_destroy(&log);
-        return 1;
+        return sample::end_after_job(1, render_left_running);
     }
-    std::fflush(stdout);
-    if (render_left_running)
-        _exit(sample::stop_status()); // a thread is still in the driver, and holds the log
-    glr_log_destroy(&log); // after every object that used it
-    return sample::stop_status();
+    return sample::end_after_job(sample::stop_status(), render_left_running);
 }

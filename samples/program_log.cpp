@@ -37,7 +37,6 @@ void print_nothing(void *, glr_log_level, const char *) {}
 program_log::program_log(verbosity level) : level_(level)
 {
     glr_log_params params{};
-    // No state of this object in the callback: the log may outlive it (release()).
     params.callback = level == verbosity::quiet ? print_nothing : print;
     params.level = log_level(level);
     log_ = glr_log_create(&params);
@@ -52,13 +51,6 @@ program_log::~program_log()
         return;
     glr_ffmpeg_log_route(nullptr);
     glr_log_destroy(&log_);
-}
-
-glr_log *program_log::release()
-{
-    glr_log *log = log_;
-    log_ = nullptr;
-    return log;
 }
 
 } // namespace sample

@@ -23,9 +23,6 @@ public:
     // Progress lines and the summary show at the default level and above.
     bool shows_progress() const { return level_ >= verbosity::warning; }
     bool shows(verbosity at) const { return level_ >= at; }
-    // For a program that exits while a thread it cannot stop (left in the driver) may
-    // still log: the log is never freed.
-    glr_log *release();
 
 private:
     glr_log *log_;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 
 namespace sample {
 
@@ -44,6 +45,16 @@ int stop_status()
 {
     int signal = stop_signal();
     return signal ? 128 + signal : 0;
+}
+
+int end_after_job(int status, bool render_left_running)
+{
+    if (render_left_running) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        _exit(status);
+    }
+    return status;
 }
 
 } // namespace sample

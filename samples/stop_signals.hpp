@@ -25,4 +25,9 @@ int stop_signal();
 // for SIGTERM), or 0 when none came.
 int stop_status();
 
+// How a program that ran a job ends with `status`: returned from main, or, when the job's
+// render thread was left in the driver, at once (_exit, stdio flushed), so that no exit
+// handler (EGL's and the driver's clean-up) runs under that thread's feet.
+int end_after_job(int status, bool render_left_running);
+
 } // namespace sample

@@ -273,6 +273,11 @@ MUTATIONS = [
      "    if ((params->first_frame = start_frame(ctx)) < 0) {",
      "    if ((params->first_frame = start_frame(ctx) * 0) < 0) {",
      "ffmpeg-9.0.filter_test.start_and_an_inline_shader_give_glreader_export_s_frames"),
+    ("job-log-relayed-after-destroy", "a job's render thread, left in the driver, logs into the caller's log after "
+     "the job's destroy",
+     "glreader/src/av/export_job.cpp",
+     "    shared_->stop_relaying(); // the caller's log may go with the job\n", "",
+     "export_job.destroy_held"),
     ("sound-cache-one-sample-late", "the player's kept Sound pass is read one sample late",
      "glreader/src/shadertoy/player.cpp",
      "std::copy_n(&sound_[static_cast<size_t>(first - sound_first_) * 2],",

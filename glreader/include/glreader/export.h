@@ -143,7 +143,9 @@ struct glr_export_stats {
     double output_wait_seconds; /* how long the output (ffmpeg, in pipe mode) has not taken the write under way; 0: none */
     int cancel_requested;
     /* 1 while the job's render thread lives; after glr_export_run, 1 means it was left in
-     * the driver and frees its GL objects when the driver returns (the log must outlive it). */
+     * the driver and frees its GL objects when the driver returns. It holds what it needs,
+     * the job's own log included, which relays to the caller's only while the job lives:
+     * the job and the caller's log may be destroyed meanwhile. */
     int render_running;
     enum glr_format ring_format;
     char renderer[128];         /* the GL_RENDERER string, once the context exists */

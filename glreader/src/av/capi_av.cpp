@@ -136,7 +136,14 @@ void glr_internal_recorder_fences_unsignalled(glr_recorder *rec, int polls)
         rec->fences_unsignalled(polls);
 }
 
+void glr_internal_export_release_destroyed(void) { glr_export::release_destroyed(); }
+
 int glr_internal_export_render_threads(void) { return glr_export::render_threads(); }
+
+int glr_internal_export_wait_render_threads(int at_most, double seconds)
+{
+    return glr_export::wait_render_threads(at_most, seconds);
+}
 #endif
 
 void glr_encoder_get_stats(glr_encoder *enc, struct glr_encoder_stats *stats)

@@ -59,13 +59,18 @@ int check(int code)
 }
 
 #ifdef GLREADER_TEST_SEAMS
-std::atomic<int> live_render_threads{0}; // glr_internal_export_render_threads
+// glr_internal_export_render_threads and its wait.
+std::mutex live_mutex;
+std::condition_variable live_changed;
+int live_render_threads = 0; // under live_mutex
 #endif
 // Counts the jobs' render threads for the tests (test builds); nothing elsewhere.
 void render_threads_alive([[maybe_unused]] int change)
 {
 #ifdef GLREADER_TEST_SEAMS
+    std::lock_guard<std::mutex> lock(live_mutex);
     live_render_threads += change;
+    live_changed.notify_all();
 #endif
 }
 
@@ -104,7 +109,35 @@ void copy_text(char *to, size_t size, const char *from) { std::snprintf(to, size
 
 // The params with every string they point to copied, and what both threads see.
 struct export_shared {
+    // The job's own log (everything the job makes logs there), which relays to the
+    // caller's until the job is destroyed: a render thread left in the driver ends after
+    // the job, and may log on its way out when the caller's log is gone.
     glr_log *log = nullptr;
+    glr_log *caller_log = nullptr; // NULL: the built-in one
+    std::mutex relay_mutex;
+    bool relaying = true; // under relay_mutex
+
+    export_shared(const export_shared &) = delete;
+    export_shared &operator=(const export_shared &) = delete;
+    explicit export_shared(glr_log *caller) : caller_log(caller)
+    {
+        glr_log_params lp{relay, this, glr_log_get_level(caller)};
+        if (!(log = glr_log_create(&lp)))
+            throw std::bad_alloc();
+    }
+    ~export_shared() { glr_log_destroy(&log); }
+    static void relay(void *opaque, glr_log_level level, const char *message)
+    {
+        auto *s = static_cast<export_shared *>(opaque);
+        std::lock_guard<std::mutex> lock(s->relay_mutex);
+        if (s->relaying)
+            glr_log_message(s->caller_log, level, message);
+    }
+    void stop_relaying()
+    {
+        std::lock_guard<std::mutex> lock(relay_mutex);
+        relaying = false;
+    }
     glr_export_params params{};
     std::string date, source, source_name, codec, pix_fmt, codec_options, output, container, format_options,
         audio_input, audio_codec;
@@ -177,6 +210,15 @@ struct export_shared {
         hold_released = false;
 #endif
     }
+#ifdef GLREADER_TEST_SEAMS
+    void release_hold()
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        held = false; // a wait_held from now on waits for the next hold
+        hold_released = true;
+        changed.notify_all();
+    }
+#endif
 
     // The fences of the job's ring, as a test said (test builds); nothing elsewhere.
     void apply_fence_seam([[maybe_unused]] glr_recorder *made) const
@@ -246,6 +288,18 @@ struct export_shared {
 };
 
 namespace {
+
+#ifdef GLREADER_TEST_SEAMS
+// Jobs destroyed while a test held their render thread: glr_internal_export_release_destroyed
+// lets those threads go on.
+std::mutex destroyed_holds_mutex;
+std::vector<std::weak_ptr<export_shared>> destroyed_holds;
+void held_after_destroy(const std::shared_ptr<export_shared> &s)
+{
+    std::lock_guard<std::mutex> lock(destroyed_holds_mutex);
+    destroyed_holds.push_back(s);
+}
+#endif
 
 // The encoder's interrupt: the caller's, and a cancel while the output is being opened
 // (a FIFO waiting for its reader), which nothing has been written to yet.
@@ -494,6 +548,9 @@ private:
         glr_player_destroy(&player_);
         glr_media_channels_destroy(&media_);
         glr_context_destroy(&context_);
+        if (s_->abandoned) // the job may be gone: its own log takes this (and drops it then)
+            glr_log_message(s_->log, GLR_LOG_VERBOSE,
+                            "the render thread the driver held has ended, and freed its GL context");
         std::lock_guard<std::mutex> lock(s_->mutex);
         s_->render_running = false;
         s_->render_done = true;
@@ -566,10 +623,9 @@ void make_joinable(export_shared &s)
 
 } // namespace
 
-glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(std::make_shared<export_shared>())
+glr_export::glr_export(glr_log *log, const glr_export_params &params) : shared_(std::make_shared<export_shared>(log))
 {
     export_shared &s = *shared_;
-    s.log = log;
     s.params = params;
     glr_export_params &p = s.params;
     const glr_player_params &pl = params.player;
@@ -769,6 +825,7 @@ glr_export::~glr_export()
         cancel();
         supervisor_.join();
     }
+    shared_->stop_relaying(); // the caller's log may go with the job
     if (!left_in_driver_.joinable())
         return;
     bool ended;
@@ -778,10 +835,13 @@ glr_export::~glr_export()
     }
     if (ended) {
 #ifdef GLREADER_TEST_SEAMS
-        release_hold(); // a thread a test holds at its end (GLR_INTERNAL_HOLD_END) goes on
+        shared_->release_hold(); // a thread a test holds at its end (GLR_INTERNAL_HOLD_END) goes on
 #endif
         left_in_driver_.join();
     } else {
+#ifdef GLREADER_TEST_SEAMS
+        glr::held_after_destroy(shared_);
+#endif
         left_in_driver_.detach();
     }
 }
@@ -915,15 +975,32 @@ bool glr_export::wait_held(double seconds)
     return shared_->changed.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return shared_->held; });
 }
 
-int glr_export::render_threads() { return glr::live_render_threads; }
+int glr_export::render_threads()
+{
+    std::lock_guard<std::mutex> lock(glr::live_mutex);
+    return glr::live_render_threads;
+}
+
+bool glr_export::wait_render_threads(int at_most, double seconds)
+{
+    std::unique_lock<std::mutex> lock(glr::live_mutex);
+    return glr::live_changed.wait_for(lock, std::chrono::duration<double>(seconds),
+                                      [&] { return glr::live_render_threads <= at_most; });
+}
 
 void glr_export::fences_unsignalled(int polls) { shared_->unsignalled_polls = polls; }
 
-void glr_export::release_hold()
+void glr_export::release_hold() { shared_->release_hold(); }
+
+void glr_export::release_destroyed()
 {
-    std::lock_guard<std::mutex> lock(shared_->mutex);
-    shared_->held = false; // a wait_held from now on waits for the next hold
-    shared_->hold_released = true;
-    shared_->changed.notify_all();
+    std::vector<std::weak_ptr<export_shared>> held;
+    {
+        std::lock_guard<std::mutex> lock(glr::destroyed_holds_mutex);
+        held.swap(glr::destroyed_holds);
+    }
+    for (const std::weak_ptr<export_shared> &w : held)
+        if (std::shared_ptr<export_shared> s = w.lock())
+            s->release_hold();
 }
 #endif

@@ -34,8 +34,10 @@ public:
     void hold_at(int point);
     bool wait_held(double seconds);
     void release_hold();
+    static void release_destroyed();
     void fences_unsignalled(int polls);
     static int render_threads();
+    static bool wait_render_threads(int at_most, double seconds);
 #endif
 
 private:

@@ -36,6 +36,9 @@ GLR_API void glr_internal_export_hold_at(glr_export *job, int point);
 /* Waits up to `seconds` for the render thread to be held; 1 when it is, 0 otherwise. */
 GLR_API int glr_internal_export_wait_held(glr_export *job, double seconds);
 GLR_API void glr_internal_export_release(glr_export *job);
+/* Releases the holds of every job destroyed while its render thread was held there (left
+ * in the driver, as a slow frame leaves it): the thread goes on after its job. */
+GLR_API void glr_internal_export_release_destroyed(void);
 
 /* Set before glr_export_run: the job's ring, once made, treats its fences as
  * glr_internal_ring_fences_unsignalled(ring, polls) says (ring/fence_seam.h): readbacks
@@ -49,6 +52,8 @@ GLR_API void glr_internal_recorder_fences_unsignalled(glr_recorder *rec, int pol
 /* How many export jobs' render threads of this process have not ended yet (the last steps
  * of a thread, its thread-local clean-up, aside). */
 GLR_API int glr_internal_export_render_threads(void);
+/* Waits up to `seconds` until at most `at_most` of them have not ended; 1 when so, else 0. */
+GLR_API int glr_internal_export_wait_render_threads(int at_most, double seconds);
 
 #ifdef __cplusplus
 }
