@@ -36,8 +36,8 @@
 #
 # Everything lives under build-ffmpeg/ (or $GLREADER_FFMPEG_CACHE, which scripts/test.sh
 # keeps outside the checkout so that builds outlive a clone). A build is kept per release
-# + hooks + plugin/ + these scripts + glreader's headers, so a second run only refreshes glreader's
-# install; a new build of a line and flavour replaces the older ones.
+# + hooks + plugin/ + these scripts + the glreader headers the filters include, so a second
+# run only refreshes glreader's install; a new build of a line and flavour replaces the older ones.
 # Progress goes to stderr; full logs stay in the build folder.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -84,10 +84,27 @@ if $fetch_only; then
   exit 0
 fi
 
-# The filter compiles against glreader's public headers: a change there (a struct that
-# grew) needs a new build, not a cached binary that reads the old layout.
+# The filters compile against the glreader headers they include, directly or through one
+# another: a change there (a struct that grew) needs a new build, not a cached binary that
+# reads the old layout; one in a header they do not include (glreader-av's) needs none.
+plugin_headers() {
+  local -A found=()
+  local -a todo=("$root"/plugin/*)
+  local file header
+  while [ ${#todo[@]} -gt 0 ]; do
+    file=${todo[0]} todo=("${todo[@]:1}")
+    for header in $(sed -nE 's@^#include [<"](glreader/[a-z_/]+\.h)[>"].*@\1@p' "$file"); do
+      [ -z "${found[$header]:-}" ] || continue
+      found[$header]=1
+      todo+=("$root/glreader/include/$header")
+    done
+  done
+  printf "$root/glreader/include/%s\n" "${!found[@]}" | sort
+}
+mapfile -t included < <(plugin_headers)
+[ ${#included[@]} -gt 5 ] || die "found only ${#included[@]} glreader headers the filters include"
 key=$(cat "$patches_dir/$line/RELEASE" "$hooks" "$root"/plugin/* "$patches_dir/build.sh" "$patches_dir/common.sh" \
-          "$root"/glreader/include/glreader/*.h | sha256sum | cut -c1-12)
+          "${included[@]}" | sha256sum | cut -c1-12)
 work=$cache/$line-$flavour-$key
 # glreader's install: its own for the sanitized build, whose library must be instrumented.
 # Its build folder belongs to this checkout (CMake ties one to its source); the install is

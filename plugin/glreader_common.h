@@ -16,7 +16,7 @@
 #define AVFILTER_GLREADER_COMMON_H
 
 #include <glreader/glreader.h>
-#include <glreader/libav.h>
+#include <glreader/utils/libav.h>
 
 #include <stdatomic.h>
 
@@ -136,7 +136,7 @@ struct glr_image ff_glreader_image_of(const AVFrame *frame, double time);
 int ff_glreader_set_input_formats(AVFilterLink *inlink, int rgb_only);
 
 /* The leased frame as an AVFrame for outlink: lent without a copy while downstream holds
- * fewer than depth - 1 frames, else copied into a pooled frame (glreader/libav.h), so
+ * fewer than depth - 1 frames, else copied into a pooled frame (glreader/utils/libav.h), so
  * the ring always has a slot to render into. RGB rows stay in GL's order (the frame
  * starts at the top row, the last in memory, with a negative linesize); YUV frames were
  * converted top row first. *copied is raised for a copy. NULL when out of memory. */

@@ -12,7 +12,7 @@
  * This file is part of glreader (plugin/vsrc_glreader.c), copied into FFmpeg trees by
  * ffmpeg-patches/ (beside each line's hooks). It uses glreader's core C ABI (libglreader,
  * no FFmpeg inside), so one process never holds two libavcodec versions; channel media are
- * decoded by glreader/shadertoy_media.h with this FFmpeg's own libraries, and a project
+ * decoded by glreader/utils/libav_media.h with this FFmpeg's own libraries, and a project
  * plays through the same calls as in glreader-export, so both render the same frames.
  *
  * FFmpeg is free software; you can redistribute it and/or
@@ -24,7 +24,7 @@
 /* The channel decoders compiled here, with this FFmpeg: the filter links no glreader-av. */
 #define GLR_MEDIA_STATIC
 #include <glreader/frame_range.h>
-#include <glreader/shadertoy_media.h>
+#include <glreader/utils/libav_media.h>
 
 #include <errno.h>
 #include <pthread.h>

@@ -24,7 +24,7 @@
 // does not (-f null encodes and writes nothing). An output that stalls is waited for, as
 // long as it stalls. A first SIGINT or SIGTERM stops rendering, encodes what was rendered
 // and finalizes the file, then exits with 130 or 143, even while the driver compiles or a
-// frame renders (the export job finalizes without it: glreader/export.h); a second one
+// frame renders (the export job finalizes without it: glreader/av/export.h); a second one
 // exits at once. Shader files are read only if regular, below --max-shader-size. Messages
 // go to stderr, only media to stdout. All the work is the library's export job; this
 // program reads options, turns signals into its cancel, and prints.
@@ -35,7 +35,7 @@
 #include "stop_signals.hpp"
 
 #include "glreader/av/export_options.h"
-#include "glreader/export.hpp"
+#include "glreader/av/export.hpp"
 #include "glreader/glreader.hpp"
 
 #include <nlohmann/json.hpp>

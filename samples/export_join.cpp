@@ -6,7 +6,7 @@
 #include "command_line.hpp"
 #include "program_log.hpp"
 
-#include "glreader/join.h"
+#include "glreader/av/join.h"
 
 #include <cstdio>
 #include <string>

@@ -23,7 +23,7 @@
 #include "project_scene.hpp"
 #include "stop_signals.hpp"
 
-#include "glreader/export.hpp"
+#include "glreader/av/export.hpp"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 #include "program_log.hpp"
 
-#include "glreader/ffmpeg_log.h"
+#include "glreader/av/ffmpeg_log.h"
 
 #include <cstdio>
 #include <new>

@@ -1,4 +1,4 @@
-// The programs' log: glreader's messages and FFmpeg's own lines (glreader/ffmpeg_log.h) on
+// The programs' log: glreader's messages and FFmpeg's own lines (glreader/av/ffmpeg_log.h) on
 // stderr, at the level -v / -loglevel chose. glreader's warnings and notes read
 // "glreader: ..."; FFmpeg's keep their "[component @ ...]" as ffmpeg prints them.
 // glreader's errors are left out: each reaches the user once, as the message of the

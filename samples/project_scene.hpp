@@ -1,14 +1,14 @@
 // What to render, for every program that renders a scene: --shader FILE|DIR|JSON, --media DIR
 // and --channel0..3 SPEC (project_options), and the scene that plays it (project_scene): a
 // Shadertoy shader or project directory (glreader/shadertoy_project.h), its media channels
-// decoded with FFmpeg (glreader/shadertoy_media.h), played by glr_player frame after frame
+// decoded with FFmpeg (glreader/utils/libav_media.h), played by glr_player frame after frame
 // at a frame rate, in the GL context current when it is made.
 #pragma once
 
 #include "command_line.hpp"
 
 #include "glreader/glreader.hpp"
-#include "glreader/shadertoy_media.h"
+#include "glreader/utils/libav_media.h"
 
 #include <glad/gl.h>
 

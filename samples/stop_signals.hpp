@@ -7,7 +7,7 @@
 // holds.
 #pragma once
 
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 namespace sample {
 

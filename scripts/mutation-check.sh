@@ -88,7 +88,7 @@ MUTATIONS = [
      "--it->second > 0)", "--it->second > 1)",
      "context_display_test.destroying_a_second_context_keeps_the_display_of_the_first"),
     ("lease-released-twice", "a lent lease is released once when lent (too early) and again when FFmpeg frees it",
-     "glreader/include/glreader/libav.h",
+     "glreader/include/glreader/utils/libav.h",
      "        lease->frame = *f;\n",
      "        lease->frame = *f;\n        {\n            struct glr_frame early = *f;\n"
      "            glr_frame_release(&early);\n        }\n",
@@ -265,7 +265,7 @@ MUTATIONS = [
      "            audio->finish(av_q2d(frame_) * (frames_ - 10), write);",
      "export_join.h264_chunks_and_one_sound_join_as_the_single_pass_stamps_them"),
     ("lease-lent-to-a-keeper", "an encoder that keeps frames is lent every lease, never given copies",
-     "glreader/include/glreader/libav.h",
+     "glreader/include/glreader/utils/libav.h",
      "    *lent = !lender->keeps_frames || glr_frame_may_keep(f, kept);", "    *lent = 1 || kept;",
      "encoder_test.encoder_that_holds_frames_gets_copies_instead_of_starving_the_ring"),
     ("filter-start-ignored", "the glreader source filter's start= is ignored (it starts at frame 0)",

@@ -5,7 +5,7 @@
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/av/encoder.hpp"
 #include "av/fault_injection.h"
 
 extern "C" {

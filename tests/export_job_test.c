@@ -1,10 +1,10 @@
-/* The export job (glreader/export.h) driven from C, as a library: frame ranges that equal
+/* The export job (glreader/av/export.h) driven from C, as a library: frame ranges that equal
  * a full render's frames; stops while a shader compiles, while a frame renders for long
  * (both held so by a test seam), and while the output stalls, each with the output it must
  * leave and the stop code it must report; pipe mode, whose ffmpeg child writes the frames
  * the in-process encoder does; and a job started on its own thread and waited for. One case per process: `export_job_test CASE`. Prints
  * the failed checks and exits non-zero on any. */
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 #include "glreader/glreader.h"
 
 #include "av/fault_injection.h" /* the test seam that holds the render thread */

@@ -2,7 +2,7 @@
 // text with its bounds, an unknown key refused with the nearest name, encoder options taken
 // through to the encoder, and the params a front-end gets from the settings.
 #include "glreader/av/export_options.h"
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #include <gtest/gtest.h>
 

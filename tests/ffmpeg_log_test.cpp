@@ -3,8 +3,8 @@
 // opening said once, though glr_encoder_check opened it before.
 #include "support/gl_test.hpp"
 
-#include "glreader/encoder.h"
-#include "glreader/ffmpeg_log.h"
+#include "glreader/av/encoder.h"
+#include "glreader/av/ffmpeg_log.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "support/pattern_scene.hpp"
 #include "support/process.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/av/encoder.hpp"
 #include "av/fault_injection.h"
 
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// glreader/shadertoy_media.h's decoders (its implementation header, compiled in place as
+// glreader/utils/libav_media.h's decoders (its implementation header, compiled in place as
 // the filter compiles it): Shadertoy's channels from real files, decoded with the system's
 // FFmpeg: the sound texture's spectrum and wave, a video in step with the render's time
 // (looping or holding), pictures, and errors that name the file.
@@ -8,7 +8,7 @@
 #include "support/process.hpp"
 
 #define GLR_MEDIA_STATIC
-#include "glreader/shadertoy_media.h"
+#include "glreader/utils/libav_media.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "support/gl_test.hpp"
 
 #define GLR_MEDIA_STATIC // reads the decoders' own fields
-#include "glreader/shadertoy_media.h"
+#include "glreader/utils/libav_media.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "messages.hpp"
 #include "options.hpp"
 
-#include "glreader/join.h"
+#include "glreader/av/join.h"
 
 #include <nanobind/stl/string.h>
 

@@ -1,4 +1,4 @@
-// glreader.join's engine: glr_join (glreader/join.h) with the caller's options.
+// glreader.join's engine: glr_join (glreader/av/join.h) with the caller's options.
 #pragma once
 
 #include <nanobind/nanobind.h>

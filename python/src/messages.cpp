@@ -1,6 +1,6 @@
 #include "messages.hpp"
 
-#include "glreader/ffmpeg_log.h"
+#include "glreader/av/ffmpeg_log.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>

@@ -3,7 +3,7 @@
 // to kept alive beside them.
 #pragma once
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 
 #include <nanobind/nanobind.h>
 

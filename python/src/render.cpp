@@ -10,7 +10,7 @@
 #include "options.hpp"
 
 #include "glreader/av/export_options.h"
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #include <sys/stat.h>
 

@@ -39,7 +39,7 @@
 
 #include "scene.hpp"
 
-#include "glreader/encoder.hpp"
+#include "glreader/av/encoder.hpp"
 #include "glreader/pipe.hpp"
 
 extern "C" {

@@ -19,7 +19,7 @@
 
 #include "scene.hpp"
 
-#include "glreader/export.hpp"
+#include "glreader/av/export.hpp"
 #include "glreader/pipe.hpp"
 
 extern "C" {

@@ -215,7 +215,7 @@ GLR_API enum glr_log_level glr_log_get_level(const glr_log *log);
 
 /* Writes message at level through log (NULL: the built-in log), as glreader's own
  * messages go: for code that glreader calls back, or that works beside it (the FFmpeg
- * glue of glreader/shadertoy_media.h), to report on the same log. */
+ * glue of glreader/utils/libav_media.h), to report on the same log. */
 GLR_API void glr_log_message(const glr_log *log, enum glr_log_level level, const char *message);
 
 

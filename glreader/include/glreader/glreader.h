@@ -1,5 +1,7 @@
 /*
- * glreader: every public C header at once.
+ * glreader: every header of the core library at once (libglreader, pkg-config glreader:
+ * no FFmpeg inside). glreader-av's are glreader/av.h; the FFmpeg glue compiled with your
+ * own FFmpeg, with no library of its own, is glreader/utils/.
  */
 #ifndef GLREADER_GLREADER_H
 #define GLREADER_GLREADER_H

@@ -71,7 +71,7 @@ struct glr_pipe_stats {
     uint64_t reserved_[3];         /* room for later figures without an ABI break */
 };
 
-/* Pipe mode as a sink of the export job (glreader/export.h) and the recorder
+/* Pipe mode as a sink of the export job (glreader/av/export.h) and the recorder
  * (glreader/av/recorder.h): an `ffmpeg -f rawvideo -i -` child (glreader/ffmpeg_child.h)
  * whose stdin takes each frame's lease through a glr_pipe, without a copy (vmsplice), as
  * TurboPipe writes them. The child waits for its input as long as it takes; one that stops

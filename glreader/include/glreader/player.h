@@ -18,7 +18,7 @@
  * sound track, the source filter's audio output, a sound channel hearing it) sounds alike.
  *
  * FFmpeg-free: media reach the channels through a glr_channel_feeder. glreader's own,
- * built on FFmpeg's libraries, is glr_media_channels_feeder (glreader/shadertoy_media.h);
+ * built on FFmpeg's libraries, is glr_media_channels_feeder (glreader/utils/libav_media.h);
  * a caller (a test, Python) may give its own.
  */
 #ifndef GLREADER_PLAYER_H

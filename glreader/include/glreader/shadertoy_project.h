@@ -3,7 +3,7 @@
  * (glreader-export, the FFmpeg filter, a program of its own) reads projects, channel
  * specs, --mouse and --date values and computes frame inputs through these calls, so the
  * same project renders the same pixels everywhere. FFmpeg-free: a project says which
- * media feed which channel; the host decodes them (glreader/shadertoy_media.h does it
+ * media feed which channel; the host decodes them (glreader/utils/libav_media.h does it
  * with FFmpeg's libraries) and the scene (glreader/scene.h) renders.
  *
  * A project is one fragment file (the Image pass), a directory holding image.glsl,

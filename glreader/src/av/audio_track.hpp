@@ -8,7 +8,7 @@
 
 #include "av/encoder_plan.hpp"
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>

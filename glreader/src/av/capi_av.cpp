@@ -1,6 +1,6 @@
 // Every extern "C" entry point of glreader-av: validate, call, catch, return a code.
-#include "glreader/encoder.h"
-#include "glreader/export.h"
+#include "glreader/av/encoder.h"
+#include "glreader/av/export.h"
 
 #include "av/encoder.hpp"
 #include "av/export_job.hpp"

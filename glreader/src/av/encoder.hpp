@@ -1,9 +1,9 @@
-// The in-process encoder behind glr_encoder (see glreader/encoder.h for the contract): an
+// The in-process encoder behind glr_encoder (see glreader/av/encoder.h for the contract): an
 // output (muxer and I/O) holding a video track and, when asked, an audio track, fed from
 // a bounded queue by an encoder thread of its own.
 #pragma once
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 #include "av/audio_track.hpp"
 #include "av/output.hpp"
 #include "av/video_track.hpp"

@@ -6,7 +6,7 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 
-#include "glreader/libav.h"
+#include "glreader/utils/libav.h"
 
 extern "C" {
 #include <libavutil/opt.h>

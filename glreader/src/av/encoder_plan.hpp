@@ -4,7 +4,7 @@
 // options' names and values, the metadata, and a trial open of the video encoder.
 #pragma once
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>

@@ -1,11 +1,11 @@
-// The export job behind glr_export (see glreader/export.h for the contract). Two threads
+// The export job behind glr_export (see glreader/av/export.h for the contract). Two threads
 // share its state: the render thread, which owns the GL context and plays, captures and
 // submits frame after frame; and the supervisor, the thread that called run(), which
 // reports progress, polls the interrupt, and, when the render thread is held in the driver
 // past a cancel or the compile limit, finalizes the encoder without it and returns.
 #pragma once
 
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #include <cstdint>
 #include <memory>

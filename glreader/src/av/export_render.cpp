@@ -4,7 +4,7 @@
 // supervisor left it behind in the driver.
 #include "av/export_shared.hpp"
 
-#include "glreader/shadertoy_media.h"
+#include "glreader/utils/libav_media.h"
 #include "error.hpp"
 
 #include <cerrno>

@@ -7,7 +7,7 @@
 #include "av/encoder.hpp"
 #include "av/fault_injection.h"
 #include "glreader/av/recorder.h"
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #include <atomic>
 #include <chrono>

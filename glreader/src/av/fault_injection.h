@@ -6,9 +6,9 @@
 #ifndef GLREADER_AV_FAULT_INJECTION_H
 #define GLREADER_AV_FAULT_INJECTION_H
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 #include "glreader/av/recorder.h"
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 // glr_ffmpeg_log_route: av_log's callback, forwarding whole lines to a glreader log; and
 // ffmpeg_log_hold, which keeps a thread's lines back while it lives.
-#include "glreader/ffmpeg_log.h"
+#include "glreader/av/ffmpeg_log.h"
 
 #include "av/ffmpeg_log_hold.hpp"
 #include "priv.h"

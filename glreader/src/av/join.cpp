@@ -2,8 +2,8 @@
 // Every chunk is opened and checked before the output exists; then their packets are
 // copied in frame order, stamped in frames as a single pass stamps them, and the sound is
 // encoded once alongside (audio_track, as the encoder does it).
-#include "glreader/export.h"
-#include "glreader/join.h"
+#include "glreader/av/export.h"
+#include "glreader/av/join.h"
 
 #include "av/audio_track.hpp"
 #include "av/av_error.hpp"

@@ -1,4 +1,4 @@
-// glreader/shadertoy_media.h's functions, compiled here and exported from glreader-av;
+// glreader/utils/libav_media.h's functions, compiled here and exported from glreader-av;
 // the implementation is shared, static inline, with the FFmpeg filter.
 #define GLR_MEDIA_IMPLEMENTATION
-#include "glreader/shadertoy_media.h"
+#include "glreader/utils/libav_media.h"

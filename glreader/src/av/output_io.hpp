@@ -11,7 +11,7 @@
 // seek can be switched to a streaming mode (fragmented MP4) or refused.
 #pragma once
 
-#include "glreader/encoder.h"
+#include "glreader/av/encoder.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -26,7 +26,7 @@ class output_io {
 public:
     // Throws glr::failure naming the output when it cannot be opened, or when `flags`
     // (GLR_OUTPUT_*) refuse it: an existing file (-EEXIST), a .part for no file (-EINVAL).
-    // `interrupt` (glreader/encoder.h) abandons a write to a pipe or socket that waits.
+    // `interrupt` (glreader/av/encoder.h) abandons a write to a pipe or socket that waits.
     output_io(const glr_log *log, const std::string &name, const AVOutputFormat *muxer, size_t chunk_size,
               unsigned flags, const glr_interrupt &interrupt);
     ~output_io();

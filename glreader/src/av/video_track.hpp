@@ -1,14 +1,14 @@
 // The video stream of an output: the encoder, the conversion when the frames are not in
 // the pixel format it encodes (libswscale), and the lending of leases to libavcodec
-// without a copy (glreader/libav.h) with copies into a pool once it holds too many.
+// without a copy (glreader/utils/libav.h) with copies into a pool once it holds too many.
 #pragma once
 
 #include "av/encoder_plan.hpp"
 #include "av/frame_pool.hpp"
 #include "av/output.hpp"
 
-#include "glreader/encoder.h"
-#include "glreader/libav.h"
+#include "glreader/av/encoder.h"
+#include "glreader/utils/libav.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>

@@ -4,7 +4,7 @@
  * each one's name, its command-line spellings, the kind of value, its bounds, its default
  * and its help. Front-ends read the table for their help and argument parsers, and hand
  * each option to a settings object as text, which checks it, and which makes the export
- * job's params (glreader/export.h) from them:
+ * job's params (glreader/av/export.h) from them:
  *
  *   glr_export_settings *s = glr_export_settings_create();
  *   glr_export_settings_set(s, "-t", "2.5");      // a spelling, or the name: "duration"
@@ -27,7 +27,7 @@
 #ifndef GLREADER_AV_EXPORT_OPTIONS_H
 #define GLREADER_AV_EXPORT_OPTIONS_H
 
-#include "glreader/export.h"
+#include "glreader/av/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /*
  * glreader-av: a recorder. The caller's own frames (a framebuffer or a texture of the GL
  * context current on the calling thread) through a readback ring into a sink: the
- * in-process encoder (glreader/encoder.h), an `ffmpeg -f rawvideo -i -` child written
+ * in-process encoder (glreader/av/encoder.h), an `ffmpeg -f rawvideo -i -` child written
  * through a pipe (glreader/pipe.h: pipe mode), or a callback that takes each frame.
  * glreader.Recorder, glreader-viewer, glreader-capture and the export job's render thread
  * are its users: one way to ask for the ring's format, one treatment of an output that
@@ -29,8 +29,8 @@
 #ifndef GLREADER_AV_RECORDER_H
 #define GLREADER_AV_RECORDER_H
 
-#include "glreader/encoder.h"
-#include "glreader/export.h" /* enum glr_export_stop: a recorder stops for the job's reasons */
+#include "glreader/av/encoder.h"
+#include "glreader/av/stop.h"
 #include "glreader/pipe.h"
 #include "glreader/ring.h"
 
@@ -41,7 +41,7 @@ extern "C" {
 struct glr_recorder_stats;
 
 struct glr_recorder_params {
-    /* The encoder and its output: size, rate, codec, output, sound (glreader/encoder.h).
+    /* The encoder and its output: size, rate, codec, output, sound (glreader/av/encoder.h).
      * Its format is the ring's (below). With a pipe sink, only the size, the rate and the
      * colour are read (the child's input); with a frame sink, none of it. */
     struct glr_encoder_params encoder;

@@ -1,5 +1,5 @@
 /*
- * The implementation of glreader/shadertoy_media.h (include that one): the decoders of a
+ * The implementation of glreader/utils/libav_media.h (include that one): the decoders of a
  * project's media channels, static inline. glreader-av compiles it into its exported
  * functions; the FFmpeg filter, which links no glreader-av, compiles it in place
  * (GLR_MEDIA_STATIC) with its own FFmpeg. Not an API: it may change in any release.
@@ -7,11 +7,11 @@
  * Every function returns 0 or a negative AVERROR and, on failure, keeps a sentence naming
  * the file as the thread's last error (glr_last_error()), without logging it.
  */
-#ifndef GLREADER_SHADERTOY_MEDIA_INTERNAL_H
-#define GLREADER_SHADERTOY_MEDIA_INTERNAL_H
+#ifndef GLREADER_UTILS_LIBAV_MEDIA_INTERNAL_H
+#define GLREADER_UTILS_LIBAV_MEDIA_INTERNAL_H
 
 #if !defined(GLR_MEDIA_STATIC) && !defined(GLR_MEDIA_IMPLEMENTATION)
-#error "glreader/shadertoy_media_internal.h is the implementation of glreader/shadertoy_media.h: include that"
+#error "glreader/utils/libav_media_internal.h is the implementation of glreader/utils/libav_media.h: include that"
 #endif
 
 #ifdef __cplusplus
@@ -755,7 +755,7 @@ static inline void glr_media_report(const glr_log *log, int code, const char *me
     glr_set_last_error(code, message);
 }
 
-/* The functions of glreader/shadertoy_media.h. */
+/* The functions of glreader/utils/libav_media.h. */
 
 GLR_MEDIA_API glr_media_channels *glr_media_channels_create(glr_log *log, const glr_project *project,
                                                            const char *audio)
@@ -807,4 +807,4 @@ GLR_MEDIA_API struct glr_channel_feeder glr_media_channels_feeder(glr_media_chan
     return feeder;
 }
 
-#endif /* GLREADER_SHADERTOY_MEDIA_INTERNAL_H */
+#endif /* GLREADER_UTILS_LIBAV_MEDIA_INTERNAL_H */
