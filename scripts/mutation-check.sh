@@ -213,7 +213,7 @@ MUTATIONS = [
      "            strides[p] = {plane.stride, i.samples_per_pixel[0] * i.bytes_per_sample, 0};",
      "python_package"),
     ("farm-chunks-overlap", "the farm's chunks each take one frame more, overlapping the next",
-     "python/glreader/farm.py",
+     "python/glreader/farm/api.py",
      "    return [(a, b - a) for a, b in zip(bounds, bounds[1:])]\n",
      "    return [(a, b - a + (b < bounds[-1])) for a, b in zip(bounds, bounds[1:])]\n",
      "python_farm"),

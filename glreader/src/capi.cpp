@@ -1,5 +1,9 @@
-// Every extern "C" entry point of glreader: validate arguments, call the C++ object,
-// catch everything, return a code. No exception crosses this file's functions.
+// The core's C entry points for the ring, the context, scenes, the log and errors: validate
+// arguments, call the C++ object, catch everything, return a code. No exception crosses
+// this file's functions. The others: shadertoy/capi_shadertoy.cpp (projects, the player),
+// pipe/capi_pipe.cpp, format.cpp and frame_range.cpp; glreader-av's, av/capi_av.cpp and
+// the few modules that are their own C API (av/export_options.cpp, av/join.cpp,
+// av/ffmpeg_log.cpp).
 #include "glreader/glreader.h"
 
 #include "enum_value.hpp"

@@ -1,6 +1,6 @@
-// Errors inside glreader: C++ code throws glr::failure; the C entry points (capi.cpp,
-// av/capi_av.cpp) turn it into a return code, log it and keep it as the thread's last
-// error (glr_priv_report_error, glreader/common.h). Shared by both libraries.
+// Errors inside glreader: C++ code throws glr::failure; the C entry points (capi.cpp and
+// its siblings) turn it into a return code, log it and keep it as the thread's last error
+// (glr_priv_report_error, src/priv.h). Shared by both libraries.
 #pragma once
 
 #include "glreader/common.h"

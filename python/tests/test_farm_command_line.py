@@ -20,7 +20,7 @@ def run(argv):
 
 
 def test_every_option_of_the_table_is_taken_or_left_out_with_a_reason():
-    parser = farm._command_line()
+    parser = farm.command_line.option_parser()
     taken = set(parser._option_string_actions)
     table = glreader.export_options()
     assert set(farm.NOT_TAKEN) <= {o["name"] for o in table}
@@ -41,8 +41,8 @@ def test_every_option_of_the_table_is_taken_or_left_out_with_a_reason():
 
 def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # out.mkv, were a refusal to let a render through
-    parser = farm._command_line()
-    kept, encoder = farm._split_encoder_options(parser, ["-c", "libx264", "-crf", "21", "-tune", "animation", "-b:v",
+    parser = farm.command_line.option_parser()
+    kept, encoder = farm.command_line.split_encoder_options(parser, ["-c", "libx264", "-crf", "21", "-tune", "animation", "-b:v",
                                                          "300k"])
     assert kept == ["-c", "libx264"] and encoder == [("-crf", "21"), ("-tune", "animation"), ("-b:v", "300k")]
     status, said = run(["--shader", "x.frag", "-n", "4", "--chunks", "2", "-o", "out.mkv", "-tt", "2"])

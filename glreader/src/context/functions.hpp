@@ -2,7 +2,7 @@
 // touches the global GL symbols of the host renderer's own loader.
 #pragma once
 
-#include "glreader/ring.h"
+#include "glreader/common.h" // glr_get_proc_address_fn
 
 #include <glad/gl.h>
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "context/functions.hpp"
+#include "glreader/ring.h"
 #include "ring/readback_state.hpp"
 
 namespace glr::gl {

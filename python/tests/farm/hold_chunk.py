@@ -9,14 +9,14 @@ or Ray's cancel; a later attempt of that chunk finds no file and renders."""
 import os
 import threading
 
-import glreader.farm as farm
+import glreader.farm.cluster as cluster
 
 
 def hold_one_attempt():
     hold = os.environ.get("GLR_FARM_TEST_HOLD")
     if not hold:
         return
-    render = farm._render_frames
+    render = cluster._render_frames
 
     def held_render(*args, progress, **kwargs):
         def report(stats):
@@ -32,4 +32,4 @@ def hold_one_attempt():
 
         return render(*args, progress=report, **kwargs)
 
-    farm._render_frames = held_render
+    cluster._render_frames = held_render

@@ -542,9 +542,9 @@ def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, lo
     ("GPU-1a", "GPU-0f, GPU-1a", "cuda:1"),  # listed by UUID
 ])
 def test_a_gpus_egl_device_is_cudas_number_for_it_in_the_process(gpu, visible, device):
-    assert farm._egl_device_of_gpu(gpu, visible) == device
+    assert farm.cluster.egl_device_of_gpu(gpu, visible) == device
 
 
 def test_a_gpu_that_cuda_visible_devices_hides_is_refused():
     with pytest.raises(RuntimeError, match="Ray gave GPU 2, which CUDA_VISIBLE_DEVICES=0,1 does not list"):
-        farm._egl_device_of_gpu(2, "0,1")
+        farm.cluster.egl_device_of_gpu(2, "0,1")
