@@ -133,7 +133,15 @@ TEST(frame_range, contradictions_and_impossible_ranges_are_refused_naming_the_op
     glr_range_request r{};
     r.fps_num = 30;
     r.fps_den = 1;
-    EXPECT_NE(refusal(r).find("no length: give -t, -n or -to (duration, frames or end)"), std::string::npos);
+    int first = -1, count = 0;
+    ASSERT_EQ(glr_frame_range(&r, &first, &count), 0) << glr_last_error();
+    EXPECT_EQ(first, 0);
+    EXPECT_EQ(count, 150) << "without a length, 5 s (GLR_FRAME_RANGE_DEFAULT_DURATION_US), every front-end's default";
+    r.start_frame = 10;
+    ASSERT_EQ(glr_frame_range(&r, &first, &count), 0) << glr_last_error();
+    EXPECT_EQ(first, 10);
+    EXPECT_EQ(count, 150) << "5 s from the start";
+    r.start_frame = 0;
     r.duration_us = 1000000;
     r.frames = 3;
     EXPECT_NE(refusal(r).find("-t, -n and -to (duration, frames and end) each say how long"), std::string::npos);

@@ -186,12 +186,11 @@ void frame_range(const glr_range_request &r, int &first, int &count)
     int lengths = (r.duration_us > 0) + (r.end_us > 0) + (r.frames > 0);
     if (lengths > 1)
         glr::fail(-EINVAL, "-t, -n and -to (duration, frames and end) each say how long to render: give one of them");
-    if (lengths == 0)
-        glr::fail(-EINVAL, "no length: give -t, -n or -to (duration, frames or end)");
+    const int64_t duration_us = lengths ? r.duration_us : GLR_FRAME_RANGE_DEFAULT_DURATION_US;
     int64_t from = r.start_frame > 0 ? r.start_frame : frames_before(r.start_us, r.fps_num, r.fps_den);
     int64_t n = r.frames;
-    if (r.duration_us > 0)
-        n = frames_before(r.duration_us, r.fps_num, r.fps_den);
+    if (duration_us > 0)
+        n = frames_before(duration_us, r.fps_num, r.fps_den);
     if (r.end_us > 0) {
         n = frames_before(r.end_us, r.fps_num, r.fps_den) - from;
         if (n <= 0)

@@ -57,7 +57,8 @@ def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optio
            end: Optional[Union[float, str]], first_frame: int, start: Optional[Union[float, str]]) -> Tuple[int, int]:
     """(first frame, count) by the library's rule, as glreader-export's --start-frame, -ss, -n,
     -t and -to give them (glreader/frame_range.h): a time falls on the first frame at or
-    after it, a duration holds the frames that start within it; without a length, 5 s."""
+    after it, a duration holds the frames that start within it; without a length, the
+    library's default, 5 s."""
     if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
         raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
     if frames is not None and (isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0):
@@ -70,8 +71,6 @@ def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optio
             lengths[name] = _time_us(value, name)
             if lengths[name] == 0:
                 raise ValueError(f"{name}: {value!r} is not above 0")
-    if frames is None and not lengths:
-        lengths["duration"] = 5_000_000
     start_us = _time_us(start, "start") if start is not None else 0
     return _glreader.frame_range(fps_num, fps_den, start_us=start_us, start_frame=first_frame,
                                  duration_us=lengths.get("duration", 0), end_us=lengths.get("end", 0),

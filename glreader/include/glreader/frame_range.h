@@ -41,9 +41,12 @@ struct glr_range_request {
     int frames;            /* -n: this many */
 };
 
+/* A range's length when none is given: 5 s, every front-end's default (-t 5). */
+#define GLR_FRAME_RANGE_DEFAULT_DURATION_US 5000000
+
 /* The first frame and the count a request asks for. Without a start the range starts at
- * frame 0; a length must be given. Refused (-EINVAL, the reason naming the options as
- * glreader-export and Python spell them): two starts or two lengths, none, a negative one,
+ * frame 0; without a length it lasts GLR_FRAME_RANGE_DEFAULT_DURATION_US. Refused (-EINVAL, the reason naming the options as
+ * glreader-export and Python spell them): two starts or two lengths, a negative one,
  * a rate not above 0, an end not after the start, a range past frame INT_MAX. */
 GLR_API int glr_frame_range(const struct glr_range_request *request, int *first, int *count);
 

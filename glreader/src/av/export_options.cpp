@@ -529,9 +529,7 @@ glr_range_request range_request(const glr_export_settings &s, int fps_num, int f
     r.duration_us = s.microseconds("duration");
     r.end_us = s.microseconds("end");
     r.frames = static_cast<int>(s.integer("frames", 0));
-    if (!r.frames && !r.duration_us && !r.end_us)
-        r.duration_us = 5000000;
-    return r;
+    return r; // without a length, glr_frame_range's default
 }
 
 void rate(const glr_export_settings &s, int &num, int &den)
