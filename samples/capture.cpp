@@ -34,7 +34,8 @@ namespace {
 
 struct options {
     int width = 1280, height = 720;
-    int frames = 600;
+    int frames = 0;                      // 0: not given (600, a measure's default)
+    int64_t duration_us = 0, end_us = 0; // -t, -to: read into frames once the rate is known
     sample::frame_rate fps{60, 1};
     int depth = 3;
     glr_format format = GLR_FORMAT_RGBA8;
@@ -47,6 +48,43 @@ struct options {
     sample::verbosity verbosity = sample::verbosity::warning;
 };
 
+// glreader-export's options a measure of the readback has no use for, and why.
+std::vector<sample::left_out> capture_leaves_out()
+{
+    const std::string from_zero = "a measure of the readback plays the scene from frame 0";
+    const std::string live = "a measure of the readback plays iMouse released and iDate as now, Shadertoy's defaults";
+    const std::string nothing_encoded = "glreader-capture encodes nothing: a consumer thread reads every byte of "
+                                        "each frame, as an encoder would";
+    const std::string no_sound = "glreader-capture measures the picture's readback: no sound";
+    const std::string no_output = "glreader-capture writes nothing but --ppm's last frame";
+    return {{"start", from_zero},
+            {"first_frame", from_zero},
+            {"mouse", live},
+            {"date", live},
+            {"max_shader_size", "it reads shaders of up to 4M, glreader-export's default"},
+            {"compile_timeout", "its own thread compiles, and nothing else could give up on it"},
+            {"codec", nothing_encoded},
+            {"pix_fmt", nothing_encoded},
+            {"codec_options", nothing_encoded},
+            {"alpha", nothing_encoded},
+            {"premultiply", nothing_encoded},
+            {"audio", no_sound},
+            {"audio_rate", no_sound},
+            {"no_audio", no_sound},
+            {"audio_codec", no_sound},
+            {"audio_bitrate", no_sound},
+            {"audio_offset", no_sound},
+            {"audio_keep_longer", no_sound},
+            {"output", no_output},
+            {"container", no_output},
+            {"format_options", no_output},
+            {"metadata", no_output},
+            {"part", no_output},
+            {"chunk", no_output},
+            {"convert", "the ring converts on the GPU: --ring-format picks what it reads back (rgba reads RGB)"},
+            {"queue", "the consumer takes each frame as it is read back"}};
+}
+
 sample::program_help help()
 {
     using namespace sample;
@@ -56,8 +94,11 @@ sample::program_help help()
             "frame to a consumer thread that reads it all (as an encoder would), then prints the ring's "
             "statistics on stdout: a check of the readback paths and a measure of their cost.",
             {{"What to render",
-              {doc::shader, doc::media, doc::channels, doc::size, doc::rate.with_default("60"),
-               doc::frames.with_default("600"), doc::require_hw}},
+              {doc::shader, doc::media, doc::channels, doc::size,
+               doc::rate.with_default("60, a measure's (glreader-export's 30)"),
+               exported("duration").with_default("from -n"),
+               doc::frames.with_default("600, a measure's (glreader-export's 5 s)"),
+               exported("end").with_default("from -n"), doc::require_hw}},
              {"Readback",
               {doc::ring_format.with_default("rgba"), doc::matrix, doc::range, doc::chroma_loc, doc::depth,
                {"--flip", "stride|gpu|none",
@@ -70,7 +111,8 @@ sample::program_help help()
               {{"--ppm", "FILE", "write the last frame as a PPM picture (RGB formats)", "none"}, doc::overwrite}},
              {"Messages", {doc::verbosity}}},
             {"glreader-capture -s 1920x1080 -n 300 --ring-format nv12",
-             "glreader-capture --shader samples/shaders/plasma.frag -n 60 --ppm last.ppm"}};
+             "glreader-capture --shader samples/shaders/plasma.frag -n 60 --ppm last.ppm"},
+            capture_leaves_out()};
 }
 
 options parse(int argc, char **argv)
@@ -83,6 +125,10 @@ options parse(int argc, char **argv)
         } else if (o.project.read(args)) {
         } else if (args.is("-n") || args.is("-frames:v")) {
             o.frames = args.count(1, INT_MAX);
+        } else if (args.is("-t")) {
+            o.duration_us = args.time_us(0.001, sample::max_seconds);
+        } else if (args.is("-to")) {
+            o.end_us = args.time_us(0.001, sample::max_seconds);
         } else if (args.is("-r")) {
             o.fps = args.rate();
         } else if (args.is("--depth")) {
@@ -108,8 +154,16 @@ options parse(int argc, char **argv)
         } else if (args.is("--require-hw")) {
             o.require_hw = true;
         } else {
-            args.fail("unknown option " + args.option());
+            args.unknown();
         }
+    }
+    if (o.duration_us || o.end_us) { // the frames that start within it, as every front-end counts them
+        glr_range_request r{o.fps.num, o.fps.den, 0, 0, o.duration_us, o.end_us, o.frames};
+        int first = 0;
+        if (glr_frame_range(&r, &first, &o.frames) < 0)
+            args.fail(glr_last_error());
+    } else if (!o.frames) {
+        o.frames = 600;
     }
     if (!o.ppm.empty() && glr_format_get_info(o.format)->yuv)
         args.fail("--ppm writes RGB frames only");

@@ -3,6 +3,7 @@
 #include "glreader/av/export_options.h"
 #include "glreader/frame_range.h"
 
+#include <algorithm>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -112,6 +113,23 @@ std::string program_help::text() const
             else
                 out += left + std::string(column - left.size(), ' ');
             out += wrapped(words, column, column, width) + "\n";
+        }
+    }
+    if (!leaves_out.empty()) { // one line for each reason, with every option it is given for
+        out += "\nglreader-export's options that " + name + " leaves out:\n";
+        int count = 0;
+        const glr_export_option *table = glr_export_options(&count);
+        std::vector<std::string> reasons;
+        for (const left_out &l : leaves_out)
+            if (std::find(reasons.begin(), reasons.end(), l.why) == reasons.end())
+                reasons.push_back(l.why);
+        for (const std::string &why : reasons) {
+            std::string flags;
+            for (const left_out &l : leaves_out)
+                for (int i = 0; i < count; i++)
+                    if (l.why == why && l.name == table[i].name)
+                        flags += (flags.empty() ? "" : ", ") + std::string(table[i].flags);
+            out += "  " + wrapped(flags + ": " + why, 2, 4, width) + "\n";
         }
     }
     out += "\n-h or --help shows this help, --version the program's version and the library's.\n";
@@ -321,6 +339,15 @@ void command_line::refuse_existing(const std::string &path, bool overwrite) cons
     struct stat st;
     if (!overwrite && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
         fail(path + " already exists: -y overwrites it");
+}
+
+void command_line::unknown() const
+{
+    if (const glr_export_option *o = glr_export_option_find(option_.c_str()))
+        for (const left_out &l : help_.leaves_out)
+            if (l.name == o->name)
+                fail(option_ + ": " + l.why);
+    fail("unknown option " + option_);
 }
 
 void command_line::fail(const std::string &why) const

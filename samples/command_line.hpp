@@ -33,12 +33,19 @@ struct help_section {
     std::vector<option_doc> options;
 };
 
+// An option of the export's table (its name there) that a program that renders has no
+// use for, and why: its help says so, and the program refuses it with those words.
+struct left_out {
+    std::string name, why;
+};
+
 // What -h prints: "usage: NAME SYNOPSIS", what the program does, each section of options,
-// and example command lines.
+// the export table's options it leaves out, and example command lines.
 struct program_help {
     std::string name, synopsis, about;
     std::vector<help_section> sections;
     std::vector<std::string> examples;
+    std::vector<left_out> leaves_out;
 
     std::string text() const;
     // Whether one of the sections names this spelling.
@@ -138,6 +145,11 @@ public:
     void refuse_existing(const std::string &path, bool overwrite) const;
 
     [[noreturn]] void fail(const std::string &why) const;
+    // Fails on the current option, which the program did not read: a table option it leaves
+    // out, with the reason; any other, as unknown. Every option of the export's table is
+    // either read or left out with a reason (tests/program_options_test.cpp holds each
+    // program that renders to it).
+    [[noreturn]] void unknown() const;
 
 private:
     // value() read by parse, from min to max; a failure says what it needs: `like`, with

@@ -66,12 +66,14 @@ bool taken_by_the_pipe(const glr_export_option &o)
 }
 
 // Why a table option the pipe does not take is refused: where to say it instead.
-std::string given_to_ffmpeg(const glr_export_option &o)
+std::string given_to_ffmpeg(const glr_export_option &o, const std::string &spelled)
 {
-    std::string section = o.section;
-    return std::string(o.flags) + ": " +
-           (section == "Sound" ? "glreader-pipe sends the picture alone; give ffmpeg a sound input of its own after --"
-                               : "ffmpeg's output arguments after -- choose it (-- -c:v libx264 -crf 20 out.mp4)");
+    std::string section = o.section, name = o.name;
+    return spelled + ": " +
+           (section == "Sound"  ? "glreader-pipe sends the picture alone; give ffmpeg a sound input of its own after --"
+            : name == "queue"   ? "the pipe's own buffer queues the frames ffmpeg has not read yet"
+            : name == "chunk"   ? "a chunk is glreader-export's: glr_join reads the tags it writes"
+                                : "ffmpeg's output arguments after -- choose it (-- -c:v libx264 -crf 20 out.mp4)");
 }
 
 sample::program_help help()
@@ -124,7 +126,7 @@ options parse(int argc, char **argv)
             else args.fail("--transport takes auto or write, not " + v);
         } else if (const glr_export_option *known = glr_export_option_find(option.c_str())) {
             if (!taken_by_the_pipe(*known))
-                args.fail(given_to_ffmpeg(*known));
+                args.fail(given_to_ffmpeg(*known, option));
             std::string value = known->kind == GLR_EXPORT_OPTION_SWITCH ? "1" : args.value();
             if (glr_export_settings_set(s, option.c_str(), value.c_str()) < 0)
                 args.fail(glr_last_error());

@@ -28,6 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -35,11 +36,53 @@ struct options {
     int width = 1280, height = 720;
     sample::frame_rate fps{60, 1};
     int frames = 0; // 0: until the window closes
-    std::string codec, output = "glreader-viewer.mp4";
+    int64_t duration_us = 0, end_us = 0; // -t, -to: read into frames once the rate is known
+    std::string codec, pix_fmt, codec_options, output = "glreader-viewer.mp4";
     sample::project_options project; // --shader, --channelN
     bool overwrite = false;
     sample::verbosity verbosity = sample::verbosity::warning;
 };
+
+// glreader-export's options the window has no use for, and why.
+std::vector<sample::left_out> viewer_leaves_out()
+{
+    const std::string from_zero = "the window plays the scene from frame 0, as Shadertoy's page does";
+    const std::string live = "the window plays iMouse released and iDate as now, Shadertoy's defaults (glreader-export "
+                             "fixes them so that reruns match)";
+    const std::string no_sound = "the recording is the window's picture alone: mux a sound afterwards (ffmpeg -i "
+                                 "take.mp4 -i song.flac -c copy out.mkv)";
+    const std::string plain_file = "the recording is one plain file, its container from -o's name";
+    const std::string recorder = "the recorder chooses the ring's format and the colour from the encoder, as "
+                                 "glreader-export does by default";
+    return {{"start", from_zero},
+            {"first_frame", from_zero},
+            {"mouse", live},
+            {"date", live},
+            {"max_shader_size", "the window reads shaders of up to 4M, glreader-export's default"},
+            {"compile_timeout", "the window's own thread compiles, and nothing else could give up on it"},
+            {"require_hw", "the window's OpenGL is the display's, which GLFW chooses"},
+            {"alpha", "a window's back buffer has no alpha to keep"},
+            {"premultiply", "a window's back buffer has no alpha to keep"},
+            {"audio", no_sound},
+            {"audio_rate", no_sound},
+            {"no_audio", no_sound},
+            {"audio_codec", no_sound},
+            {"audio_bitrate", no_sound},
+            {"audio_offset", no_sound},
+            {"audio_keep_longer", no_sound},
+            {"container", plain_file},
+            {"format_options", plain_file},
+            {"metadata", plain_file},
+            {"part", plain_file},
+            {"chunk", plain_file},
+            {"convert", recorder},
+            {"ring_format", recorder},
+            {"matrix", recorder},
+            {"color_range", recorder},
+            {"chroma_loc", recorder},
+            {"depth", recorder},
+            {"queue", recorder}};
+}
 
 sample::program_help help()
 {
@@ -51,11 +94,17 @@ sample::program_help help()
             "in-process. Esc, Q, closing the window, Ctrl-C or SIGTERM stop and finalize the recording. Without a "
             "display, run it under xvfb-run -a.",
             {{"What to show",
-              {doc::shader, doc::media, doc::channels, doc::size, doc::rate.with_default("60"),
-               doc::frames.with_default("until the window closes")}},
-             {"Recording", {doc::codec, doc::output.with_default("glreader-viewer.mp4"), doc::overwrite}},
+              {doc::shader, doc::media, doc::channels, doc::size,
+               doc::rate.with_default("60, a window's refresh (glreader-export's 30)"),
+               exported("duration").with_default("until the window closes"),
+               doc::frames.with_default("until the window closes"),
+               exported("end").with_default("until the window closes")}},
+             {"Recording",
+              {doc::codec, exported("pix_fmt"), exported("codec_options"),
+               doc::output.with_default("glreader-viewer.mp4"), doc::overwrite}},
              {"Messages", {doc::verbosity}}},
-            {"glreader-viewer --shader samples/shaders/plasma.frag -o plasma.mp4", "xvfb-run -a glreader-viewer -n 120 -c ffv1 -o take.mkv"}};
+            {"glreader-viewer --shader samples/shaders/plasma.frag -o plasma.mp4", "xvfb-run -a glreader-viewer -n 120 -c ffv1 -o take.mkv"},
+            viewer_leaves_out()};
 }
 
 options parse(int argc, char **argv)
@@ -69,8 +118,16 @@ options parse(int argc, char **argv)
             o.fps = args.rate();
         else if (args.is("-n") || args.is("-frames:v"))
             o.frames = args.count(1, INT_MAX);
+        else if (args.is("-t"))
+            o.duration_us = args.time_us(0.001, sample::max_seconds);
+        else if (args.is("-to"))
+            o.end_us = args.time_us(0.001, sample::max_seconds);
         else if (args.is("-c") || args.is("-c:v"))
             o.codec = args.value();
+        else if (args.is("--pix-fmt") || args.is("-pix_fmt"))
+            o.pix_fmt = args.value();
+        else if (args.is("--codec-options"))
+            o.codec_options = args.value();
         else if (args.verbosity_option(o.verbosity))
             continue;
         else if (o.project.read(args))
@@ -80,7 +137,13 @@ options parse(int argc, char **argv)
         else if (args.is("-y"))
             o.overwrite = true;
         else
-            args.fail("unknown option " + args.option());
+            args.unknown();
+    }
+    if (o.duration_us || o.end_us) { // the frames that start within it, as every front-end counts them
+        glr_range_request r{o.fps.num, o.fps.den, 0, 0, o.duration_us, o.end_us, o.frames};
+        int first = 0;
+        if (glr_frame_range(&r, &first, &o.frames) < 0)
+            args.fail(glr_last_error());
     }
     args.refuse_existing(o.output, o.overwrite);
     return o;
@@ -137,6 +200,8 @@ int main(int argc, char **argv)
         ep.fps_num = o.fps.num;
         ep.fps_den = o.fps.den;
         ep.codec = o.codec.empty() ? nullptr : o.codec.c_str();
+        ep.pix_fmt = o.pix_fmt.empty() ? nullptr : o.pix_fmt.c_str();
+        ep.codec_options = o.codec_options.empty() ? nullptr : o.codec_options.c_str();
         ep.output = o.output.c_str();
         ep.output_flags = o.overwrite ? 0 : GLR_OUTPUT_NO_OVERWRITE;
         rp.ring.get_proc_address = loader; // the host's loader: glreader keeps its own table

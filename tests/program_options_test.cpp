@@ -245,6 +245,45 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
         std::remove(path.c_str());
 }
 
+// Every option of the export's table, in every spelling, is taken by every program that
+// renders, or refused with the program's reason naming it (never "unknown option"); a
+// program's help lists the ones it leaves out. A value, then -h: a program that takes the
+// option reads its value (or refuses a bad one, naming the option) and then shows its help.
+TEST(program_options, every_program_that_renders_takes_each_table_option_or_says_why_not)
+{
+    std::vector<std::string> programs = {GLREADER_EXPORT_PATH, GLREADER_PIPE_PATH, GLREADER_CAPTURE_PATH};
+#ifdef GLREADER_VIEWER_PATH
+    programs.push_back(GLREADER_VIEWER_PATH);
+#endif
+    int count = 0;
+    const glr_export_option *table = glr_export_options(&count);
+    ASSERT_GT(count, 40);
+    int refused = 0;
+    for (const std::string &path : programs) {
+        std::string program = glr_test::built_program(path), log = glr_test::scratch_path("table_option.log");
+        std::string name = program.substr(program.rfind('/') + 1);
+        for (int i = 0; i < count; i++) {
+            std::stringstream flags(table[i].flags);
+            for (std::string flag; std::getline(flags, flag, ',');) {
+                flag.erase(0, flag.find_first_not_of(' '));
+                std::vector<std::string> args = {flag};
+                if (table[i].kind != GLR_EXPORT_OPTION_SWITCH)
+                    args.push_back("1");
+                args.push_back("-h");
+                int status = glr_test::wait_exit(glr_test::spawn(program, args, log));
+                std::string said = glr_test::slurp(log);
+                EXPECT_TRUE(status == 0 || status == 2) << name << " " << flag << ": status " << status << "\n" << said;
+                EXPECT_EQ(said.find("unknown option"), std::string::npos) << name << " " << flag << ":\n" << said;
+                if (status == 2) {
+                    EXPECT_NE(said.find(name + ": " + flag), std::string::npos) << name << " " << flag << ":\n" << said;
+                    refused++;
+                }
+            }
+        }
+    }
+    EXPECT_GT(refused, 20) << "the pipe, the capture and the viewer leave options out, saying why";
+}
+
 // Every program says its version and the library's, and the help says how.
 TEST(program_options, every_program_says_its_version)
 {
