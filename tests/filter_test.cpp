@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -250,6 +251,36 @@ TEST(filter_test, sound_gives_the_sound_pass_glreader_export_muxes)
     // No Sound pass to play.
     expect_failure_saying(ffmpeg({"-f", "lavfi", "-i", "glreader=sound=1:d=0.1 [out0][out1]", "-f", "null", "-"}, "no_sound"),
                           "sound=1: the shader has no Sound pass (mainSound) to play");
+}
+
+// docs/filters.md's rows of glreader-export's options (option_docs holds them to the table)
+// name options the source has: each is in ffmpeg -h filter=glreader.
+TEST(filter_test, the_options_that_do_glreader_export_s_work_are_the_source_s)
+{
+    run_result help = ffmpeg({"-h", "filter=glreader"}, "glreader_help");
+    ASSERT_EQ(help.status, 0) << help.log;
+    std::ifstream page(std::string(GLREADER_SOURCE_DIR) + "/docs/filters.md");
+    std::string line;
+    while (std::getline(page, line) && line != "### glreader-export's options in the source") {
+    }
+    ASSERT_TRUE(page.good()) << "docs/filters.md has no section of glreader-export's options";
+    int named = 0;
+    while (std::getline(page, line) && (line.empty() || line[0] != '#')) {
+        if (line.rfind("| `", 0) != 0)
+            continue;
+        // "| `name` | `option`, `other`: why (...) |": the options named before a colon or a parenthesis.
+        std::string cell = line.substr(line.find('|', 1) + 1);
+        cell = cell.substr(0, std::min({cell.find(':'), cell.find(" ("), cell.rfind('|')}));
+        for (size_t at = cell.find('`'); at != std::string::npos; at = cell.find('`', at + 1)) {
+            size_t end = cell.find('`', at + 1);
+            std::string option = cell.substr(at + 1, end - at - 1);
+            EXPECT_NE(help.log.find("  " + option + " "), std::string::npos)
+                << "docs/filters.md names " << option << ", which ffmpeg -h filter=glreader does not list";
+            named++;
+            at = end;
+        }
+    }
+    EXPECT_GT(named, 25);
 }
 
 // Shadertoy's JSON as the filter's shader=, its media from media=: glreader-export's frames.

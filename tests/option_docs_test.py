@@ -2,7 +2,9 @@
 """The documentation's option tables are the library's option table
 (glreader/av/export_options.h), read through the Python package: docs/exporter.md's "Every
 option" section holds exactly the table's rows, as --write-docs makes them; docs/farm.md
-names each option the farm's command line leaves out, with its reason.
+names each option the farm's command line leaves out, with its reason; docs/filters.md has
+a row for each option of the table, the source's option that does its work or why none
+(filter_test holds the named options to ffmpeg -h filter=glreader).
 Usage: option_docs_test.py SOURCE_DIR [--write-docs] (PYTHONPATH: the build's python/)."""
 import sys
 
@@ -49,7 +51,24 @@ def main():
     for name, why in farm.NOT_TAKEN.items():
         if f"`{name}`: {why}" not in farm_page:
             sys.exit(f"FAIL: docs/farm.md does not say why the farm leaves out {name}: `{name}`: {why}")
-    print(f"option docs: {len(glreader.export_options())} options, {len(farm.NOT_TAKEN)} left out by the farm")
+    heading = "### glreader-export's options in the source\n"
+    filters_page = open(f"{source}/docs/filters.md").read()
+    if heading not in filters_page:
+        sys.exit(f"FAIL: docs/filters.md has no section {heading.strip()}")
+    filter_rows = []
+    for line in filters_page.split(heading, 1)[1].splitlines():
+        if line.startswith("| `"):
+            filter_rows.append(line)
+        elif filter_rows and not line.startswith("|"):
+            break
+    named = [row.split("`")[1] for row in filter_rows]
+    names = [o["name"] for o in glreader.export_options()]
+    if sorted(named) != sorted(names):
+        sys.exit(f"FAIL: docs/filters.md's rows of glreader-export's options are not the table's: missing "
+                 f"{sorted(set(names) - set(named))}, not in the table {sorted(set(named) - set(names))}, "
+                 f"{len(named)} rows for {len(names)} options")
+    print(f"option docs: {len(names)} options, {len(farm.NOT_TAKEN)} left out by the farm, each in the "
+          "filter's table")
 
 
 main()
