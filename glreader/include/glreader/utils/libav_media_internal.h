@@ -46,6 +46,13 @@ extern "C" {
 #define GLR_SOUND_TEXTURE_WIDTH 512
 #define GLR_SOUND_FFT_SIZE 2048
 
+/* A code the player hands on as glreader's: an errno value, or FFmpeg's AVERROR as
+ * GLR_ERROR_CODEC (the code glr_media_fail keeps with the message). */
+static inline int glr_media_code(int ret)
+{
+    return ret > -4096 ? ret : GLR_ERROR_CODEC;
+}
+
 /* Keeps "what: FFmpeg's reason" as the thread's last error and returns code. */
 static inline int glr_media_fail(int code, const char *format, ...)
 {
@@ -58,7 +65,7 @@ static inline int glr_media_fail(int code, const char *format, ...)
     av_strerror(code, reason, sizeof reason);
     snprintf(message, sizeof message, "%s%s%s", said, reason[0] ? ": " : "", reason);
     /* An AVERROR that is an errno stays one; FFmpeg's own (invalid data...) is a codec error. */
-    glr_set_last_error(code > -4096 ? code : GLR_ERROR_CODEC, message);
+    glr_set_last_error(glr_media_code(code), message);
     return code;
 }
 
@@ -735,12 +742,12 @@ static inline int glr_media_channels_update(struct glr_media_channels *m, glr_pl
 
 static inline int glr_media_channels_feed(void *opaque, glr_player *player, double seconds)
 {
-    return glr_media_channels_update((struct glr_media_channels *)opaque, player, seconds);
+    return glr_media_code(glr_media_channels_update((struct glr_media_channels *)opaque, player, seconds));
 }
 
 static inline int glr_media_channels_skip(void *opaque, glr_player *player, double seconds)
 {
-    return glr_media_channels_analyse((struct glr_media_channels *)opaque, player, seconds);
+    return glr_media_code(glr_media_channels_analyse((struct glr_media_channels *)opaque, player, seconds));
 }
 
 static inline float glr_media_channels_feeder_rate(void *opaque)
