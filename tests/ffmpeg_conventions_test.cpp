@@ -309,7 +309,8 @@ TEST(ffmpeg_conventions, v_says_as_much_as_ffmpegs_loglevel)
 }
 
 // Each option line of a help text: "  -s WxH   frame size ... (default: 1280x720)", by its
-// spellings and value, with what it says it does.
+// spellings and value, with what it says it does; the lines of the export table's options
+// a program leaves out, which follow, are reasons, not options.
 std::map<std::string, std::string> option_lines(const std::string &help)
 {
     std::map<std::string, std::string> options;
@@ -321,6 +322,8 @@ std::map<std::string, std::string> option_lines(const std::string &help)
         words.clear();
     };
     for (const std::string &line : lines_of(help)) {
+        if (line.rfind("glreader-export's options that ", 0) == 0)
+            break;
         if (line.rfind("  -", 0) == 0) {
             flush();
             size_t gap = line.find("  ", 2);
