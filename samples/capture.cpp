@@ -34,8 +34,8 @@ namespace {
 
 struct options {
     int width = 1280, height = 720;
-    int frames = 0;                      // 0: not given (600, a measure's default)
-    int64_t duration_us = 0, end_us = 0; // -t, -to: read into frames once the rate is known
+    sample::length_options length; // -n, -t, -to (600 frames, a measure's default)
+    int frames = 0;                // ...counted once the rate is known
     sample::frame_rate fps{60, 1};
     int depth = 3;
     glr_format format = GLR_FORMAT_RGBA8;
@@ -63,18 +63,8 @@ std::vector<sample::left_out> capture_leaves_out()
             {"date", live},
             {"max_shader_size", "it reads shaders of up to 4M, glreader-export's default"},
             {"compile_timeout", "its own thread compiles, and nothing else could give up on it"},
-            {"codec", nothing_encoded},
-            {"pix_fmt", nothing_encoded},
-            {"codec_options", nothing_encoded},
-            {"alpha", nothing_encoded},
-            {"premultiply", nothing_encoded},
-            {"audio", no_sound},
-            {"audio_rate", no_sound},
-            {"no_audio", no_sound},
-            {"audio_codec", no_sound},
-            {"audio_bitrate", no_sound},
-            {"audio_offset", no_sound},
-            {"audio_keep_longer", no_sound},
+            {"Encoding", nothing_encoded},
+            {"Sound", no_sound},
             {"output", no_output},
             {"container", no_output},
             {"format_options", no_output},
@@ -123,12 +113,7 @@ options parse(int argc, char **argv)
         if (args.is("-s")) {
             args.size(o.width, o.height);
         } else if (o.project.read(args)) {
-        } else if (args.is("-n") || args.is("-frames:v")) {
-            o.frames = args.count(1, INT_MAX);
-        } else if (args.is("-t")) {
-            o.duration_us = args.time_us(0.001, sample::max_seconds);
-        } else if (args.is("-to")) {
-            o.end_us = args.time_us(0.001, sample::max_seconds);
+        } else if (o.length.read(args)) {
         } else if (args.is("-r")) {
             o.fps = args.rate();
         } else if (args.is("--depth")) {
@@ -157,14 +142,7 @@ options parse(int argc, char **argv)
             args.unknown();
         }
     }
-    if (o.duration_us || o.end_us) { // the frames that start within it, as every front-end counts them
-        glr_range_request r{o.fps.num, o.fps.den, 0, 0, o.duration_us, o.end_us, o.frames};
-        int first = 0;
-        if (glr_frame_range(&r, &first, &o.frames) < 0)
-            args.fail(glr_last_error());
-    } else if (!o.frames) {
-        o.frames = 600;
-    }
+    o.frames = o.length.frames_at(o.fps, 600, args);
     if (!o.ppm.empty() && glr_format_get_info(o.format)->yuv)
         args.fail("--ppm writes RGB frames only");
     if (!o.ppm.empty())

@@ -3,9 +3,9 @@
 #include "glreader/av/export_options.h"
 #include "glreader/frame_range.h"
 
-#include <algorithm>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -92,6 +92,30 @@ std::vector<help_section> exported_sections(bool (*takes)(const glr_export_optio
     return sections;
 }
 
+bool length_options::read(command_line &args)
+{
+    if (args.is("-n") || args.is("-frames:v"))
+        frames = args.count(1, INT_MAX);
+    else if (args.is("-t"))
+        duration_us = args.time_us(0.001, max_seconds);
+    else if (args.is("-to"))
+        end_us = args.time_us(0.001, max_seconds);
+    else
+        return false;
+    return true;
+}
+
+int length_options::frames_at(frame_rate fps, int otherwise, const command_line &args) const
+{
+    if (!frames && !duration_us && !end_us)
+        return otherwise;
+    glr_range_request r{fps.num, fps.den, 0, 0, duration_us, end_us, frames};
+    int first = 0, count = 0;
+    if (glr_frame_range(&r, &first, &count) < 0)
+        args.fail(glr_last_error());
+    return count;
+}
+
 option_doc option_doc::with_default(std::string fallback_words) const
 {
     option_doc copy = *this;
@@ -127,7 +151,7 @@ std::string program_help::text() const
             std::string flags;
             for (const left_out &l : leaves_out)
                 for (int i = 0; i < count; i++)
-                    if (l.why == why && l.name == table[i].name)
+                    if (l.why == why && l.covers(table[i]))
                         flags += (flags.empty() ? "" : ", ") + std::string(table[i].flags);
             out += "  " + wrapped(flags + ": " + why, 2, 4, width) + "\n";
         }
@@ -345,7 +369,7 @@ void command_line::unknown() const
 {
     if (const glr_export_option *o = glr_export_option_find(option_.c_str()))
         for (const left_out &l : help_.leaves_out)
-            if (l.name == o->name)
+            if (l.covers(*o))
                 fail(option_ + ": " + l.why);
     fail("unknown option " + option_);
 }

@@ -33,10 +33,12 @@ struct help_section {
     std::vector<option_doc> options;
 };
 
-// An option of the export's table (its name there) that a program that renders has no
-// use for, and why: its help says so, and the program refuses it with those words.
+// An option of the export's table (its name there, or a section's title for all of its
+// options) that a program that renders has no use for, and why: its help says so, and the
+// program refuses it with those words.
 struct left_out {
     std::string name, why;
+    bool covers(const glr_export_option &o) const { return name == o.name || name == o.section; }
 };
 
 // What -h prints: "usage: NAME SYNOPSIS", what the program does, each section of options,
@@ -59,6 +61,22 @@ option_doc exported(const char *name, const char *names = nullptr);
 // The export table's options that `takes` keeps (all: NULL), as help sections in the
 // table's order, the Image pass's four channels as one line.
 std::vector<help_section> exported_sections(bool (*takes)(const glr_export_option &) = nullptr);
+
+class command_line;
+
+// A length as -n (-frames:v), -t or -to give it, for a program that renders from frame 0.
+struct length_options {
+    int frames = 0;
+    int64_t duration_us = 0, end_us = 0;
+
+    // Takes -n, -frames:v, -t or -to from args (which must document them); false when the
+    // option is none of them.
+    bool read(command_line &args);
+    // The frames asked for at fps, counted as every front-end counts them (glr_frame_range:
+    // the frames that start within -t); `otherwise` when no length was given. Fails on
+    // args for two lengths.
+    int frames_at(frame_rate fps, int otherwise, const command_line &args) const;
+};
 
 // How much a program prints, ffmpeg's -loglevel names: quiet prints only a fatal error;
 // warning (the default) adds warnings, progress and the summary; info and beyond add what

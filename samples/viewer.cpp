@@ -35,8 +35,8 @@ namespace {
 struct options {
     int width = 1280, height = 720;
     sample::frame_rate fps{60, 1};
-    int frames = 0; // 0: until the window closes
-    int64_t duration_us = 0, end_us = 0; // -t, -to: read into frames once the rate is known
+    sample::length_options length; // -n, -t, -to
+    int frames = 0;                // ...counted once the rate is known; 0: until the window closes
     std::string codec, pix_fmt, codec_options, output = "glreader-viewer.mp4";
     sample::project_options project; // --shader, --channelN
     bool overwrite = false;
@@ -63,13 +63,7 @@ std::vector<sample::left_out> viewer_leaves_out()
             {"require_hw", "the window's OpenGL is the display's, which GLFW chooses"},
             {"alpha", "a window's back buffer has no alpha to keep"},
             {"premultiply", "a window's back buffer has no alpha to keep"},
-            {"audio", no_sound},
-            {"audio_rate", no_sound},
-            {"no_audio", no_sound},
-            {"audio_codec", no_sound},
-            {"audio_bitrate", no_sound},
-            {"audio_offset", no_sound},
-            {"audio_keep_longer", no_sound},
+            {"Sound", no_sound},
             {"container", plain_file},
             {"format_options", plain_file},
             {"metadata", plain_file},
@@ -116,12 +110,8 @@ options parse(int argc, char **argv)
             args.size(o.width, o.height);
         else if (args.is("-r"))
             o.fps = args.rate();
-        else if (args.is("-n") || args.is("-frames:v"))
-            o.frames = args.count(1, INT_MAX);
-        else if (args.is("-t"))
-            o.duration_us = args.time_us(0.001, sample::max_seconds);
-        else if (args.is("-to"))
-            o.end_us = args.time_us(0.001, sample::max_seconds);
+        else if (o.length.read(args))
+            continue;
         else if (args.is("-c") || args.is("-c:v"))
             o.codec = args.value();
         else if (args.is("--pix-fmt") || args.is("-pix_fmt"))
@@ -139,12 +129,7 @@ options parse(int argc, char **argv)
         else
             args.unknown();
     }
-    if (o.duration_us || o.end_us) { // the frames that start within it, as every front-end counts them
-        glr_range_request r{o.fps.num, o.fps.den, 0, 0, o.duration_us, o.end_us, o.frames};
-        int first = 0;
-        if (glr_frame_range(&r, &first, &o.frames) < 0)
-            args.fail(glr_last_error());
-    }
+    o.frames = o.length.frames_at(o.fps, 0, args);
     args.refuse_existing(o.output, o.overwrite);
     return o;
 }
