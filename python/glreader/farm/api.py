@@ -182,8 +182,13 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
             show(_status(snapshot, {}, frames, reused_frames, frames, len(names), stats["seconds"], "ended"))
         return stats
     except BaseException:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        # Only the chunks still running: a forced cancel of a task whose result is already
+        # coming back trips Ray's own task bookkeeping ("Tried to complete task that was not
+        # pending"), which ends the whole process.
+        if pending:
+            finished, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
+            for ref in set(pending) - set(finished):
+                ray.cancel(ref, force=True)
         # Until their workers are gone (bounded): then no attempt writes into work again,
         # and what the killed ones left there goes.
         ray.wait(list(pending), num_returns=len(pending), timeout=10)

@@ -388,7 +388,10 @@ held = os.environ["GLR_FARM_TEST_HOLD"] + ".claimed"
 told = []
 def progress(status):
     pid = int(open(held).read()) if os.path.exists(held) else None
-    if pid in status["worker_pids"].values() and not told:  # the farm knows the held worker too
+    # The farm knows the held worker too, and the other chunk is done: Ctrl-C then lands while
+    # one chunk is certainly rendering and none is finishing (whose result, coming back as
+    # its task is cancelled, Ray's bookkeeping can fail on).
+    if pid in status["worker_pids"].values() and status["chunks_done"] >= 1 and not told:
         told.append(True)
         print(json.dumps(sorted(status["worker_pids"].values())), flush=True)
 try:
