@@ -21,6 +21,10 @@
 # A filter's mutation edits the patched ffmpeg's copy of the file (its src/libavfilter/,
 # beside the build/ its ffmpeg lies in), relinks that ffmpeg, and restores and relinks it
 # after. Run no other test of that ffmpeg meanwhile.
+#   scripts/mutation-check.sh --texts
+#       checks, without building anything, that every mutation's text is in its file exactly
+#       once (ctest's mutation_texts runs it: code that moved makes a stale mutation fail at
+#       once, not in CI's window of the day).
 #   scripts/mutation-check.sh --asan BUILD ASAN_FFMPEG
 #       the sanitizers' mutations (a planted use-after-free in glreader-export's error path,
 #       a planted leak in the source filter's uninit), in an AddressSanitizer build and the
@@ -32,7 +36,7 @@
 # the scratch folder's logs/ (--scratch) or in BUILD/mutation-logs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: $0 [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME] | --in-place BUILD [--window N] | --asan BUILD ASAN_FFMPEG"
+usage="usage: $0 [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME] | --in-place BUILD [--window N] | --asan BUILD ASAN_FFMPEG | --texts"
 scratch=${TMPDIR:-/tmp}/glreader-mutation only="" mode=scratch build="" window=0 ffmpeg="" patched=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --in-place) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; mode=in-place build=$(realpath "$2"); shift 2 ;;
     --window) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }; window=$2; shift 2 ;;
     --asan) [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }; mode=asan build=$(realpath "$2") ffmpeg=$(realpath "$3"); shift 3 ;;
+    --texts) mode=texts; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +61,8 @@ if [ "$mode" = scratch ]; then
   cmake --build "$scratch/build" >"$scratch/logs/build.log" 2>&1 ||
     { tail -n 30 "$scratch/logs/build.log" >&2; exit 1; }
   src=$scratch/src build=$scratch/build logs=$scratch/logs
+elif [ "$mode" = texts ]; then
+  src=$root logs=""
 else
   src=$root logs=$build/mutation-logs
   mkdir -p "$logs"
@@ -129,7 +136,7 @@ MUTATIONS = [
      "        rp.capture_timeout_ns = 0;\n",
      "stalled_output.an_export_whose_reader_pauses_for_15_s_delivers_every_frame"),
     ("finalize-skipped-on-cancel", "a cancel during a long frame leaves the encoder unfinished (the job returns without it)",
-     "glreader/src/av/export_job.cpp",
+     "glreader/src/av/export_render.cpp",
      "    int rc = rec ? glr_recorder_finish(rec) : 0;\n",
      "    int rc = 0;\n",
      "export_job.long_frame"),
@@ -141,8 +148,8 @@ MUTATIONS = [
     ("left-thread-not-joined", "destroying a job whose render thread was left in the driver and has since ended lets "
      "that thread's last steps overlap what follows (exit() included)",
      "glreader/src/av/export_job.cpp",
-     "    if (ended) {\n#ifdef GLREADER_TEST_SEAMS\n        release_hold();",
-     "    if (false) {\n#ifdef GLREADER_TEST_SEAMS\n        release_hold();",
+     "    if (ended) {\n#ifdef GLREADER_TEST_SEAMS\n        shared_->release_hold();",
+     "    if (false) {\n#ifdef GLREADER_TEST_SEAMS\n        shared_->release_hold();",
      "export_job.compile"),
     ("preroll-skipped", "a project whose buffers keep state starts a range without pre-rolling the frames before it",
      "glreader/src/shadertoy/player.cpp",
@@ -242,11 +249,11 @@ MUTATIONS = [
     ("length-rounded-to-nearest", "a length holds duration x rate frames rounded to the nearest, not the frames that "
      "start before it ends (ffmpeg's count)",
      "glreader/src/frame_range.cpp",
-     "        n = frames_before(r.duration_us, r.fps_num, r.fps_den);",
-     "        n = (r.duration_us * r.fps_num + 500000LL * r.fps_den) / (1000000LL * r.fps_den);",
+     "        n = frames_before(duration_us, r.fps_num, r.fps_den);",
+     "        n = (duration_us * r.fps_num + 500000LL * r.fps_den) / (1000000LL * r.fps_den);",
      "frame_range.a_length_holds_as_many_frames_as_ffmpeg_s_testsrc_of_that_duration"),
     ("chunk-frames-stamped-from-zero", "a chunk's frames are stamped from 0, not from their place on the timeline",
-     "glreader/src/av/export_job.cpp",
+     "glreader/src/av/export_render.cpp",
      "glr_recorder_capture(recorder_, &source, p.chunk ? pp.first_frame + i : i);",
      "glr_recorder_capture(recorder_, &source, i);",
      "export_join.chunks_of_a_feedback_project_join_to_the_single_pass_frames"),
@@ -288,7 +295,7 @@ MUTATIONS = [
      "std::copy_n(&sound_[static_cast<size_t>(first - sound_first_ + 1) * 2],",
      "player_test.the_sound_pass_gives_the_same_samples_in_any_pieces"),
     ("export-sound-range-from-zero", "a range's sound track is the Sound pass's from sample 0, not from its first frame",
-     "glreader/src/av/export_job.cpp",
+     "glreader/src/av/export_render.cpp",
      "check(glr_player_render_sound(player_, from, static_cast<int>(to - from), stereo_.data()));",
      "check(glr_player_render_sound(player_, from - range_first, static_cast<int>(to - from), stereo_.data()));",
      "export_shadertoy.a_sound_pass_is_the_sound_track_and_its_sound_channels_hear_it"),
@@ -309,9 +316,9 @@ MUTATIONS = [
 ASAN_MUTATIONS = [
     ("use-after-free-in-an-error-path", "glreader-export reads freed memory after printing a refusal",
      "samples/export.cpp",
-     "        glr_log_destroy(&log);\n        return 1;\n",
-     "        glr_log_destroy(&log);\n        char *freed = static_cast<char *>(std::malloc(8));\n"
-     "        std::free(freed);\n        std::fprintf(stderr, \"%c\", freed[0] | 1);\n        return 1;\n",
+     "        return sample::end_after_job(1, render_left_running);\n",
+     "        char *freed = static_cast<char *>(std::malloc(8));\n        std::free(freed);\n"
+     "        std::fprintf(stderr, \"%c\", freed[0] | 1);\n        return sample::end_after_job(1, render_left_running);\n",
      "export_outputs.an_existing_file_is_never_destroyed"),
     ("leak-in-a-filter-uninit", "the glreader source filter's uninit drops its shared state without freeing it",
      "plugin/vsrc_glreader.c",
@@ -321,8 +328,17 @@ ASAN_MUTATIONS = [
 ]
 
 
+if mode == "texts":
+    stale = [f"{name}: {rel}" for name, _, rel, old, _, _ in MUTATIONS + ASAN_MUTATIONS
+             if (src / rel).read_text().count(old) != 1]
+    for line in stale:
+        print(f"mutation-check: {line}: its text is not exactly once there: update the mutation")
+    print(f"mutation-check: {len(MUTATIONS) + len(ASAN_MUTATIONS) - len(stale)} of "
+          f"{len(MUTATIONS) + len(ASAN_MUTATIONS)} mutations' texts in place")
+    sys.exit(1 if stale else 0)
+
+
 def run(cmd, log, **kw):
-    with open(log, "w") as out:
         return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, **kw).returncode
 
 
