@@ -339,6 +339,7 @@ if mode == "texts":
 
 
 def run(cmd, log, **kw):
+    with open(log, "w") as out:
         return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, **kw).returncode
 
 
