@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "guarded.hpp"
 #include "glreader/frame_range.h"
+#include "glreader/player.h"
 #include "glreader/shadertoy_project.h"
 
 extern "C" {
@@ -100,7 +101,7 @@ const glr_export_option table[] = {
     {"audio", "--audio", "FILE", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr,
      "none: the project's Sound pass (mainSound), rendered on the GPU, when it has one",
      "a sound file or URL to mux, in step with the frames (a sound channel plays it too)", sound},
-    {"audio_rate", "--audio-rate, -ar", "HZ", GLR_EXPORT_OPTION_INTEGER, 8000, 192000, nullptr,
+    {"audio_rate", "--audio-rate, -ar", "HZ", GLR_EXPORT_OPTION_INTEGER, GLR_SOUND_RATE_MIN, GLR_SOUND_RATE_MAX, nullptr,
      "44100, Shadertoy's", "the Sound pass's sample rate (iSampleRate), 8000 to 192000", sound},
     {"no_audio", "--no-audio, -an", "", GLR_EXPORT_OPTION_SWITCH, 0, 0, nullptr, "off",
      "no sound track, not even the Sound pass's", sound},

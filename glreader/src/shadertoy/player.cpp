@@ -181,8 +181,7 @@ void glr_player::render_sound(long long first, int count, int16_t *stereo)
     if (!count)
         return;
     const long long end = first + count;
-    const long long cached_end = sound_first_ + static_cast<long long>(sound_.size() / 2);
-    if (first < sound_first_ || first > cached_end) { // not where the cache goes on from: start it here
+    if (first < sound_first_ || first > sound_end()) { // not where the cache goes on from: start it here
         sound_.clear();
         sound_first_ = first;
         sound_piece_ = 0;
@@ -193,7 +192,7 @@ void glr_player::render_sound(long long first, int count, int16_t *stereo)
 
 void glr_player::extend_sound(long long first, long long end)
 {
-    long long cached_end = sound_first_ + static_cast<long long>(sound_.size() / 2);
+    long long cached_end = sound_end();
     if (cached_end >= end)
         return;
     if (long long drop = std::max<long long>(0, first - sound_lookback) - sound_first_; drop > 0) {

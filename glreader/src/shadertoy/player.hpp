@@ -47,6 +47,8 @@ private:
     void feed(int (*step)(void *, glr_player *, double), int n, double seconds);
     // Renders the Sound pass on past the cache's end until it holds sample end - 1.
     void extend_sound(long long first, long long end);
+    // The sample after the last one kept.
+    long long sound_end() const { return sound_first_ + static_cast<long long>(sound_.size() / 2); }
 
     const glr_log *log_;
     std::unique_ptr<glr_scene, scene_deleter> scene_;
