@@ -83,6 +83,23 @@ TEST(frame_range, a_time_falls_on_the_first_frame_that_starts_at_or_after_it)
     EXPECT_EQ(glr_frames_before(INT64_MAX, 1000, 1), INT64_MAX / 1000 + 1);
 }
 
+// A frame's first sample is frame x rate x den / num rounded down, exact however far in.
+TEST(frame_range, a_frame_s_first_sample_rounds_down_and_splits_add_up)
+{
+    EXPECT_EQ(glr_frame_first_sample(0, 44100, 30000, 1001), 0);
+    EXPECT_EQ(glr_frame_first_sample(1, 44100, 30000, 1001), 1471); // 1471.47
+    EXPECT_EQ(glr_frame_first_sample(2, 44100, 30000, 1001), 2942); // 2942.94
+    EXPECT_EQ(glr_frame_first_sample(30, 48000, 30, 1), 48000);
+    EXPECT_EQ(glr_frame_first_sample(3, 8000, 24, 1), 1000);
+    // Past 2^63 / (rate x den) as a 64-bit product: INT_MAX frames at 192 kHz, 1001/30000.
+    EXPECT_EQ(glr_frame_first_sample(INT32_MAX, 192000, 30000, 1001), 13757639236140LL);
+    EXPECT_EQ(glr_frame_first_sample(INT64_MAX, 192000, 1, 1), INT64_MAX) << "saturates";
+    for (int bad : {0, -1})
+        EXPECT_EQ(glr_frame_first_sample(1, bad, 30, 1), -1);
+    EXPECT_EQ(glr_frame_first_sample(1, 44100, 0, 1), -1);
+    EXPECT_EQ(glr_frame_first_sample(-1, 44100, 30, 1), -1);
+}
+
 // first, count for a request, or -1, -1 when refused.
 std::pair<int, int> range_of(glr_range_request r)
 {

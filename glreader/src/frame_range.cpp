@@ -248,3 +248,15 @@ int64_t glr_frames_before(int64_t microseconds, int fps_num, int fps_den)
 {
     return frames_before(microseconds, fps_num, fps_den);
 }
+
+int64_t glr_frame_first_sample(int64_t frame, int sample_rate, int fps_num, int fps_den)
+{
+    if (frame < 0 || sample_rate <= 0 || fps_num <= 0 || fps_den <= 0)
+        return -1;
+    // frame < 2^63, rate x den < 2^62: the product fits in 128 bits, and the quotient is
+    // rounded down by the division of non-negative numbers.
+    __extension__ typedef unsigned __int128 wide;
+    wide sample = static_cast<wide>(frame) * static_cast<wide>(sample_rate) * static_cast<wide>(fps_den) /
+                  static_cast<wide>(fps_num);
+    return sample > static_cast<wide>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(sample);
+}

@@ -54,6 +54,13 @@ GLR_API int glr_frame_range(const struct glr_range_request *request, int *first,
  * or after that time. 0 for a time at or before 0; INT64_MAX when it is past that. */
 GLR_API int64_t glr_frames_before(int64_t microseconds, int fps_num, int fps_den);
 
+/* The sample a frame's sound starts at on a track of `sample_rate` Hz: frame x rate x
+ * den/num, rounded down (frame 0 starts at sample 0). A frame's sound is the samples from
+ * its own to the next frame's, so the sound of consecutive frames, or of chunks rendered
+ * apart, meets with no gap and no overlap. -1 for a rate or fps not above 0 or a negative
+ * frame. */
+GLR_API int64_t glr_frame_first_sample(int64_t frame, int sample_rate, int fps_num, int fps_den);
+
 #ifdef __cplusplus
 }
 #endif

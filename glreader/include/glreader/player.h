@@ -108,7 +108,8 @@ GLR_API int glr_player_render_next(glr_player *player);
  * none, or sound_rate was negative). */
 GLR_API int glr_player_sound_rate(const glr_player *player);
 
-/* The Sound pass's sample that frame `frame` starts at: frame * rate / fps, rounded down.
+/* The Sound pass's sample that frame `frame` starts at: frame * rate / fps, rounded down
+ * (glr_frame_first_sample at the player's rate and fps).
  * Frame f's sound is the samples from glr_player_sound_sample(f) to that of f + 1 (a
  * range of frames, those from its first frame's to its end's). -1 without a Sound pass. */
 GLR_API long long glr_player_sound_sample(const glr_player *player, long long frame);

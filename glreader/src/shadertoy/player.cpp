@@ -1,5 +1,7 @@
 #include "shadertoy/player.hpp"
 
+#include "glreader/frame_range.h"
+
 #include "error.hpp"
 #include "scene/shader_scene.hpp"
 #include "log.hpp"
@@ -155,13 +157,7 @@ glr_player_stats glr_player::stats() const
 
 long long glr_player::sound_sample(long long frame) const
 {
-    if (!sound_rate_)
-        return -1;
-    // frame < 2^31, rate * den < 2^49: the product fits in 128 bits.
-    __extension__ typedef __int128 wide;
-    wide scaled = static_cast<wide>(frame) * sound_rate_ * clock_.fps_den;
-    wide q = scaled / clock_.fps_num;
-    return static_cast<long long>(q * clock_.fps_num > scaled ? q - 1 : q); // rounded down
+    return sound_rate_ ? glr_frame_first_sample(frame, sound_rate_, clock_.fps_num, clock_.fps_den) : -1;
 }
 
 void glr_player::render_sound(long long first, int count, int16_t *stereo)
