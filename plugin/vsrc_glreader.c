@@ -546,8 +546,11 @@ static int glreader_activate(AVFilterContext *ctx)
     int ret;
 
     if (sound_wanted) {
-        if ((frame = next_sound(shared)))
+        if ((frame = next_sound(shared))) {
+            if (ff_outlink_frame_wanted(outlink)) /* the picture's turn next, without a new request */
+                ff_filter_set_ready(ctx, 100);
             return ff_filter_frame(soundlink, frame);
+        }
         if (s->emitted >= s->total) {
             ff_outlink_set_status(soundlink, AVERROR_EOF,
                                   glr_player_sound_sample(shared->player, shared->first_frame + s->total) -
