@@ -445,10 +445,12 @@ static int interrupt_when_told(void *opaque)
     return atomic_load(&give_up);
 }
 
-/* A stop while the output's reader pauses. A cancel waits for the output: when the reader
- * reads again, it gets a finalized file with every frame encoded. The interrupt gives up
- * on the output: the job returns while the reader still pauses. */
-static void stop_during_stalled_output(int interrupt)
+/* A stop while the output's reader pauses, the output written by the in-process encoder or
+ * (piped) by an ffmpeg child, which then stops reading its frames. A cancel waits for the
+ * output: when the reader reads again, it gets a finalized file with every frame encoded.
+ * The interrupt gives up on the output (the child killed): the job returns while the
+ * reader still pauses. */
+static void stop_during_stalled_output(int interrupt, int piped)
 {
     const char *fifo = scratch_file("stalled.nut"), *copy = scratch_file("received.nut");
     CHECK(mkfifo(fifo, 0644) == 0);
@@ -456,6 +458,12 @@ static void stop_during_stalled_output(int interrupt)
     struct glr_export_params p = ffv1_params(project, 160, 120, 0, 2000, fifo);
     p.encoder.container = "nut";
     p.encoder.chunk_size = 16384; /* the stall comes after a few frames */
+    const char *args[] = {"-c:v", "ffv1", "-f", "nut", "-y", fifo, NULL};
+    if (piped) {
+        memset(&p.encoder, 0, sizeof p.encoder);
+        p.pipe.args = args;
+        p.ring_format = GLR_FORMAT_BGRA8;
+    }
     p.interrupt.callback = interrupt ? interrupt_when_told : NULL;
     glr_export *job = glr_export_create(NULL, &p);
     struct paused_reader reader = {fifo, copy, 0, 0, 0};
@@ -483,7 +491,7 @@ static void stop_during_stalled_output(int interrupt)
         CHECK(s.frames_rendered < 2000);
         uint64_t hashes[1];
         int frames = decode_hashes(copy, hashes, 1);
-        CHECK(frames > 0 && frames == (int)s.encoder.frames_encoded);
+        CHECK(frames > 0 && frames == (piped ? s.frames_rendered : (int)s.encoder.frames_encoded));
     }
     glr_export_destroy(&job);
     glr_project_destroy(&project);
@@ -594,7 +602,7 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|destroy_held|"
-                        "stalled_cancel|stalled_interrupt|params|pipe|start\n");
+                        "stalled_cancel|stalled_interrupt|piped_stalled_cancel|piped_stalled_interrupt|params|pipe|start\n");
         return 2;
     }
     export_job_test_pinned_context = glr_context_create(NULL, NULL);
@@ -616,9 +624,13 @@ int main(int argc, char **argv)
     else if (!strcmp(which, "destroy_held"))
         destroy_while_held();
     else if (!strcmp(which, "stalled_cancel"))
-        stop_during_stalled_output(0);
+        stop_during_stalled_output(0, 0);
     else if (!strcmp(which, "stalled_interrupt"))
-        stop_during_stalled_output(1);
+        stop_during_stalled_output(1, 0);
+    else if (!strcmp(which, "piped_stalled_cancel"))
+        stop_during_stalled_output(0, 1);
+    else if (!strcmp(which, "piped_stalled_interrupt"))
+        stop_during_stalled_output(1, 1);
     else if (!strcmp(which, "params"))
         bad_params_are_refused();
     else if (!strcmp(which, "pipe"))

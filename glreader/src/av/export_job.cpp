@@ -6,6 +6,7 @@
 #include "av/export_job.hpp"
 
 #include "av/export_shared.hpp"
+#include "av/recorder.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
 
@@ -168,6 +169,8 @@ int glr_export::run()
         }
         if (s.cancel && cancel_seen == glr::clock::time_point{})
             cancel_seen = now;
+        if (s.interrupted && s.recorder) // an ffmpeg child the render thread waits for: given up
+            s.recorder->interrupt_sink();
         bool over_limit = s.compiling && p.compile_timeout > 0 &&
                           std::chrono::duration<double>(now - s.busy_since).count() > p.compile_timeout;
         bool cancel_unanswered = s.cancel && now - std::max(cancel_seen, s.busy_since) >= glr::cancel_grace;

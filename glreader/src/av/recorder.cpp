@@ -5,7 +5,11 @@
 
 #include "error.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 
 namespace {
@@ -90,6 +94,8 @@ int glr_recorder::start_child()
     if (!(child_ = glr_ffmpeg_child_spawn(log_, &cp)) || !(pipe_ = glr_pipe_create(log_, &pp)))
         return glr_last_error_code();
     child_stdin_ = glr_ffmpeg_child_stdin(child_);
+    // Taken while the child cannot have been reaped: a later signal reaches it or no one.
+    child_pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, glr_ffmpeg_child_pid(child_), 0));
     params_.pipe.args = nullptr; // the caller's, read once
     params_.pipe.ffmpeg = nullptr;
     return 0;
@@ -111,6 +117,8 @@ glr_recorder::~glr_recorder()
     glr_encoder_destroy(&encoder);
     glr_pipe_destroy(&pipe_);
     glr_ffmpeg_child_destroy(&child_);
+    if (child_pidfd_ >= 0)
+        close(child_pidfd_);
     // Away from the capturing thread the ring's context may be gone: its GL objects are
     // left to that context, which frees them when it goes.
     if (ring && std::this_thread::get_id() == gl_thread_)
@@ -210,7 +218,9 @@ int glr_recorder::to_sink(glr_frame &f)
     // A full queue waits for the output (or for ffmpeg to read).
     if (params_.sink_wait)
         params_.sink_wait(params_.sink_wait_opaque, 1);
+    sink_waiting_ = pipe_ != nullptr;
     int rc = encoder_ ? glr_encoder_submit(encoder_, &f) : glr_pipe_write_frame(pipe_, child_stdin_, &f);
+    sink_waiting_ = false;
     if (params_.sink_wait)
         params_.sink_wait(params_.sink_wait_opaque, 0);
     return rc;
@@ -224,9 +234,17 @@ int glr_recorder::finalize(bool whole)
         return 0;
     // Every byte written, then the end of ffmpeg's input: it finalizes its output either
     // way. A child that stopped reading says why itself.
+    sink_waiting_ = true;
     int rc = glr_pipe_close(pipe_, child_stdin_);
     int exited = glr_ffmpeg_child_finish(child_);
+    sink_waiting_ = false;
     return exited < 0 ? exited : rc;
+}
+
+void glr_recorder::interrupt_sink()
+{
+    if (sink_waiting_ && child_pidfd_ >= 0)
+        syscall(SYS_pidfd_send_signal, child_pidfd_, SIGKILL, nullptr, 0);
 }
 
 int glr_recorder::submit_audio(const float *samples, int frames, int64_t pts)

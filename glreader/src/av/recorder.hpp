@@ -27,6 +27,10 @@ public:
     int submit_audio(const float *samples, int frames, int64_t pts);
     void cancel() noexcept { cancel_ = true; }
     int abandon();
+    // Gives up on a pipe sink that waits for ffmpeg (a write, or its end): the child is
+    // killed, so that wait ends with an error at once. Any thread; nothing while the sink
+    // does not wait (ffmpeg then finalizes its output as for a cancel).
+    void interrupt_sink();
     int finish();
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }
@@ -49,6 +53,8 @@ private:
     glr_ffmpeg_child *child_ = nullptr; // the pipe sink's, with its pipe and the child's stdin
     glr_pipe *pipe_ = nullptr;
     int child_stdin_ = -1;
+    int child_pidfd_ = -1;                // signals the child and never another process; -1: none
+    std::atomic<bool> sink_waiting_{false}; // a pipe sink's write or end under way
     glr_ring *ring_ = nullptr;
     std::thread::id gl_thread_;
 #ifdef GLREADER_TEST_SEAMS
