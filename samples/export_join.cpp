@@ -22,7 +22,8 @@ sample::program_help help()
             "Joins the chunks of a render made in pieces (glreader-export --frames A-B) into one output by stream "
             "copy: no frame is encoded again. The chunks may come in any order; they must be glreader's, made "
             "with the same settings, and cover one span of frames with no gap or overlap, or nothing is written. "
-            "The sound is encoded once over the whole, so no join clicks or drifts.",
+            "The sound, --audio's or the project's Sound pass that the chunks kept, is encoded once over the whole, "
+            "so no join clicks or drifts.",
             {{"Output",
               {{"-o", "OUTPUT", "where to write: a file, pipe:N, a URL", "required"},
                {"-f", "FORMAT", "the container (muxer): mp4, matroska, mov, nut", "from OUTPUT's name"},
@@ -31,7 +32,8 @@ sample::program_help help()
                sample::doc::overwrite,
                sample::doc::part}},
              {"Sound",
-              {{"--audio", "FILE", "a sound file or URL, encoded once over the joined length", "none"},
+              {{"--audio", "FILE", "a sound file or URL, encoded once over the joined length",
+                "the chunks' Sound pass, else none"},
                sample::doc::audio_codec,
                sample::doc::audio_bitrate,
                sample::doc::audio_offset,
@@ -83,9 +85,8 @@ int export_join(int argc, char **argv)
         args.fail("no chunks given: glreader-export join CHUNK... -o OUTPUT");
     if (output.empty())
         args.fail("no output given: -o OUTPUT");
-    if (audio_input.empty() && (!audio_codec.empty() || audio.bit_rate || audio.offset || audio.keep_longer))
-        args.fail("--audio-codec, --audio-bitrate, --audio-offset and --audio-keep-longer shape the sound of "
-                  "--audio FILE, which is missing");
+    if (audio_input.empty() && (audio.offset || audio.keep_longer))
+        args.fail("--audio-offset and --audio-keep-longer shape the sound of --audio FILE, which is missing");
     args.refuse_existing(output, overwrite);
 
     sample::program_log log(verbosity);

@@ -8,6 +8,8 @@
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
 
+#include "glreader/frame_range.h"
+
 #include <gtest/gtest.h>
 
 extern "C" {
@@ -197,6 +199,81 @@ TEST(export_join, h264_chunks_and_one_sound_join_as_the_single_pass_stamps_them)
     EXPECT_EQ(sb.pts, sa.pts) << "the sound's packets, as one encode makes them";
     glr_test::decoded_video v = glr_test::decode_file(joined);
     EXPECT_EQ(v.frames.size(), 45u) << v.error;
+}
+
+// A project with a Sound pass, at a rate whose frames do not hold whole samples
+// (30000/1001 at 44.1 kHz): each chunk keeps its frames' samples as they rendered, and the
+// join encodes them once, so the joined sound is the single pass's, sample for sample
+// (FLAC), packet for packet (the container's own lossy codec); a chunk's sound codec is the
+// join's to choose, and a chunk cut short of its samples is refused.
+TEST(export_join, chunks_keep_their_sound_pass_and_join_to_the_single_pass_sound)
+{
+    std::string dir = glr_test::scratch_path("join_sweep");
+    mkdir(dir.c_str(), 0755);
+    write(dir + "/sound.glsl", "vec2 mainSound(int samp, float time) {\n"
+                               "    return vec2(0.4 * sin(900.0 * time * time), 0.3 * sin(6.2831853 * 220.0 * time));\n"
+                               "}\n");
+    write(dir + "/image.glsl", "void mainImage(out vec4 c, in vec2 p) { c = vec4(fract(iTime), p.x / 64.0, 0.5, 1.0); }\n");
+    std::string log;
+    std::vector<std::string> common = {"--shader", dir, "-s", "64x36", "-r", "30000/1001", "-c", "ffv1", "-y"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), common.begin(), common.end());
+        return more;
+    };
+    std::string full_flac = glr_test::scratch_path("join_sweep_full.mkv"),
+                full_own = glr_test::scratch_path("join_sweep_full_own.mkv");
+    ASSERT_EQ(run_export(with({"-n", "47", "--audio-codec", "flac", "-o", full_flac}), log), 0) << log;
+    ASSERT_EQ(run_export(with({"-n", "47", "-o", full_own}), log), 0) << log;
+    std::vector<std::string> chunks;
+    // Chunks that end where a frame's time falls past half a sample (frames 4 and 17): each
+    // encoder pads its track to the rounded end, and the join takes only the frames' samples.
+    for (const char *range : {"17-47", "0-4", "4-17"}) {
+        chunks.push_back(glr_test::scratch_path(std::string("join_sweep_") + range + ".mkv"));
+        ASSERT_EQ(run_export(with({"--frames", range, "-o", chunks.back()}), log), 0) << log;
+    }
+    auto join = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = {"join"};
+        args.insert(args.end(), chunks.begin(), chunks.end());
+        args.insert(args.end(), more.begin(), more.end());
+        return run_export(args, log);
+    };
+    std::string joined_flac = glr_test::scratch_path("join_sweep.mkv"), joined_own = glr_test::scratch_path("join_sweep_own.mkv");
+    ASSERT_EQ(join({"--audio-codec", "flac", "-o", joined_flac, "-y"}), 0) << log;
+    std::vector<int16_t> a = glr_test::decode_audio(full_flac, 44100, 2), b = glr_test::decode_audio(joined_flac, 44100, 2);
+    ASSERT_GT(a.size(), 2u * 68000) << "47 frames at 30000/1001: 69068 samples";
+    EXPECT_TRUE(b == a) << "the joined sound differs from the single pass's: " << b.size() << " samples against "
+                        << a.size();
+    // The codec the container chooses (Matroska's own, lossy), from chunks made without one.
+    ASSERT_EQ(join({"-o", joined_own, "-y"}), 0) << log;
+    packet_list pa = packets_of(full_own, AVMEDIA_TYPE_AUDIO), pb = packets_of(joined_own, AVMEDIA_TYPE_AUDIO);
+    ASSERT_FALSE(pa.pts.empty());
+    EXPECT_EQ(pb.pts, pa.pts) << "the sound's packets, as one encode makes them";
+
+    std::string bad = glr_test::scratch_path("join_sweep_bad.mkv");
+    EXPECT_EQ(run_export(with({"--frames", "0-4", "--audio-codec", "aac", "-o", bad}), log), 1) << log;
+    EXPECT_NE(log.find("a chunk keeps the Sound pass as pcm_s16le"), std::string::npos) << log;
+    std::string silent = glr_test::scratch_path("join_sweep_silent.mkv");
+    ASSERT_EQ(run_export(with({"--frames", "47-50", "--no-audio", "-o", silent}), log), 0) << log;
+    std::string out = glr_test::scratch_path("join_sweep_refused.mkv");
+    std::remove(out.c_str());
+    EXPECT_EQ(join({silent, "-o", out}), 1) << log;
+    EXPECT_NE(log.find("no Sound pass against one"), std::string::npos) << log;
+    EXPECT_EQ(run_export({"join", silent, "--audio-codec", "flac", "-o", out}, log), 1) << log;
+    EXPECT_NE(log.find("the chunks keep no Sound pass"), std::string::npos) << log;
+    // A chunk whose sound was cut (its last 100 samples gone), found once the join reads it:
+    // named, and no output made whole from it.
+    std::string cut = glr_test::scratch_path("join_sweep_cut.mkv");
+    long long cut_end = glr_frame_first_sample(4, 44100, 30000, 1001) - 100;
+    ASSERT_EQ(glr_test::wait_exit(glr_test::spawn("ffmpeg", {"-v", "error", "-y", "-i", chunks[1], "-map", "0", "-c:v",
+                                                             "copy", "-af", "atrim=end_sample=" + std::to_string(cut_end),
+                                                             "-c:a", "pcm_s16le", cut},
+                                                   glr_test::scratch_path("join_sweep_cut.log"))),
+              0);
+    EXPECT_EQ(run_export({"join", chunks[0], cut, chunks[2], "-o", out}, log), 1) << log;
+    EXPECT_NE(log.find("it was cut short"), std::string::npos) << log;
+    std::remove(out.c_str());
+    EXPECT_EQ(run_export({"join", chunks[0], cut, chunks[2], "--part", "-o", out}, log), 1) << log;
+    EXPECT_FALSE(exists(out)) << "--part: the output appears only whole";
 }
 
 // Chunks that do not make one span, or are not glreader's, or differ, are refused naming

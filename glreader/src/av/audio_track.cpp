@@ -2,6 +2,7 @@
 
 #include "av/av_error.hpp"
 #include "error.hpp"
+#include "glreader/frame_range.h"
 
 extern "C" {
 #include <libavutil/channel_layout.h>
@@ -61,7 +62,8 @@ int pick_sample_rate(const AVCodec *codec, int wanted)
 
 } // namespace
 
-audio_track::audio_track(const glr_audio_params &p, const encoder_plan &plan, AVFormatContext *muxer)
+audio_track::audio_track(const glr_audio_params &p, const encoder_plan &plan, AVFormatContext *muxer,
+                         int64_t first_frame, AVRational fps)
     : keep_longer_(p.keep_longer != 0)
 {
     try {
@@ -72,10 +74,16 @@ audio_track::audio_track(const glr_audio_params &p, const encoder_plan &plan, AV
                           "channels for submitted PCM (given %d Hz, %d channels)",
                  p.sample_rate, p.channels);
         pcm_channels_ = p.input ? 0 : p.channels;
-        if (p.input && copies(p, plan, muxer->oformat))
+        if (p.input && first_frame && p.codec && std::strcmp(p.codec, "copy") == 0)
+            fail(-EINVAL, "glr_encoder_create: audio copied as it is cannot start at frame %lld: re-encode it",
+                 static_cast<long long>(first_frame));
+        if (p.input && !first_frame && copies(p, plan, muxer->oformat))
             open_copy(muxer);
         else
             open_encoder(p, plan.audio, muxer);
+        origin_ = glr_frame_first_sample(first_frame, rate_, fps.num, fps.den);
+        if (!p.input)
+            pcm_next_ = glr_frame_first_sample(first_frame, p.sample_rate, fps.num, fps.den);
         if (p.offset > 0)
             leading_silence_ = std::llround(p.offset * rate_);
         else
@@ -318,7 +326,8 @@ void audio_track::submit(const float *samples, int frames, int64_t pts)
         fail(-EINVAL, "glr_encoder_submit_audio: no samples");
     std::lock_guard<std::mutex> lock(mutex_);
     if (pts < pcm_next_)
-        fail(-EINVAL, "glr_encoder_submit_audio: pts %lld is before the end of what was submitted (%lld)",
+        fail(-EINVAL, "glr_encoder_submit_audio: pts %lld is before %lld, the end of what was submitted or the "
+                      "track's start",
              static_cast<long long>(pts), static_cast<long long>(pcm_next_));
     if (pts > pcm_next_) // a gap: silence
         submitted_.emplace_back(static_cast<size_t>((pts - pcm_next_) * pcm_channels_), 0.0f);
@@ -368,7 +377,7 @@ void audio_track::encode(int64_t up_to, bool last, const packet_sink &write)
         if (av_frame_get_buffer(frame_, 0) < 0)
             fail(-ENOMEM, "out of memory");
         av_audio_fifo_read(fifo_, reinterpret_cast<void **>(frame_->data), n);
-        frame_->pts = encoded_;
+        frame_->pts = origin_ + encoded_;
         encoded_ += n;
         send(frame_, write);
     }
@@ -390,7 +399,7 @@ void audio_track::pump(double seconds, const packet_sink &write)
 {
     if (copy_)
         return copy_until(seconds, write);
-    auto until = static_cast<int64_t>(std::floor(seconds * rate_));
+    auto until = static_cast<int64_t>(std::floor(seconds * rate_)) - origin_;
     produce(until);
     encode(std::min(until, produced_), false, write);
 }
@@ -405,7 +414,7 @@ void audio_track::finish(double video_seconds, const packet_sink &write)
         held_ = false;
         return;
     }
-    auto video_end = static_cast<int64_t>(std::llround(video_seconds * rate_));
+    auto video_end = static_cast<int64_t>(std::llround(video_seconds * rate_)) - origin_;
     int64_t limit = keep_longer_ ? INT64_MAX : video_end;
     // A second of sound at a time, so that a long one kept whole never sits in memory.
     while ((leading_silence_ > 0 || !input_done_) && produced_ < limit) {

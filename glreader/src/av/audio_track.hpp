@@ -31,7 +31,10 @@ public:
     // Opens the source and the plan's encoder (or copies a source already in the plan's
     // default codec, or asked to) and adds the stream to muxer (before its header). Throws
     // glr::failure with words: missing or unreadable input, no audio stream.
-    audio_track(const glr_audio_params &params, const encoder_plan &plan, AVFormatContext *muxer);
+    // first_frame at fps: where the track starts on the frames' clock (a chunk of a longer
+    // render), its packets and submitted PCM stamped from frame 0's time; 0: at 0.
+    audio_track(const glr_audio_params &params, const encoder_plan &plan, AVFormatContext *muxer,
+                int64_t first_frame = 0, AVRational fps = {1, 1});
     ~audio_track();
     audio_track(const audio_track &) = delete;
     audio_track &operator=(const audio_track &) = delete;
@@ -69,6 +72,7 @@ private:
     void send(AVFrame *frame, const packet_sink &write);
 
     int rate_ = 0;                 // the encoder's sample rate: the track's clock
+    int64_t origin_ = 0;           // the track's start on the frames' clock, at rate_
     int64_t produced_ = 0;         // samples put into the FIFO (track time)
     int64_t encoded_ = 0;          // samples sent to the encoder: the next frame's pts
     int64_t skip_ = 0;             // samples still to drop from the source (offset < 0)

@@ -7,6 +7,10 @@
 
 namespace glr {
 
+// How a chunk keeps the project's Sound pass: as it rendered (16-bit stereo), so that the
+// join's one encode over the whole render gets the single pass's samples.
+constexpr const char *chunk_sound_codec = "pcm_s16le";
+
 struct chunk_range {
     int first = 0, frames = 0, fps_num = 0, fps_den = 0;
 };

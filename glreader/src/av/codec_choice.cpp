@@ -325,6 +325,15 @@ AVCodecID default_codec(AVMediaType type, const AVOutputFormat *muxer, const cha
     return av_guess_codec(muxer, nullptr, output, nullptr, type);
 }
 
+bool holds_sound(const char *container, const char *output)
+{
+    try {
+        return default_codec(AVMEDIA_TYPE_AUDIO, choose_muxer(container, output), output) != AV_CODEC_ID_NONE;
+    } catch (const failure &) {
+        return true;
+    }
+}
+
 const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutputFormat *muxer, const char *output,
                               const glr_log *log)
 {

@@ -33,6 +33,11 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
 // (AV_CODEC_ID_NONE: it holds no such stream), as ffmpeg guesses it from muxer and name.
 AVCodecID default_codec(AVMediaType type, const AVOutputFormat *muxer, const char *output);
 
+// Whether an output (container, else output's name) holds a sound track it chooses the
+// codec of (an image sequence and a GIF hold none); one that cannot be told is left to the
+// encoder's check (true).
+bool holds_sound(const char *container, const char *output);
+
 // Whether a pixel format carries alpha, and whether an encoder keeps it (one on the CPU
 // that takes such a format).
 bool has_alpha(AVPixelFormat format);

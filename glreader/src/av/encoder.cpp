@@ -40,6 +40,9 @@ void glr_encoder::check_params(const glr_encoder_params &p)
     if (p.queue_depth < 0 || p.queue_depth > max_queue_depth)
         fail(-EINVAL, "glr_encoder_create: queue depth %d is out of range 1..%d", p.queue_depth,
              max_queue_depth);
+    if (p.first_pts < 0 || (p.first_pts && !p.use_frame_pts))
+        fail(-EINVAL, "glr_encoder_create: first_pts %lld: a first frame's pts >= 0, with use_frame_pts",
+             static_cast<long long>(p.first_pts));
 }
 
 glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
@@ -48,6 +51,7 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     check_params(p);
     queue_depth_ = static_cast<size_t>(p.queue_depth ? p.queue_depth : default_queue_depth);
     use_frame_pts_ = p.use_frame_pts != 0;
+    first_pts_ = use_frame_pts_ ? p.first_pts : 0;
 
     // The output first (its muxer decides the codecs' global headers), then its streams,
     // then the header: nothing is written before every stream is there.
@@ -58,7 +62,8 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
     try {
         video_ = std::make_unique<glr::video_track>(p, plan, *output_);
         if (p.audio.input || p.audio.sample_rate)
-            audio_ = std::make_unique<glr::audio_track>(p.audio, plan, output_->context());
+            audio_ = std::make_unique<glr::audio_track>(p.audio, plan, output_->context(), first_pts_,
+                                                        AVRational{p.fps_num, p.fps_den});
         output_->start(video_->codec_name());
     } catch (...) {
         close_output(false);
@@ -150,10 +155,13 @@ int glr_encoder::submit(glr_frame &frame)
         fail(-EINVAL, "glr_encoder_submit: the encoder is already finished");
     }
     if (use_frame_pts_) {
-        if (item.frame.pts <= last_pts_) {
-            std::string message = format("glr_encoder_submit: pts %lld does not increase (the last was %lld)",
-                                         static_cast<long long>(item.frame.pts),
-                                         static_cast<long long>(last_pts_));
+        if (item.frame.pts <= last_pts_ || item.frame.pts < first_pts_) {
+            std::string message =
+                item.frame.pts < first_pts_
+                    ? format("glr_encoder_submit: pts %lld is before first_pts %lld",
+                             static_cast<long long>(item.frame.pts), static_cast<long long>(first_pts_))
+                    : format("glr_encoder_submit: pts %lld does not increase (the last was %lld)",
+                             static_cast<long long>(item.frame.pts), static_cast<long long>(last_pts_));
             lock.unlock();
             give_back();
             throw glr::failure(-EINVAL, message);

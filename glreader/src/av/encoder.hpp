@@ -68,6 +68,7 @@ private:
     std::string output_name_;
     int width_, height_;
     bool use_frame_pts_;
+    int64_t first_pts_;
     size_t queue_depth_;
 
     std::unique_ptr<glr::output> output_;

@@ -133,7 +133,8 @@ const glr_export_option table[] = {
      "write OUTPUT.part and rename it to OUTPUT once the whole output is written (a file only)", output},
     {"chunk", "--chunk", "", GLR_EXPORT_OPTION_SWITCH, 0, 0, nullptr, "off",
      "the output is one chunk of a longer render, to join with the others by stream copy: timestamps on the whole "
-     "timeline, joinable encoder settings, no sound track (the join writes it once), into .mkv or .nut",
+     "timeline, joinable encoder settings, the Sound pass kept as it rendered (the join encodes the sound once), into "
+     ".mkv or .nut",
      output},
 
     {"convert", "--convert", "gpu|cpu", GLR_EXPORT_OPTION_CHOICE, 0, 0, "gpu|cpu", "gpu",

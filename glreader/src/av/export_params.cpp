@@ -4,6 +4,8 @@
 // format.
 #include "av/export_shared.hpp"
 
+#include "glreader/frame_range.h"
+
 #include "av/chunk_tag.hpp"
 #include "av/codec_choice.hpp"
 #include "enum_value.hpp"
@@ -11,7 +13,6 @@
 
 extern "C" {
 #include <libavformat/avformat.h>
-#include <libavutil/mathematics.h>
 }
 
 #include <cerrno>
@@ -24,23 +25,6 @@ namespace {
 
 std::string copy_of(const char *s) { return s ? s : ""; }
 const char *pointer_to(const std::string &s, const char *original) { return original ? s.c_str() : nullptr; }
-
-// The first sample of frame `frame` on a track at `rate` (frame 0 starts at sample 0).
-long long sample_at(int frame, int rate, int fps_num, int fps_den)
-{
-    return av_rescale_rnd(frame, static_cast<int64_t>(rate) * fps_den, fps_num, AV_ROUND_DOWN);
-}
-
-// Whether the output's container holds a sound track it chooses the codec of (an image
-// sequence and a GIF hold none); one that cannot be told is left to the encoder's check.
-bool holds_sound(const glr_encoder_params &e)
-{
-    try {
-        return default_codec(AVMEDIA_TYPE_AUDIO, choose_muxer(e.container, e.output), e.output) != AV_CODEC_ID_NONE;
-    } catch (const failure &) {
-        return true;
-    }
-}
 
 // A chunk joins by stream copy only when every chunk starts on a keyframe with the same
 // headers: x264 is told so (stitchable; its GOPs are closed unless asked otherwise), x265
@@ -157,10 +141,17 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
         glr::fail(-EINVAL, "glr_export_create: encoder.audio.sample_rate without audio.input is the Sound pass's "
                            "rate, and %s",
                   params.no_sound_pass ? "no_sound_pass is set" : "the project has no Sound pass");
-    // An output that holds no sound (an image sequence, a GIF) gets none, nor does a chunk
-    // (the join writes the sound once); the player still plays the Sound pass for the
-    // sound channels that hear it.
-    s.mux_sound = sound_pass && !params.chunk && !piped && (audio.codec || glr::holds_sound(p.encoder));
+    // An output that holds no sound (an image sequence, a GIF) gets none; the player still
+    // plays the Sound pass for the sound channels that hear it. A chunk keeps the samples as
+    // they rendered, for the join to encode once over the whole.
+    if (sound_pass && params.chunk) {
+        if ((audio.codec && std::strcmp(audio.codec, chunk_sound_codec) != 0) || audio.bit_rate)
+            glr::fail(-EINVAL, "a chunk keeps the Sound pass as %s, for the join to encode once: give the sound's "
+                               "codec and bit rate to the join (glreader-export join --audio-codec)",
+                      chunk_sound_codec);
+        audio.codec = chunk_sound_codec;
+    }
+    s.mux_sound = sound_pass && !piped && (audio.codec || glr::holds_sound(p.encoder.container, p.encoder.output));
     if (sound_pass && !s.mux_sound)
         glr_log_message(log, GLR_LOG_INFO,
                            glr::format("%s holds no sound: the Sound pass is only heard by the sound channels "
@@ -177,7 +168,7 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
         if (rate < GLR_SOUND_RATE_MIN || rate > GLR_SOUND_RATE_MAX)
             glr::fail(-EINVAL, "glr_export_create: the Sound pass's sample rate %d Hz is outside %d..%d", rate,
                       GLR_SOUND_RATE_MIN, GLR_SOUND_RATE_MAX);
-        long long end = glr::sample_at(pl.first_frame + params.frame_count, rate, p.player.fps_num, p.player.fps_den);
+        long long end = glr_frame_first_sample(pl.first_frame + params.frame_count, rate, p.player.fps_num, p.player.fps_den);
         if (s.mux_sound && end > INT32_MAX)
             glr::fail(-EINVAL, "glr_export_create: the Sound pass renders up to sample 2^31 - 1 (%.0f s at %d Hz); the "
                                "range ends at sample %lld: render it without the Sound pass, or in parts",

@@ -191,11 +191,11 @@ private:
     }
 
     // Hands the encoder the Sound pass's samples of the range's frame i, stamped from the
-    // range's start.
+    // range's start (a chunk's from the timeline's: its track starts at its first frame).
     void submit_sound(int i)
     {
         const int first = s_->params.player.first_frame;
-        long long range_first = glr_player_sound_sample(player_, first);
+        long long range_first = s_->params.chunk ? 0 : glr_player_sound_sample(player_, first);
         long long from = glr_player_sound_sample(player_, first + i), to = glr_player_sound_sample(player_, first + i + 1);
         stereo_.resize(static_cast<size_t>(to - from) * 2);
         s_->enter_busy(false);
@@ -235,7 +235,8 @@ private:
         // submitted from the range's start).
         if (ep.audio.input)
             ep.audio.offset -= p.player.first_frame * static_cast<double>(ep.fps_den) / ep.fps_num;
-        ep.use_frame_pts = p.chunk; // frames are stamped with their place on the timeline
+        ep.use_frame_pts = p.chunk; // frames and sound are stamped with their place on the timeline
+        ep.first_pts = p.chunk ? p.player.first_frame : 0;
         ep.interrupt = {output_interrupt, s_.get()};
         rp.pipe = p.pipe;
         rp.ring.format = s_->ring_format;

@@ -73,12 +73,12 @@ struct export_shared {
     int sound_rate = -1;    // the player plays the Sound pass at this rate; -1: it does not
     bool mux_sound = false; // ...and it is the output's sound track
 
-    // What the encoder is opened with: a chunk has no sound track (its encoder.audio.input
-    // still feeds the sound channels).
+    // What the encoder is opened with: a chunk carries no sound file (its encoder.audio.input
+    // still feeds the sound channels; the join encodes it once), only a Sound pass.
     glr_encoder_params encoder_params() const
     {
         glr_encoder_params ep = params.encoder;
-        if (params.chunk)
+        if (params.chunk && ep.audio.input)
             ep.audio = {};
         return ep;
     }

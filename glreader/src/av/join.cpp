@@ -1,13 +1,16 @@
 // glr_join: chunks made by the export job (glr_export_params.chunk) joined by stream copy.
 // Every chunk is opened and checked before the output exists; then their packets are
-// copied in frame order, stamped in frames as a single pass stamps them, and the sound is
-// encoded once alongside (audio_track, as the encoder does it).
+// copied in frame order, stamped in frames as a single pass stamps them, and the sound (a
+// file, or the Sound pass the chunks kept as PCM) is encoded once alongside (audio_track,
+// as the encoder does it).
 #include "glreader/av/export.h"
 #include "glreader/av/join.h"
+#include "glreader/frame_range.h"
 
 #include "av/audio_track.hpp"
 #include "av/av_error.hpp"
 #include "av/chunk_tag.hpp"
+#include "av/codec_choice.hpp"
 #include "av/encoder_plan.hpp"
 #include "av/output.hpp"
 #include "error.hpp"
@@ -16,6 +19,7 @@
 
 extern "C" {
 #include <libavformat/avformat.h>
+#include <libavutil/intreadwrite.h>
 #include <libavutil/pixdesc.h>
 }
 
@@ -34,6 +38,7 @@ struct chunk : chunk_range {
     std::string url;
     AVFormatContext *input = nullptr;
     const AVStream *stream = nullptr;
+    const AVStream *sound = nullptr; // the Sound pass, as it rendered (chunk_sound_codec)
 
     explicit chunk(const char *u) : url(u) {}
     ~chunk() { avformat_close_input(&input); }
@@ -55,10 +60,24 @@ void open_chunk(chunk &c)
         fail(-EINVAL, "glr_join: %s is not a glreader chunk: it has no %s tag giving its frame range (chunks are "
                       "made by glreader-export --frames A-B)",
              c.url.c_str(), GLR_EXPORT_CHUNK_TAG);
-    if (c.input->nb_streams != 1 || c.input->streams[0]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO)
-        fail(-EINVAL, "glr_join: %s holds %u streams; a glreader chunk holds its video alone", c.url.c_str(),
-             c.input->nb_streams);
-    c.stream = c.input->streams[0];
+    for (unsigned i = 0; i < c.input->nb_streams; i++) {
+        const AVStream *s = c.input->streams[i];
+        const AVCodecParameters *par = s->codecpar;
+        if (par->codec_type == AVMEDIA_TYPE_VIDEO && !c.stream)
+            c.stream = s;
+        else if (par->codec_type == AVMEDIA_TYPE_AUDIO && !c.sound &&
+                 par->codec_id == avcodec_find_encoder_by_name(chunk_sound_codec)->id && par->sample_rate > 0 &&
+                 par->ch_layout.nb_channels > 0)
+            c.sound = s;
+        else
+            fail(-EINVAL, "glr_join: %s holds a %s stream (%s) besides its picture and Sound pass; a glreader chunk "
+                          "holds its video, and its Sound pass as %s",
+                 c.url.c_str(), av_get_media_type_string(par->codec_type) ? av_get_media_type_string(par->codec_type)
+                                                                           : "data",
+                 avcodec_get_name(par->codec_id), chunk_sound_codec);
+    }
+    if (!c.stream)
+        fail(-EINVAL, "glr_join: %s holds no video stream", c.url.c_str());
 }
 
 // The first way b's video differs from a's that a stream copy cannot join, in words; "" when none.
@@ -82,6 +101,13 @@ std::string difference(const chunk &a, const chunk &b)
     if (x->extradata_size != y->extradata_size ||
         (x->extradata_size && std::memcmp(x->extradata, y->extradata, static_cast<size_t>(x->extradata_size)) != 0))
         return "encoder headers (other encoder settings)";
+    if (!a.sound != !b.sound)
+        return b.sound ? "a Sound pass against none" : "no Sound pass against one";
+    if (a.sound && (a.sound->codecpar->sample_rate != b.sound->codecpar->sample_rate ||
+                    a.sound->codecpar->ch_layout.nb_channels != b.sound->codecpar->ch_layout.nb_channels))
+        return format("the Sound pass at %d Hz, %d channels, against %d Hz, %d", b.sound->codecpar->sample_rate,
+                      b.sound->codecpar->ch_layout.nb_channels, a.sound->codecpar->sample_rate,
+                      a.sound->codecpar->ch_layout.nb_channels);
     return "";
 }
 
@@ -138,6 +164,24 @@ public:
         ep.output = p_.output;
         ep.container = p_.container;
         ep.audio = p_.audio;
+        const AVCodecParameters *sound = chunks_.front()->sound ? chunks_.front()->sound->codecpar : nullptr;
+        if (!p_.audio.input && (p_.audio.offset != 0 || p_.audio.keep_longer))
+            fail(-EINVAL, "glr_join: audio.offset and keep_longer shape a sound file (audio.input), and none is given");
+        if (!p_.audio.input && !sound && (p_.audio.codec || p_.audio.bit_rate))
+            fail(-EINVAL, "glr_join: audio.codec and bit_rate shape the sound, and there is none: no audio.input, and "
+                          "the chunks keep no Sound pass");
+        if (sound && p_.audio.input) {
+            glr_log_message(log_, GLR_LOG_INFO,
+                            format("the chunks' Sound pass is left out: the sound is %s", p_.audio.input).c_str());
+            sound = nullptr;
+        } else if (sound && !p_.audio.codec && !holds_sound(p_.container, p_.output)) {
+            glr_log_message(log_, GLR_LOG_INFO,
+                            format("%s holds no sound: the chunks' Sound pass is left out", p_.output).c_str());
+            sound = nullptr;
+        } else if (sound) {
+            ep.audio.sample_rate = sound->sample_rate;
+            ep.audio.channels = sound->ch_layout.nb_channels;
+        }
         encoder_plan plan = plan_encoder(ep, log_);
         output out(log_, p_.output, plan.muxer, p_.format_options, p_.metadata,
                    p_.chunk_size, p_.output_flags, glr_interrupt{});
@@ -148,8 +192,8 @@ public:
         video->time_base = frame_;
         video->avg_frame_rate = av_inv_q(frame_);
         std::unique_ptr<audio_track> audio;
-        if (p_.audio.input)
-            audio = std::make_unique<audio_track>(p_.audio, plan, out.context());
+        if (p_.audio.input || sound)
+            audio = std::make_unique<audio_track>(ep.audio, plan, out.context());
         out.start(ep.codec);
 
         auto write = [&](AVPacket *packet) {
@@ -163,9 +207,18 @@ public:
         // Decode timestamps, where a container keeps none: one frame apart, the first the
         // encoder's delay before the span's start (as the encoder stamped a single pass).
         int64_t next_dts = -in->video_delay;
+        int64_t sound_next = 0; // the Sound pass's samples submitted, from the span's start
         for (const auto &c : chunks_) {
             int rc;
+            // The single pass's samples of the chunk's frames, whatever it holds past them.
+            const int64_t sound_start = sound_next, sound_end = sound ? sound_next + sound_samples(*c) : 0;
             while ((rc = av_read_frame(c->input, packet)) >= 0) {
+                if (c->sound && packet->stream_index == c->sound->index) {
+                    if (sound)
+                        submit_sound(*packet, *audio, sound_next, sound_end);
+                    av_packet_unref(packet);
+                    continue;
+                }
                 int64_t frame = copy_packet(*c, packet, video, next_dts);
                 if (audio) // the sound up to this frame's end, interleaved with the frames
                     audio->pump(av_q2d(frame_) * static_cast<double>(frame + 1), write);
@@ -173,6 +226,11 @@ public:
             }
             if (rc != AVERROR_EOF)
                 fail(code_of_av_error(rc), "glr_join: reading %s failed: %s", c->url.c_str(), av_error_text(rc).c_str());
+            if (sound_next < sound_end)
+                fail(-EINVAL, "glr_join: %s (%s) holds %lld samples of its Sound pass, and its frames have %lld: it "
+                              "was cut short; make it again",
+                     c->url.c_str(), c->range().c_str(), static_cast<long long>(sound_next - sound_start),
+                     static_cast<long long>(sound_end - sound_start));
         }
         if (audio) {
             audio->finish(av_q2d(frame_) * frames_, write);
@@ -191,6 +249,28 @@ public:
     }
 
 private:
+    // The Sound pass's samples of a chunk's frames, as a single pass renders them.
+    int64_t sound_samples(const chunk &c) const
+    {
+        const int rate = c.sound->codecpar->sample_rate;
+        return glr_frame_first_sample(c.first + c.frames, rate, c.fps_num, c.fps_den) -
+               glr_frame_first_sample(c.first, rate, c.fps_num, c.fps_den);
+    }
+
+    // A chunk's PCM packet (16-bit, interleaved) to the sound's encoder, as far as `end`.
+    void submit_sound(const AVPacket &packet, audio_track &audio, int64_t &next, int64_t end)
+    {
+        const int channels = chunks_.front()->sound->codecpar->ch_layout.nb_channels;
+        int64_t samples = std::min<int64_t>(packet.size / (2 * channels), end - next);
+        if (samples <= 0)
+            return;
+        pcm_.resize(static_cast<size_t>(samples * channels));
+        for (size_t i = 0; i < pcm_.size(); i++)
+            pcm_[i] = static_cast<float>(static_cast<int16_t>(AV_RL16(packet.data + 2 * i))) / 32768.0f;
+        audio.submit(pcm_.data(), static_cast<int>(samples), next);
+        next += samples;
+    }
+
     // A chunk's packet in frames from the span's start, checked to lie in the chunk's range,
     // then in the output stream's time base; returns its frame number from the span's start.
     int64_t copy_packet(const chunk &c, AVPacket *packet, const AVStream *video, int64_t &next_dts) const
@@ -219,6 +299,7 @@ private:
     std::vector<std::unique_ptr<chunk>> chunks_;
     AVRational frame_{1, 30}; // one frame, in seconds
     int first_ = 0, frames_ = 0;
+    std::vector<float> pcm_;
 };
 
 } // namespace

@@ -116,7 +116,12 @@ struct glr_encoder_params {
      * album, comment, date, genre...), NULL-terminated; copied at create. NULL: none. MP4
      * and MOV keep only the keys they know (a warning names one they drop). */
     const char *const *metadata;
-    uint64_t reserved_[2];   /* zero: room for later fields without an ABI break */
+    /* With use_frame_pts: the first frame's pts (a frame before it is refused). The audio
+     * track then runs on the frames' clock: it starts at that frame's sample
+     * (glr_frame_first_sample), and glr_encoder_submit_audio's pts count samples from pts
+     * 0's. A chunk of a longer render is stamped so (glr_export_params.chunk). 0 otherwise. */
+    int64_t first_pts;
+    uint64_t reserved_[1];   /* zero: room for later fields without an ABI break */
 };
 
 /* glr_encoder_params.output_flags. Both concern outputs that are files; pipes, URLs and

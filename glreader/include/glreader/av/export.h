@@ -96,7 +96,8 @@ struct glr_export_params {
      * has it; negative: no limit. */
     double compile_timeout;
     /* Polled on glr_export_run's thread and by the output's writes (see glr_interrupt):
-     * non-zero stops the job at once, abandoning an output that stalls. NULL: none. */
+     * non-zero stops the job at once, abandoning an output that stalls (a pipe sink's ffmpeg
+     * child that takes no frames, or does not end, is killed). NULL: none. */
     struct glr_interrupt interrupt;
     /* Called on glr_export_run's thread every progress_interval_ms (0: 100) while the job
      * runs, at each change of its state, and once when it ends (GLR_EXPORT_ENDED). NULL:
@@ -115,8 +116,10 @@ struct glr_export_params {
      * to join with the others by stream copy. Its frames carry their numbers on the whole
      * timeline (first_frame on) as timestamps; the encoder is made joinable (libx264
      * "stitchable", closed GOPs from x264 and x265: every chunk starts on a keyframe and has
-     * the same headers when made with the same settings); there is no sound track (the join
-     * writes it once over the whole: no seams), though sound channels still hear the sound;
+     * the same headers when made with the same settings); the Sound pass, when the project
+     * has one, is kept as it rendered (pcm_s16le, on the same timeline) for the join to
+     * encode once over the whole (no seams); a sound file (encoder.audio.input) is only
+     * heard by the sound channels, the join encoding it once;
      * the output must be Matroska or NUT, and its tag GLREADER_CHUNK records the range
      * ("first=A frames=N fps=NUM/DEN"), which the join checks. */
     int chunk;

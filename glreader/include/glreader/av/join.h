@@ -12,8 +12,10 @@
  * format, colour, the encoder's headers); together their ranges must cover one span of
  * frames with no gap and no overlap. Anything else is refused with words before the output
  * is created. The packets are copied as they are, their timestamps those of a single pass
- * over the same frames (counted from the first chunk's first frame); the sound, when
- * given, is encoded once for the whole length, so there is no seam at a join. The output is
+ * over the same frames (counted from the first chunk's first frame); the sound, a file's
+ * or the project's Sound pass that every chunk kept (as it rendered), is encoded once for
+ * the whole length, so there is no seam at a join, and the Sound pass's samples are a
+ * single pass's. The output is
  * made as glr_encoder makes one: created once its header is written, colour tagged from
  * the chunks, any muxer options (movflags=+faststart), GLR_OUTPUT_* flags.
  */
@@ -33,7 +35,9 @@ struct glr_join_params {
     const char *container;     /* muxer name; NULL: guessed from output */
     const char *format_options; /* muxer options "key=value:key=value"; NULL: none */
     /* The sound track: input (a file or URL), codec, bit_rate, sample_rate, offset (from
-     * the joined output's start) and keep_longer as glr_encoder_params.audio. Zero: none. */
+     * the joined output's start) and keep_longer as glr_encoder_params.audio. Without input:
+     * the chunks' Sound pass, when they kept one (codec and bit_rate then shape it), else
+     * none; an output that holds no sound (a GIF) leaves it out. */
     struct glr_audio_params audio;
     unsigned output_flags;       /* GLR_OUTPUT_* */
     const char *const *metadata; /* "key=value", NULL-terminated; NULL: none */
