@@ -21,8 +21,9 @@ def join(chunks: Sequence[PathLike], output: PathLike, *, audio: Optional[PathLi
 
     The chunks must be glreader's, made with the same settings, and cover one span of frames
     with no gap or overlap; otherwise ValueError says which, and nothing is written. The
-    frames keep the timestamps a single pass gives them; audio (a sound file or URL) is
-    encoded once over the whole length (audio_codec, audio_bitrate), so no join clicks;
+    frames keep the timestamps a single pass gives them; audio (a sound file or URL), or
+    else the project's Sound pass that the chunks kept, is encoded once over the whole
+    length (audio_codec, audio_bitrate), so no join clicks;
     audio_offset starts it that many seconds after the video (below 0 cuts its start),
     audio_keep_longer keeps a sound longer than the video whole. container and
     format_options ({"movflags": "+faststart"}) as ffmpeg takes them; metadata: the file's

@@ -47,8 +47,8 @@ def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refuse
     assert kept == ["-c", "libx264"] and encoder == [("-crf", "21"), ("-tune", "animation"), ("-b:v", "300k")]
     status, said = run(["--shader", "x.frag", "-n", "4", "--chunks", "2", "-o", "out.mkv", "-tt", "2"])
     assert status == 2 and "unknown option -tt: neither glreader's nor an encoder's (did you mean -t?)" in said, said
-    status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-an"])
-    assert status == 2 and "-an: not taken by the farm: the chunks have no sound" in said, said
+    status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--chunk"])
+    assert status == 2 and "--chunk: not taken by the farm: the farm makes the chunks" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-metadata", "title"])
     assert status == 2 and "-metadata takes KEY=VALUE" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "--depth", "99"])

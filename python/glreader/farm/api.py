@@ -92,7 +92,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     fps_num, fps_den = _rate(fps)
     first_frame, frames = _range(fps_num, fps_den, frames=frames, duration=duration, end=end,
                                  first_frame=first_frame, start=start)
-    for reserved in ("first_frame", "frames", "chunk", "progress", "output", "overwrite", "no_audio"):
+    for reserved in ("first_frame", "frames", "chunk", "progress", "output", "overwrite"):
         if reserved in render_options:
             raise ValueError(f"{reserved}: the farm sets it for each chunk")
     ranges = split(first_frame, frames, chunks=chunks, chunk_frames=chunk_frames)
@@ -109,17 +109,27 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         audio_bitrate=audio_bitrate, overwrite=overwrite,
         **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
     render_options = dict(render_options, codec=plan["video_encoder"])
-    # The project and its media travel with the tasks: no node needs the caller's disk.
+    # The project, its media and the sound file travel with the tasks: no node needs the
+    # caller's disk (a sound URL each node reads itself). The chunks hear what a single
+    # pass's sound channels hear: the sound file (which the join encodes once), or else the
+    # project's Sound pass, which each chunk keeps as it rendered for the join to encode.
     packed = Packed(os.fspath(shader)) if shader is not None else None
-    options = dict(render_options, fps=(f"{fps_num}/{fps_den}"), no_audio=True)
+    options = dict(render_options, fps=(f"{fps_num}/{fps_den}"))
+    inputs = {}
     media = options.pop("media", None)
-    packed_media = Packed(os.fspath(media)) if media is not None else None
+    if media is not None:
+        inputs["media"] = Packed(os.fspath(media))
+    if audio is not None:
+        if "://" in os.fspath(audio):
+            options["audio"] = os.fspath(audio)
+        else:
+            inputs["audio"] = Packed(os.fspath(audio))
 
     temporary = work is None
     work = tempfile.mkdtemp(prefix="glreader-farm-") if temporary else os.path.abspath(os.fspath(work))
     os.makedirs(work, exist_ok=True)
     manifest = Manifest(work, {"shader": packed.digest if packed else None, "options": options,
-                                "media": packed_media.digest if packed_media else None, "first": first_frame,
+                                **{option: p.digest for option, p in inputs.items()}, "first": first_frame,
                                 "frames": frames, "ranges": ranges})
     names = [f"chunk-{first:09d}-{first + count:09d}.nut" for first, count in ranges]
     reused = [n for n in names if manifest.finished(n, work)]
@@ -145,13 +155,13 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         tracker = progress_actor(ray)
         # Once into the object store, whatever the number of chunks.
         shader_ref = ray.put(packed) if packed else None
-        media_ref = ray.put(packed_media) if packed_media else None
+        inputs_ref = ray.put(inputs)
         # SPREAD: chunks go to every node, not to the head first (a farm wants them all).
         task = chunk_task(ray).options(max_retries=retries, num_gpus=gpus_per_chunk, retry_exceptions=False,
                                         scheduling_strategy="SPREAD")
         for name, (first, count) in zip(names, ranges):
             if name not in reused:
-                pending[task.remote(shader_ref, media_ref, first, count, options, work if shared_work else None,
+                pending[task.remote(shader_ref, inputs_ref, first, count, options, work if shared_work else None,
                                     name, tracker)] = (name, first, count)
         rendered = len(pending)
         reused_frames = sum(count for name, (_, count) in zip(names, ranges) if name in reused)

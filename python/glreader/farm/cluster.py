@@ -49,9 +49,10 @@ def egl_device_of_gpu(gpu: Union[int, str], visible: Optional[str]) -> str:
     return f"cuda:{listed.index(str(gpu))}"
 
 
-def render_chunk(shader: Optional[Packed], media: Optional[Packed], first: int, frames: int, options: dict,
+def render_chunk(shader: Optional[Packed], inputs: Dict[str, Packed], first: int, frames: int, options: dict,
                  shared: Optional[str], name: str, progress) -> Tuple[Optional[bytes], str]:
-    """One chunk, in a Ray worker; its progress goes to the progress actor."""
+    """One chunk, in a Ray worker; its progress goes to the progress actor. inputs: the
+    options whose files travel with the task (media, audio), unpacked here."""
     import ray
     attempt = uuid.uuid4().hex
     worker = (os.getpid(), ray.get_runtime_context().get_node_id())
@@ -68,8 +69,7 @@ def render_chunk(shader: Optional[Packed], media: Optional[Packed], first: int, 
     folder = shared or scratch
     partial = os.path.join(folder, f".{name}.{attempt}.part{os.path.splitext(name)[1]}")
     try:
-        if media is not None:
-            options = dict(options, media=media.unpack(scratch))
+        options = dict(options, **{option: packed.unpack(scratch) for option, packed in inputs.items()})
         _render_frames(shader.unpack(scratch) if shader else None, partial, first_frame=first, frames=frames,
                        chunk=True, progress=report, progress_interval=0.25, **options)
         sha256 = digest(partial)

@@ -14,8 +14,6 @@ from .api import render
 # option of the library's table is taken by its spellings (tests/farm checks both).
 NOT_TAKEN = {
     "chunk": "the farm makes the chunks",
-    "no_audio": "the chunks have no sound: the output's is --audio's, encoded once by the join",
-    "audio_rate": "a Sound pass is not rendered by the farm: the output's sound is --audio's",
 }
 # Those the join takes (the output's container and sound), as glreader.farm.render does.
 JOIN_OPTIONS = ("audio", "audio_codec", "audio_bitrate", "audio_offset", "audio_keep_longer", "container",

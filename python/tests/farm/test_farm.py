@@ -495,6 +495,37 @@ def test_h264_and_aac_from_the_farm_have_the_single_pass_s_frames_timestamps_and
     assert decoded.returncode == 0 and decoded.stderr == "", decoded.stderr
 
 
+def test_a_project_s_sound_pass_and_sound_channels_are_the_single_pass_s(tmp_path, local_ray):
+    # A Sound pass at a rate whose frames hold no whole number of samples, which the Image
+    # pass sees through a sound channel: each chunk keeps its frames' samples and the join
+    # encodes them once, so picture and sound are a single pass's. With a sound file, the
+    # chunks' sound channels hear the file (shipped with the tasks), as a single pass's do.
+    project = tmp_path / "sweep"
+    project.mkdir()
+    (project / "sound.glsl").write_text("vec2 mainSound(int samp, float time) {\n"
+                                        "    return vec2(0.4 * sin(900.0 * time * time), 0.3 * sin(1382.3 * time));\n"
+                                        "}\n")
+    (project / "image.glsl").write_text("void mainImage(out vec4 c, in vec2 p) {\n"
+                                        "    c = vec4(texelFetch(iChannel0, ivec2(p.x * 4.0, 1), 0).r, p.y / 36.0, 0.5, 1);\n"
+                                        "}\n")
+    (project / "channels").write_text("image.channel0 sound\n")
+    common = dict(size=(64, 36), fps="30000/1001", codec="ffv1", audio_codec="flac")
+    single, joined = tmp_path / "single.mkv", tmp_path / "farm.mkv"
+    glreader.render(project, single, frames=25, progress=False, **common)
+    assert farm.render(project, joined, frames=25, chunks=3, progress=False, **common)["chunks"] == 3
+    assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36), "the sound channel's pictures"
+    farm_sound, single_sound = decode_sound(str(joined), 44100), decode_sound(str(single), 44100)
+    assert farm_sound.size > 2 * 36000 and numpy.array_equal(farm_sound, single_sound), "the Sound pass's samples"
+
+    song = tmp_path / "song.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=1:sample_rate=48000",
+                    "-ac", "2", str(song)], check=True, timeout=60)
+    glreader.render(project, single, frames=25, audio=song, overwrite=True, progress=False, **common)
+    farm.render(project, joined, frames=25, chunks=3, audio=song, overwrite=True, progress=False, **common)
+    assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36), "the file's, heard by the channel"
+    assert numpy.array_equal(decode_sound(str(joined), 48000), decode_sound(str(single), 48000)), "the file's sound"
+
+
 def test_without_a_codec_the_output_gets_its_container_s_own_and_an_impossible_pair_is_refused_first(tmp_path,
                                                                                                       local_ray):
     # As glreader-export and glreader.render choose: H.264 for MP4, VP9 (and Opus) for WebM;
