@@ -10,6 +10,7 @@
 
 extern "C" {
 #include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
 }
 
 #include <unistd.h>
@@ -311,6 +312,69 @@ TEST_F(encoder_test, encoder_that_holds_frames_gets_copies_instead_of_starving_t
             ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
         std::remove(path.c_str());
     }
+}
+
+// A chunk's encoder: frames from first_pts on, and a sound track that starts at that
+// frame's sample, its PCM stamped from pts 0's time (frame 10 at 25 fps: 0.4 s, sample
+// 19200 at 48 kHz); a frame before first_pts, and first_pts without use_frame_pts or
+// below 0, are refused.
+TEST_F(encoder_test, first_pts_starts_the_frames_and_the_sound_on_the_timeline)
+{
+    std::string path = scratch_path("first_pts.mkv");
+    const int w = 32, h = 32;
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h, GLR_FORMAT_BGRA8));
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_BGRA8, "ffv1", path.c_str());
+    ep.fps_num = 25;
+    ep.fps_den = 1;
+    ep.audio.sample_rate = 48000;
+    ep.audio.channels = 2;
+    ep.audio.codec = "flac";
+    for (auto [use, first, words] : {std::tuple<int, int64_t, const char *>{0, 10, "set without use_frame_pts"},
+                                     std::tuple<int, int64_t, const char *>{1, -1, "is negative"}}) {
+        glr_encoder_params bad = ep;
+        bad.use_frame_pts = use;
+        bad.first_pts = first;
+        EXPECT_EQ(glr_encoder_create(nullptr, &bad), nullptr);
+        EXPECT_TRUE(contains(glr_last_error(), words)) << glr_last_error();
+    }
+    ep.use_frame_pts = 1;
+    ep.first_pts = 10;
+    glr::encoder enc(ep);
+    ASSERT_TRUE(ring.try_capture(scene.source(), 9));
+    try {
+        enc.submit(std::move(*ring.acquire(UINT64_MAX)));
+        ADD_FAILURE() << "a frame before first_pts was accepted";
+    } catch (const glr::error &e) {
+        EXPECT_TRUE(contains(e.what(), "pts 9 is before first_pts 10")) << e.what();
+    }
+    std::vector<float> sound(1920 * 2, 0.25f);
+    EXPECT_EQ(glr_encoder_submit_audio(enc.get(), sound.data(), 1920, 19199), -EINVAL) << "before the track's start";
+    for (int64_t p : {10, 11}) {
+        scene.draw(static_cast<uint64_t>(p));
+        ASSERT_TRUE(ring.try_capture(scene.source(), p));
+        enc.submit(std::move(*ring.acquire(UINT64_MAX)));
+        ASSERT_EQ(glr_encoder_submit_audio(enc.get(), sound.data(), 1920, p * 1920), 0) << glr_last_error();
+    }
+    enc.finish();
+    EXPECT_EQ(enc.stats().audio_samples_encoded, 2u * 1920) << "two frames' samples, from the first frame's";
+    AVFormatContext *in = nullptr;
+    ASSERT_EQ(avformat_open_input(&in, path.c_str(), nullptr, nullptr), 0);
+    avformat_find_stream_info(in, nullptr);
+    double first_video = -1, first_audio = -1;
+    AVPacket *packet = av_packet_alloc();
+    while (av_read_frame(in, packet) >= 0) {
+        const AVStream *st = in->streams[packet->stream_index];
+        double &first = st->codecpar->codec_type == AVMEDIA_TYPE_AUDIO ? first_audio : first_video;
+        if (first < 0)
+            first = static_cast<double>(packet->pts) * av_q2d(st->time_base);
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    avformat_close_input(&in);
+    EXPECT_NEAR(first_video, 0.4, 0.0005);
+    EXPECT_NEAR(first_audio, 0.4, 0.0005) << "the sound starts with the first frame";
+    std::remove(path.c_str());
 }
 
 TEST_F(encoder_test, explicit_pts_are_kept_and_must_increase)

@@ -81,9 +81,11 @@ audio_track::audio_track(const glr_audio_params &p, const encoder_plan &plan, AV
             open_copy(muxer);
         else
             open_encoder(p, plan.audio, muxer);
-        origin_ = glr_frame_first_sample(first_frame, rate_, fps.num, fps.den);
-        if (!p.input)
-            pcm_next_ = glr_frame_first_sample(first_frame, p.sample_rate, fps.num, fps.den);
+        if (first_frame) { // frame 0 starts at sample 0, whatever the rate says
+            origin_ = glr_frame_first_sample(first_frame, rate_, fps.num, fps.den);
+            if (!p.input)
+                pcm_next_ = glr_frame_first_sample(first_frame, p.sample_rate, fps.num, fps.den);
+        }
         if (p.offset > 0)
             leading_silence_ = std::llround(p.offset * rate_);
         else
@@ -197,6 +199,9 @@ void audio_track::copy_until(double seconds, const packet_sink &write)
 
 void audio_track::open_encoder(const glr_audio_params &p, const AVCodec *codec, AVFormatContext *muxer)
 {
+    if (!codec) // "copy" of no input's packets
+        fail(-EINVAL, "glr_encoder_create: audio codec \"copy\" copies a sound file's packets; submitted PCM is "
+                      "encoded: name an encoder, or none for the container's own");
     encoder_ = avcodec_alloc_context3(codec);
     if (!encoder_)
         fail(-ENOMEM, "out of memory");

@@ -41,8 +41,9 @@ void glr_encoder::check_params(const glr_encoder_params &p)
         fail(-EINVAL, "glr_encoder_create: queue depth %d is out of range 1..%d", p.queue_depth,
              max_queue_depth);
     if (p.first_pts < 0 || (p.first_pts && !p.use_frame_pts))
-        fail(-EINVAL, "glr_encoder_create: first_pts %lld: a first frame's pts >= 0, with use_frame_pts",
-             static_cast<long long>(p.first_pts));
+        fail(-EINVAL, "glr_encoder_create: first_pts %lld is %s: it is the first frame's pts (0 or more) when "
+                      "use_frame_pts stamps the frames",
+             static_cast<long long>(p.first_pts), p.first_pts < 0 ? "negative" : "set without use_frame_pts");
 }
 
 glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
@@ -63,7 +64,9 @@ glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
         video_ = std::make_unique<glr::video_track>(p, plan, *output_);
         if (p.audio.input || p.audio.sample_rate)
             audio_ = std::make_unique<glr::audio_track>(p.audio, plan, output_->context(), first_pts_,
-                                                        AVRational{p.fps_num, p.fps_den});
+                                                        p.fps_num ? AVRational{p.fps_num, p.fps_den}
+                                                                  : AVRational{30, 1}); // as the video's
+
         output_->start(video_->codec_name());
     } catch (...) {
         close_output(false);

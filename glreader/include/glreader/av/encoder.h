@@ -119,7 +119,8 @@ struct glr_encoder_params {
     /* With use_frame_pts: the first frame's pts (a frame before it is refused). The audio
      * track then runs on the frames' clock: it starts at that frame's sample
      * (glr_frame_first_sample), and glr_encoder_submit_audio's pts count samples from pts
-     * 0's. A chunk of a longer render is stamped so (glr_export_params.chunk). 0 otherwise. */
+     * 0's; an audio.input starts at that first frame (offset from there). A chunk of a
+     * longer render is stamped so (glr_export_params.chunk). 0 otherwise. */
     int64_t first_pts;
     uint64_t reserved_[1];   /* zero: room for later fields without an ABI break */
 };
@@ -211,12 +212,13 @@ GLR_API enum glr_format glr_encoder_preferred_format(const struct glr_encoder_pa
  * waiting; never drops. *frame is cleared.
  * Returns 0, or the first error the encoder met (sticky: every later call returns it),
  * or -EINVAL for a frame whose size, format or colour differs from the params, or a pts
- * that does not increase (use_frame_pts). */
+ * that does not increase or is before first_pts (use_frame_pts). */
 GLR_API int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame);
 
 /* Hands frames of PCM to the audio track of an encoder opened with audio.sample_rate
  * (and no audio.input): `frames` samples per channel, interleaved 32-bit float, the first
- * at sample `pts` of the track (0 for the first). A gap before pts is filled with silence.
+ * at sample `pts` of the track (0 for the first; with first_pts, counted from pts 0's
+ * time, the track starting at first_pts'). A gap before pts is filled with silence.
  * The samples are copied; any thread, but one at a time. Returns 0, -EINVAL for a pts
  * before the end of what was submitted or an encoder without a PCM track, or the
  * encoder's sticky error. */
