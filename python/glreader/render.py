@@ -171,8 +171,8 @@ def render(
     True or "straight", or "premultiplied", keeps the shader's alpha. overwrite: replace an
     existing file (default: FileExistsError, the file untouched). chunk: the output is one
     chunk of a longer render, for glreader.join (as glreader-export --frames A-B makes one:
-    timestamps on the whole timeline, joinable encoder settings, no sound track, .mkv or
-    .nut). compile_timeout: seconds the shaders may take to compile (and a first frame without
+    timestamps on the whole timeline, joinable encoder settings, the Sound pass as it
+    rendered for the join to encode, .mkv or .nut). compile_timeout: seconds the shaders may take to compile (and a first frame without
     pre-roll to render), as glreader-export's --compile-timeout; 0: no limit.
 
     options: any other option of glreader-export's, by its name in the library's table

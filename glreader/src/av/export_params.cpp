@@ -146,9 +146,12 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
     // they rendered, for the join to encode once over the whole.
     if (sound_pass && params.chunk) {
         if ((audio.codec && std::strcmp(audio.codec, chunk_sound_codec) != 0) || audio.bit_rate)
-            glr::fail(-EINVAL, "a chunk keeps the Sound pass as %s, for the join to encode once: give the sound's "
-                               "codec and bit rate to the join (glreader-export join --audio-codec)",
+            glr::fail(-EINVAL, "glr_export_create: a chunk keeps the Sound pass as %s, for the join to encode once: "
+                               "give the sound's codec and bit rate to the join (glreader-export join --audio-codec)",
                       chunk_sound_codec);
+        if (audio.offset != 0 || audio.keep_longer)
+            glr::fail(-EINVAL, "glr_export_create: a chunk keeps the Sound pass where its frames are: audio.offset and "
+                               "keep_longer shape a sound file, which the join places");
         audio.codec = chunk_sound_codec;
     }
     s.mux_sound = sound_pass && !piped && (audio.codec || glr::holds_sound(p.encoder.container, p.encoder.output));

@@ -65,16 +65,13 @@ void open_chunk(chunk &c)
         const AVCodecParameters *par = s->codecpar;
         if (par->codec_type == AVMEDIA_TYPE_VIDEO && !c.stream)
             c.stream = s;
-        else if (par->codec_type == AVMEDIA_TYPE_AUDIO && !c.sound &&
-                 par->codec_id == avcodec_find_encoder_by_name(chunk_sound_codec)->id && par->sample_rate > 0 &&
-                 par->ch_layout.nb_channels > 0)
+        else if (par->codec_type == AVMEDIA_TYPE_AUDIO && !c.sound && par->codec_id == AV_CODEC_ID_PCM_S16LE &&
+                 par->sample_rate > 0 && par->ch_layout.nb_channels > 0)
             c.sound = s;
         else
-            fail(-EINVAL, "glr_join: %s holds a %s stream (%s) besides its picture and Sound pass; a glreader chunk "
-                          "holds its video, and its Sound pass as %s",
-                 c.url.c_str(), av_get_media_type_string(par->codec_type) ? av_get_media_type_string(par->codec_type)
-                                                                           : "data",
-                 avcodec_get_name(par->codec_id), chunk_sound_codec);
+            fail(-EINVAL, "glr_join: %s holds a stream of %s (stream %u) that no glreader chunk holds: a chunk holds "
+                          "one video stream, and its Sound pass as %s",
+                 c.url.c_str(), avcodec_get_name(par->codec_id), i, chunk_sound_codec);
     }
     if (!c.stream)
         fail(-EINVAL, "glr_join: %s holds no video stream", c.url.c_str());
@@ -105,7 +102,7 @@ std::string difference(const chunk &a, const chunk &b)
         return b.sound ? "a Sound pass against none" : "no Sound pass against one";
     if (a.sound && (a.sound->codecpar->sample_rate != b.sound->codecpar->sample_rate ||
                     a.sound->codecpar->ch_layout.nb_channels != b.sound->codecpar->ch_layout.nb_channels))
-        return format("the Sound pass at %d Hz, %d channels, against %d Hz, %d", b.sound->codecpar->sample_rate,
+        return format("the Sound pass at %d Hz, %d channels, against %d Hz, %d channels", b.sound->codecpar->sample_rate,
                       b.sound->codecpar->ch_layout.nb_channels, a.sound->codecpar->sample_rate,
                       a.sound->codecpar->ch_layout.nb_channels);
     return "";
@@ -170,6 +167,9 @@ public:
         if (!p_.audio.input && !sound && (p_.audio.codec || p_.audio.bit_rate))
             fail(-EINVAL, "glr_join: audio.codec and bit_rate shape the sound, and there is none: no audio.input, and "
                           "the chunks keep no Sound pass");
+        if (!p_.audio.input && sound && p_.audio.codec && std::strcmp(p_.audio.codec, "copy") == 0)
+            fail(-EINVAL, "glr_join: audio.codec \"copy\" copies a sound file's packets; the chunks' Sound pass is "
+                          "encoded once: name an encoder (flac, aac, libopus), or none for the container's own");
         if (sound && p_.audio.input) {
             glr_log_message(log_, GLR_LOG_INFO,
                             format("the chunks' Sound pass is left out: the sound is %s", p_.audio.input).c_str());

@@ -11,7 +11,9 @@
  * video stream, and have the same codec parameters as the others (codec, size, pixel
  * format, colour, the encoder's headers); together their ranges must cover one span of
  * frames with no gap and no overlap. Anything else is refused with words before the output
- * is created. The packets are copied as they are, their timestamps those of a single pass
+ * is created; a chunk found wrong only as it is read (a frame outside its range, its Sound
+ * pass cut short) ends the join with the output as far as it got (GLR_OUTPUT_PART: only
+ * OUTPUT.part, never OUTPUT). The packets are copied as they are, their timestamps those of a single pass
  * over the same frames (counted from the first chunk's first frame); the sound, a file's
  * or the project's Sound pass that every chunk kept (as it rendered), is encoded once for
  * the whole length, so there is no seam at a join, and the Sound pass's samples are a
