@@ -499,9 +499,37 @@ static void stop_during_stalled_output(int interrupt, int piped)
     unlink(copy);
 }
 
+/* Runs a long job of params p into the pipe sink's file `piped`, stops it after a few
+ * frames (a cancel, or the interrupt) and checks that ffmpeg, which did not stall,
+ * finalized every frame rendered: only a stalled ffmpeg is killed. */
+static void stop_a_piped_job(struct glr_export_params p, const char *piped, int interrupt)
+{
+    p.frame_count = 2000;
+    p.interrupt.callback = interrupt ? interrupt_when_told : NULL;
+    glr_export *job = glr_export_create(NULL, &p);
+    CHECK(job != NULL);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, some_rendered, 60, "the first frames"));
+    if (interrupt)
+        atomic_store(&give_up, 1);
+    else
+        glr_export_cancel(job);
+    pthread_join(r.thread, NULL);
+    struct glr_export_stats s = stats_of(job);
+    if (interrupt)
+        CHECK(r.rc == -EINTR && s.stop == GLR_EXPORT_INTERRUPTED);
+    else
+        CHECK(r.rc == 0 && s.stop == GLR_EXPORT_CANCELLED);
+    uint64_t hashes[1];
+    int frames = decode_hashes(piped, hashes, 1);
+    CHECK(frames > 0 && frames == s.frames_rendered);
+    glr_export_destroy(&job);
+}
+
 /* Pipe mode: the same job writes the range to an ffmpeg child (BGRA through the pipe, FFV1
  * written by ffmpeg), and the file holds the frames an in-process encode of it holds. A
- * cancel there ends the child's input: ffmpeg finalizes what it got. */
+ * cancel or an interrupt there ends the child's input: ffmpeg finalizes what it got. */
 static void pipe_sink_matches_the_encoder(void)
 {
     glr_project *project = load("");
@@ -524,20 +552,8 @@ static void pipe_sink_matches_the_encoder(void)
         CHECK(a[i] == b[i]);
     unlink(piped);
 
-    p.frame_count = 2000; /* cancelled after a few */
-    glr_export *job = glr_export_create(NULL, &p);
-    CHECK(job != NULL);
-    struct running_job r;
-    start(&r, job);
-    CHECK(wait_for(job, some_rendered, 60, "the first frames"));
-    glr_export_cancel(job);
-    pthread_join(r.thread, NULL);
-    s = stats_of(job);
-    CHECK(r.rc == 0 && s.stop == GLR_EXPORT_CANCELLED);
-    uint64_t hashes[1];
-    int frames = decode_hashes(piped, hashes, 1);
-    CHECK(frames > 0 && frames == s.frames_rendered);
-    glr_export_destroy(&job);
+    stop_a_piped_job(p, piped, 0);
+    stop_a_piped_job(p, piped, 1);
     glr_project_destroy(&project);
     unlink(direct);
     unlink(piped);

@@ -4,6 +4,7 @@
 #include "ring/fence_seam.h"
 
 #include "error.hpp"
+#include "format.hpp"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <cstring>
 
 namespace {
 
@@ -96,6 +98,12 @@ int glr_recorder::start_child()
     child_stdin_ = glr_ffmpeg_child_stdin(child_);
     // Taken while the child cannot have been reaped: a later signal reaches it or no one.
     child_pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, glr_ffmpeg_child_pid(child_), 0));
+    if (child_pidfd_ < 0)
+        glr_log_message(log_, GLR_LOG_WARN,
+                        glr::format("pidfd_open failed (%s, Linux 5.3 has it): an interrupt cannot abandon this "
+                                    "ffmpeg child if it stalls",
+                                    std::strerror(errno))
+                            .c_str());
     params_.pipe.args = nullptr; // the caller's, read once
     params_.pipe.ffmpeg = nullptr;
     return 0;
@@ -236,14 +244,19 @@ int glr_recorder::finalize(bool whole)
     // way. A child that stopped reading says why itself.
     sink_waiting_ = true;
     int rc = glr_pipe_close(pipe_, child_stdin_);
-    int exited = glr_ffmpeg_child_finish(child_);
     sink_waiting_ = false;
+    int exited = glr_ffmpeg_child_finish(child_);
     return exited < 0 ? exited : rc;
 }
 
 void glr_recorder::interrupt_sink()
 {
-    if (sink_waiting_ && child_pidfd_ >= 0)
+    if (!sink_waiting_ || child_pidfd_ < 0)
+        return;
+    // Stalled, not busy: it has taken no frame for as long as a cancel waits for an answer.
+    glr_pipe_stats s{};
+    glr_pipe_get_stats(pipe_, &s);
+    if (s.reader_idle_ms >= stalled_reader_ms)
         syscall(SYS_pidfd_send_signal, child_pidfd_, SIGKILL, nullptr, 0);
 }
 

@@ -27,10 +27,12 @@ public:
     int submit_audio(const float *samples, int frames, int64_t pts);
     void cancel() noexcept { cancel_ = true; }
     int abandon();
-    // Gives up on a pipe sink that waits for ffmpeg (a write, or its end): the child is
-    // killed, so that wait ends with an error at once. Any thread; nothing while the sink
-    // does not wait (ffmpeg then finalizes its output as for a cancel).
+    // Gives up on a pipe sink's ffmpeg that stalls: one that has taken no frame for
+    // stalled_reader_ms while a write (or the drain before its end) waits for it is killed,
+    // so that wait ends with an error at once. Any thread. One that reads, or has all its
+    // frames and finalizes, is left to finish its output as for a cancel.
     void interrupt_sink();
+    static constexpr double stalled_reader_ms = 500;
     int finish();
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }
@@ -54,7 +56,7 @@ private:
     glr_pipe *pipe_ = nullptr;
     int child_stdin_ = -1;
     int child_pidfd_ = -1;                // signals the child and never another process; -1: none
-    std::atomic<bool> sink_waiting_{false}; // a pipe sink's write or end under way
+    std::atomic<bool> sink_waiting_{false}; // a pipe sink's write, or the drain before its end, under way
     glr_ring *ring_ = nullptr;
     std::thread::id gl_thread_;
 #ifdef GLREADER_TEST_SEAMS

@@ -45,6 +45,8 @@ glr_pipe_stats glr_pipe::stats() const
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto &entry : writers_)
         s.reader_idle_ms = std::max(s.reader_idle_ms, entry.second->reader_idle_ms());
+    for (const auto &writer : closing_)
+        s.reader_idle_ms = std::max(s.reader_idle_ms, writer->reader_idle_ms());
     return s;
 }
 
@@ -101,6 +103,10 @@ int glr_pipe::close(int fd)
             return 0;
         writer = std::move(it->second);
         writers_.erase(it);
+        closing_.push_back(writer);
     }
-    return returned(writer->finish());
+    int rc = returned(writer->finish());
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_.erase(std::find(closing_.begin(), closing_.end(), writer));
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 struct glr_pipe {
 public:
@@ -31,4 +32,6 @@ private:
     glr::pipe_io::ledger book_;
     mutable std::mutex mutex_;
     std::map<int, std::shared_ptr<glr::pipe_io::fd_writer>> writers_;
+    // Writers that close() is draining: still counted in stats (their reader may stall).
+    std::vector<std::shared_ptr<glr::pipe_io::fd_writer>> closing_;
 };
