@@ -1,5 +1,5 @@
-"""glreader.farm's storage: the work folder's manifest of finished chunks, and the project
-and media zipped to travel to nodes that cannot see the caller's disk."""
+"""glreader.farm's storage: the work folder's manifest of finished chunks, and the project,
+media and sound file zipped to travel to nodes that cannot see the caller's disk."""
 from __future__ import annotations
 
 import hashlib
@@ -49,7 +49,7 @@ class Manifest:
 
 
 class Packed:
-    """A shader file, project folder or media folder, zipped, so that a node that cannot see
+    """A shader file, project folder, media folder or sound file, zipped, so that a node that cannot see
     the caller's disk renders it too; digest: a hash of its files' names and bytes."""
 
     def __init__(self, path: str) -> None:
