@@ -49,8 +49,9 @@ class Manifest:
 
 
 class Packed:
-    """A shader file, project folder, media folder or sound file, zipped, so that a node that cannot see
-    the caller's disk renders it too; digest: a hash of its files' names and bytes."""
+    """A shader file, project folder, media folder or sound file, zipped, so that a node
+    that cannot see the caller's disk renders it too; digest: a hash of its files' names
+    and bytes."""
 
     def __init__(self, path: str) -> None:
         if not os.path.exists(path):
