@@ -253,7 +253,7 @@ void glr_recorder::interrupt_sink()
 {
     if (!sink_waiting_ || child_pidfd_ < 0)
         return;
-    // Stalled, not busy: it has taken no frame for as long as a cancel waits for an answer.
+    // Stalled, not busy: it has taken no frame for stalled_reader_ms.
     glr_pipe_stats s{};
     glr_pipe_get_stats(pipe_, &s);
     if (s.reader_idle_ms >= stalled_reader_ms)

@@ -32,7 +32,9 @@ public:
     // so that wait ends with an error at once. Any thread. One that reads, or has all its
     // frames and finalizes, is left to finish its output as for a cancel.
     void interrupt_sink();
-    static constexpr double stalled_reader_ms = 500;
+    // Long enough that a busy machine's ffmpeg, starved of the CPU, is not taken for one
+    // that stalls.
+    static constexpr double stalled_reader_ms = 2000;
     int finish();
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }

@@ -97,7 +97,7 @@ struct glr_export_params {
     double compile_timeout;
     /* Polled on glr_export_run's thread and by the output's writes (see glr_interrupt):
      * non-zero stops the job at once, abandoning an output that stalls (a pipe sink's ffmpeg
-     * child that has taken no frame for 0.5 s is killed; one that reads finalizes its
+     * child that has taken no frame for 2 s is killed; one that reads finalizes its
      * output, as for a cancel). NULL: none. */
     struct glr_interrupt interrupt;
     /* Called on glr_export_run's thread every progress_interval_ms (0: 100) while the job
