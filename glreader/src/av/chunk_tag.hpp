@@ -3,6 +3,7 @@
 // value comes from a user's file, so it is read strictly. FFmpeg-free, to be fuzzed alone.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace glr {
@@ -10,6 +11,10 @@ namespace glr {
 // How a chunk keeps the project's Sound pass: as it rendered (16-bit stereo), so that the
 // join's one encode over the whole render gets the single pass's samples.
 constexpr const char *chunk_sound_codec = "pcm_s16le";
+
+// A Sound pass sample as the encoder takes it. The job converts the single pass's samples
+// and the join a chunk's with this one rule, so that one encode sees the same values.
+inline float sound_sample_value(int16_t sample) { return static_cast<float>(sample) / 32768.0f; }
 
 struct chunk_range {
     int first = 0, frames = 0, fps_num = 0, fps_den = 0;

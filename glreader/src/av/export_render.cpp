@@ -5,6 +5,7 @@
 #include "av/export_shared.hpp"
 
 #include "glreader/utils/libav_media.h"
+#include "av/chunk_tag.hpp"
 #include "error.hpp"
 
 #include <cerrno>
@@ -203,7 +204,7 @@ private:
         s_->leave_busy();
         samples_.resize(stereo_.size());
         for (size_t k = 0; k < samples_.size(); k++)
-            samples_[k] = stereo_[k] / 32768.0f;
+            samples_[k] = sound_sample_value(stereo_[k]);
         int rc = glr_recorder_submit_audio(recorder_, samples_.data(), static_cast<int>(to - from), from - range_first);
         if (rc != -ECANCELED) // abandoned: the output was finalized without it
             check(rc);

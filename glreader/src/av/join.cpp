@@ -266,7 +266,7 @@ private:
             return;
         pcm_.resize(static_cast<size_t>(samples * channels));
         for (size_t i = 0; i < pcm_.size(); i++)
-            pcm_[i] = static_cast<float>(static_cast<int16_t>(AV_RL16(packet.data + 2 * i))) / 32768.0f;
+            pcm_[i] = sound_sample_value(static_cast<int16_t>(AV_RL16(packet.data + 2 * i)));
         audio.submit(pcm_.data(), static_cast<int>(samples), next);
         next += samples;
     }
