@@ -479,6 +479,8 @@ static void stop_during_stalled_output(int interrupt, int piped)
         atomic_store(&reader.resume, 1);
     pthread_join(r.thread, NULL);
     struct glr_export_stats s = stats_of(job);
+    /* as a program must before it exits: a render thread left behind still frees its GL context */
+    CHECK(wait_for(job, render_stopped, 60, "the render thread's end"));
     atomic_store(&reader.resume, 1);
     pthread_join(reader.thread, NULL);
     if (interrupt) {
@@ -493,6 +495,48 @@ static void stop_during_stalled_output(int interrupt, int piped)
         int frames = decode_hashes(copy, hashes, 1);
         CHECK(frames > 0 && frames == (piped ? s.frames_rendered : (int)s.encoder.frames_encoded));
     }
+    glr_export_destroy(&job);
+    glr_project_destroy(&project);
+    unlink(fifo);
+    unlink(copy);
+}
+
+/* Has ffmpeg taken every frame, the job waiting for its end? */
+static int all_frames_taken(const struct glr_export_stats *s)
+{
+    return s->state == GLR_EXPORT_FLUSHING && s->pipe.bytes_written >= 8 * 160 * 120 * 3 / 2;
+}
+
+/* An interrupt while the pipe sink's ffmpeg, which has every frame, finalizes into an
+ * output whose reader pauses: its `reverse` filter writes nothing before its input ends,
+ * so the job waits for its exit, not its reading. The child, stalled (no CPU used), is
+ * killed: the job returns while the reader still pauses. */
+static void interrupt_a_stalled_finalization(void)
+{
+    const char *fifo = scratch_file("finalizing.nut"), *copy = scratch_file("received.nut");
+    CHECK(mkfifo(fifo, 0644) == 0);
+    glr_project *project = load("");
+    struct glr_export_params p = ffv1_params(project, 160, 120, 0, 8, fifo);
+    const char *args[] = {"-vf", "reverse", "-c:v", "rawvideo", "-f", "nut", "-y", fifo, NULL};
+    memset(&p.encoder, 0, sizeof p.encoder);
+    p.pipe.args = args;
+    p.ring_format = GLR_FORMAT_NV12;
+    p.interrupt.callback = interrupt_when_told;
+    glr_export *job = glr_export_create(NULL, &p);
+    struct paused_reader reader = {fifo, copy, 0, 0, 0};
+    pthread_create(&reader.thread, NULL, read_fifo, &reader);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, all_frames_taken, 60, "ffmpeg's taking every frame"));
+    atomic_store(&give_up, 1);
+    pthread_join(r.thread, NULL);
+    struct glr_export_stats s = stats_of(job);
+    atomic_store(&reader.resume, 1);
+    pthread_join(reader.thread, NULL);
+    CHECK(r.rc == -EINTR);
+    CHECK(s.stop == GLR_EXPORT_INTERRUPTED);
+    CHECK(s.frames_rendered == 8);
+    CHECK(wait_for(job, render_stopped, 60, "the render thread's end"));
     glr_export_destroy(&job);
     glr_project_destroy(&project);
     unlink(fifo);
@@ -621,7 +665,8 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|destroy_held|"
-                        "stalled_cancel|stalled_interrupt|piped_stalled_cancel|piped_stalled_interrupt|params|pipe|start\n");
+                        "stalled_cancel|stalled_interrupt|piped_stalled_cancel|piped_stalled_interrupt|"
+                        "piped_finalizing_interrupt|params|pipe|start\n");
         return 2;
     }
     export_job_test_pinned_context = glr_context_create(NULL, NULL);
@@ -650,6 +695,8 @@ int main(int argc, char **argv)
         stop_during_stalled_output(0, 1);
     else if (!strcmp(which, "piped_stalled_interrupt"))
         stop_during_stalled_output(1, 1);
+    else if (!strcmp(which, "piped_finalizing_interrupt"))
+        interrupt_a_stalled_finalization();
     else if (!strcmp(which, "params"))
         bad_params_are_refused();
     else if (!strcmp(which, "pipe"))

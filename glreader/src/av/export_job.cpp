@@ -24,8 +24,8 @@ namespace glr {
 
 namespace {
 
-// How long a render thread may take to look at a cancel itself, between frames, before
-// the supervisor finalizes without it.
+// How long a render thread may take to look at a cancel (or an interrupt) itself, between
+// frames, before the supervisor finalizes without it.
 constexpr auto cancel_grace = std::chrono::milliseconds(500);
 // How often the supervisor looks at the cancel, the interrupt and the limits.
 constexpr auto tick = std::chrono::milliseconds(20);
@@ -173,8 +173,11 @@ int glr_export::run()
             s.recorder->interrupt_sink();
         bool over_limit = s.compiling && p.compile_timeout > 0 &&
                           std::chrono::duration<double>(now - s.busy_since).count() > p.compile_timeout;
+        // An interrupt is a cancel too: a render thread busy in a frame or a readback is not
+        // yet held, and one given up too soon would still be freeing its GL context while
+        // the program exits.
         bool cancel_unanswered = s.cancel && now - std::max(cancel_seen, s.busy_since) >= glr::cancel_grace;
-        if (s.busy && !s.abandoned && (over_limit || s.interrupted || cancel_unanswered) &&
+        if (s.busy && !s.abandoned && (over_limit || cancel_unanswered) &&
             (!s.recorder || glr_recorder_abandon(s.recorder) == 0)) {
             // The render thread is held in the driver: finalize without it.
             s.abandoned = true;

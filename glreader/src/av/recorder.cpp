@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace {
@@ -19,6 +20,26 @@ namespace {
 using clock = std::chrono::steady_clock;
 
 constexpr int default_ring_depth = 3, default_progress_ms = 100;
+
+// A process's CPU time so far (user and system, in clock ticks), from /proc; -1 when
+// unreadable.
+long long cpu_ticks(pid_t pid)
+{
+    char path[64], text[1024];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    FILE *f = std::fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    text[n] = 0;
+    // The fields after the command's closing parenthesis: state is the 3rd, utime the 14th.
+    const char *rest = std::strrchr(text, ')');
+    unsigned long long utime, stime;
+    if (!rest || std::sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return -1;
+    return static_cast<long long>(utime + stime);
+}
 
 // An unset colour (every field 0) is the encoder's.
 bool color_unset(const glr_color &c)
@@ -226,9 +247,9 @@ int glr_recorder::to_sink(glr_frame &f)
     // A full queue waits for the output (or for ffmpeg to read).
     if (params_.sink_wait)
         params_.sink_wait(params_.sink_wait_opaque, 1);
-    sink_waiting_ = pipe_ != nullptr;
+    sink_waiting_ = pipe_ ? sink_wait::reading : sink_wait::none;
     int rc = encoder_ ? glr_encoder_submit(encoder_, &f) : glr_pipe_write_frame(pipe_, child_stdin_, &f);
-    sink_waiting_ = false;
+    sink_waiting_ = sink_wait::none;
     if (params_.sink_wait)
         params_.sink_wait(params_.sink_wait_opaque, 0);
     return rc;
@@ -242,21 +263,40 @@ int glr_recorder::finalize(bool whole)
         return 0;
     // Every byte written, then the end of ffmpeg's input: it finalizes its output either
     // way. A child that stopped reading says why itself.
-    sink_waiting_ = true;
+    sink_waiting_ = sink_wait::reading;
     int rc = glr_pipe_close(pipe_, child_stdin_);
-    sink_waiting_ = false;
+    sink_waiting_ = sink_wait::exiting;
     int exited = glr_ffmpeg_child_finish(child_);
+    sink_waiting_ = sink_wait::none;
     return exited < 0 ? exited : rc;
 }
 
 void glr_recorder::interrupt_sink()
 {
-    if (!sink_waiting_ || child_pidfd_ < 0)
+    if (child_pidfd_ < 0)
         return;
-    // Stalled, not busy: it has taken no frame for stalled_reader_ms.
-    glr_pipe_stats s{};
-    glr_pipe_get_stats(pipe_, &s);
-    if (s.reader_idle_ms >= stalled_reader_ms)
+    bool stalled = false;
+    switch (sink_waiting_.load()) {
+    case sink_wait::none:
+        return;
+    case sink_wait::reading: { // it has taken no frame for stalled_ms
+        glr_pipe_stats s{};
+        glr_pipe_get_stats(pipe_, &s);
+        stalled = s.reader_idle_ms >= std::chrono::duration<double, std::milli>(stalled_ms).count();
+        break;
+    }
+    case sink_wait::exiting: { // it has used no CPU for stalled_ms (not yet reaped: its pid is its own)
+        long long ticks = cpu_ticks(glr_ffmpeg_child_pid(child_));
+        auto now = clock::now();
+        if (ticks != exiting_cpu_ticks_ || exiting_progress_ == clock::time_point{}) {
+            exiting_cpu_ticks_ = ticks;
+            exiting_progress_ = now;
+        }
+        stalled = now - exiting_progress_ >= stalled_ms;
+        break;
+    }
+    }
+    if (stalled)
         syscall(SYS_pidfd_send_signal, child_pidfd_, SIGKILL, nullptr, 0);
 }
 

@@ -28,13 +28,14 @@ public:
     void cancel() noexcept { cancel_ = true; }
     int abandon();
     // Gives up on a pipe sink's ffmpeg that stalls: one that has taken no frame for
-    // stalled_reader_ms while a write (or the drain before its end) waits for it is killed,
-    // so that wait ends with an error at once. Any thread. One that reads, or has all its
-    // frames and finalizes, is left to finish its output as for a cancel.
+    // stalled_ms while a write (or the drain before its end) waits for it, or that has used
+    // no CPU for stalled_ms while its exit is waited for (it finalizes into an output that
+    // takes nothing), is killed, so that wait ends at once. One thread at a time. One that
+    // reads, or finalizes with work to do, is left to finish its output as for a cancel.
     void interrupt_sink();
     // Long enough that a busy machine's ffmpeg, starved of the CPU, is not taken for one
     // that stalls.
-    static constexpr double stalled_reader_ms = 2000;
+    static constexpr auto stalled_ms = std::chrono::milliseconds(2000);
     int finish();
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }
@@ -58,7 +59,13 @@ private:
     glr_pipe *pipe_ = nullptr;
     int child_stdin_ = -1;
     int child_pidfd_ = -1;                // signals the child and never another process; -1: none
-    std::atomic<bool> sink_waiting_{false}; // a pipe sink's write, or the drain before its end, under way
+    // What a pipe sink's wait, if any, waits for: ffmpeg to read (a write, or the drain
+    // before its end) or to exit.
+    enum class sink_wait { none, reading, exiting };
+    std::atomic<sink_wait> sink_waiting_{sink_wait::none};
+    // interrupt_sink's view of an exiting child: its CPU time, and when that last grew.
+    long long exiting_cpu_ticks_ = -1;
+    std::chrono::steady_clock::time_point exiting_progress_{};
     glr_ring *ring_ = nullptr;
     std::thread::id gl_thread_;
 #ifdef GLREADER_TEST_SEAMS

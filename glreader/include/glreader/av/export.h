@@ -98,7 +98,8 @@ struct glr_export_params {
     /* Polled on glr_export_run's thread and by the output's writes (see glr_interrupt):
      * non-zero stops the job at once, abandoning an output that stalls (a pipe sink's ffmpeg
      * child that has taken no frame for 2 s is killed; one that reads finalizes its
-     * output, as for a cancel). NULL: none. */
+     * output, as for a cancel; a render thread held in the driver is given up as after a
+     * cancel). NULL: none. */
     struct glr_interrupt interrupt;
     /* Called on glr_export_run's thread every progress_interval_ms (0: 100) while the job
      * runs, at each change of its state, and once when it ends (GLR_EXPORT_ENDED). NULL:
