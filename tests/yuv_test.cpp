@@ -13,7 +13,6 @@
 
 namespace {
 
-using glr_test::gl_test;
 using glr_test::max_difference;
 using glr_test::pattern_scene;
 using glr_test::planes_of;
@@ -66,7 +65,7 @@ image make_image(const std::string &name, int w, int h)
     return im;
 }
 
-class yuv_test : public gl_test {
+class yuv_test : public glr_test::scene_test {
 protected:
     // A 2D texture holding im (GL's rows are bottom first).
     unsigned upload(const image &im)
@@ -82,8 +81,7 @@ protected:
                         &gl_rows[static_cast<size_t>(im.height - 1 - y) * row]);
         gl.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
         gl.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, im.width, im.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, gl_rows.data());
-        textures_.push_back(texture);
-        return texture;
+        return keep(texture);
     }
 
     // im converted by a ring of that format and colour, read back.
@@ -102,23 +100,6 @@ protected:
         return planes_of(f->c_frame());
     }
 
-    pattern_scene &scene()
-    {
-        if (!scene_)
-            scene_ = std::make_unique<pattern_scene>();
-        return *scene_;
-    }
-
-    void TearDown() override
-    {
-        if (scene_ && !textures_.empty())
-            scene_->gl().DeleteTextures(static_cast<int>(textures_.size()), textures_.data());
-        scene_.reset();
-        gl_test::TearDown();
-    }
-
-    std::unique_ptr<pattern_scene> scene_;
-    std::vector<unsigned> textures_;
 };
 
 glr_color color_of(glr_matrix m, glr_range r, glr_chroma_siting s)

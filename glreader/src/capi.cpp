@@ -5,11 +5,13 @@
 // the few modules that are their own C API (av/export_options.cpp, av/join.cpp,
 // av/ffmpeg_log.cpp).
 #include "glreader/glreader.h"
+#include "glreader/convert.h"
 
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
 #include "context/headless_context.hpp"
+#include "ring/converter.hpp"
 #include "ring/ring.hpp"
 #include "scene/shader_scene.hpp"
 #include "log.hpp"
@@ -361,3 +363,49 @@ void glr_scene_destroy(glr_scene **scene)
 const char *glr_scene_builtin_source(void) { return glr_scene::builtin_source_text(); }
 
 } // extern "C"
+
+glr_converter *glr_converter_create(glr_log *log, const struct glr_converter_params *params)
+{
+    if (!params) {
+        null_argument(log, "glr_converter_create", "params");
+        return nullptr;
+    }
+    glr_converter *conv = nullptr;
+    glr::guarded(log, [&] {
+        conv = new glr_converter(log_or_default(log), *params);
+        return 0;
+    });
+    return conv;
+}
+
+unsigned glr_converter_plane_format(const glr_converter *conv, int plane)
+{
+    return conv ? conv->plane(plane).format : 0;
+}
+
+int glr_converter_plane_width(const glr_converter *conv, int plane)
+{
+    return conv ? conv->plane(plane).width : 0;
+}
+
+int glr_converter_convert(glr_converter *conv, const struct glr_source *source, const unsigned textures[4])
+{
+    if (!conv)
+        return null_argument(nullptr, "glr_converter_convert", "conv");
+    if (!source || !textures)
+        return null_argument(conv->log(), "glr_converter_convert", source ? "textures" : "source");
+    return glr::guarded(conv->log(), [&] { return conv->convert(*source, textures); });
+}
+
+void glr_converter_destroy(glr_converter **conv)
+{
+    if (!conv || !*conv)
+        return;
+    glr_converter *c = *conv;
+    *conv = nullptr;
+    glr::guarded(c->log(), [&] {
+        c->destroy();
+        return 0;
+    });
+    delete c;
+}

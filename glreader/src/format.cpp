@@ -74,6 +74,16 @@ frame_layout layout_of(const glr_format_info &f, int width, int height)
     return out;
 }
 
+void check_frame_size(const glr_format_info &f, int width, int height, const char *call)
+{
+    int step_w = 1 << f.log2_chroma_w, step_h = 1 << f.log2_chroma_h;
+    if (f.yuv && (width % step_w || height % step_h))
+        fail(-EINVAL,
+             "%s: %dx%d cannot be converted to %s, whose chroma planes need a width that is a multiple of %d and "
+             "a height that is a multiple of %d (render at %dx%d, or pad)",
+             call, width, height, f.name, step_w, step_h, width + width % step_w, height + height % step_h);
+}
+
 glr_color resolved_color(const glr_format_info &f, const glr_color &in, const char *call)
 {
     int matrix = enum_value(in.matrix), range = enum_value(in.range), chroma = enum_value(in.chroma);

@@ -29,6 +29,10 @@ struct frame_layout {
 // row's padding and SIMD consumers see aligned rows.
 frame_layout layout_of(const glr_format_info &format, int width, int height);
 
+// Checks that a width x height frame has whole chroma samples in format (4:2:0: even
+// sizes); throws -EINVAL naming `call` and the size to render at.
+void check_frame_size(const glr_format_info &format, int width, int height, const char *call);
+
 // Fills in the defaults of a colour description for format (see glr_color) and checks
 // its values; throws -EINVAL naming `call` for values glreader cannot produce.
 glr_color resolved_color(const glr_format_info &format, const glr_color &requested, const char *call);

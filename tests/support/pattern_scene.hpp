@@ -4,11 +4,13 @@
 #pragma once
 
 #include "glreader/ring.h"
+#include "gl_test.hpp"
 
 #include <glad/gl.h>
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,34 @@ private:
     unsigned program_ = 0, vao_ = 0, fbo_ = 0;
     unsigned colour_[4] = {};
     int frame_location_ = -1, height_location_ = -1;
+};
+
+// A test with a GL context whose functions come from a pattern_scene (made on first use),
+// and textures it made there, deleted after the test.
+class scene_test : public gl_test {
+protected:
+    pattern_scene &scene()
+    {
+        if (!scene_)
+            scene_ = std::make_unique<pattern_scene>();
+        return *scene_;
+    }
+    unsigned keep(unsigned texture)
+    {
+        textures_.push_back(texture);
+        return texture;
+    }
+    void TearDown() override
+    {
+        if (scene_ && !textures_.empty())
+            scene_->gl().DeleteTextures(static_cast<int>(textures_.size()), textures_.data());
+        scene_.reset();
+        gl_test::TearDown();
+    }
+
+private:
+    std::unique_ptr<pattern_scene> scene_;
+    std::vector<unsigned> textures_;
 };
 
 // "" when frame holds frame n of the pattern in the row order flip promises, else a

@@ -115,6 +115,29 @@ constexpr handler texture_unit()
             }};
 }
 
+// An image unit's binding (OpenGL 4.2): the texture, level, layering, access and format.
+template <GLuint unit>
+constexpr handler image_unit()
+{
+    return {[](const functions &f, saved &s) {
+                if (!f.gl.BindImageTexture)
+                    return;
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_NAME, unit, &s.i[0]);
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_LEVEL, unit, &s.i[1]);
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_LAYERED, unit, &s.i[2]);
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_LAYER, unit, &s.i[3]);
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, unit, &s.i[4]);
+                f.gl.GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, unit, &s.i[5]);
+            },
+            nothing,
+            [](const functions &f, const saved &s) {
+                if (!f.gl.BindImageTexture)
+                    return;
+                f.gl.BindImageTexture(unit, static_cast<GLuint>(s.i[0]), s.i[1], static_cast<GLboolean>(s.i[2]), s.i[3],
+                                      static_cast<GLenum>(s.i[4]), static_cast<GLenum>(s.i[5]));
+            }};
+}
+
 void bind_renderbuffer(const functions &f, GLuint name) { f.gl.BindRenderbuffer(GL_RENDERBUFFER, name); }
 void bind_pack_buffer(const functions &f, GLuint name) { f.gl.BindBuffer(GL_PIXEL_PACK_BUFFER, name); }
 void bind_unpack_buffer(const functions &f, GLuint name) { f.gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, name); }
@@ -254,6 +277,10 @@ const std::array<handler, static_cast<size_t>(state::count)> handlers = {
     texture_unit<1>(),
     texture_unit<2>(),
     texture_unit<3>(),
+    image_unit<0>(),
+    image_unit<1>(),
+    image_unit<2>(),
+    image_unit<3>(),
 };
 
 // Raises error with a call that changes no state; false when GL has no such call.

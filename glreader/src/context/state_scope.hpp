@@ -45,6 +45,10 @@ enum class state : unsigned {
     texture_unit1,
     texture_unit2,
     texture_unit3,
+    image_unit0, // an image unit's texture, level, layers, access and format (OpenGL 4.2)
+    image_unit1,
+    image_unit2,
+    image_unit3,
     count
 };
 
@@ -75,6 +79,11 @@ inline constexpr state_set readback{state::scissor,      state::framebuffer_srgb
 // The YUV conversion: a blit or the source in place, then a compute pass on unit 0.
 inline constexpr state_set convert = readback | state_set{state::program, state::storage_buffer,
                                                           state::active_texture, state::texture_unit0};
+// The YUV conversion into a texture per plane (glr_converter): the source in place on
+// unit 0, a compute pass writing image units 0..3.
+inline constexpr state_set convert_to_textures =
+    readback | state_set{state::program,     state::active_texture, state::texture_unit0, state::image_unit0,
+                         state::image_unit1, state::image_unit2,    state::image_unit3};
 // Texture uploads from memory or a pixel-unpack buffer, on unit 0.
 inline constexpr state_set upload{state::unpack, state::unpack_buffer, state::active_texture, state::texture_unit0};
 // An upload converted on the way: a compute pass over the staged buffer first.

@@ -41,14 +41,7 @@ glr_ring_params validated(const glr_ring_params &p)
         out.depth = 3;
     if (out.capture_timeout_ns == 0)
         out.capture_timeout_ns = default_capture_timeout_ns;
-    const glr_format_info &f = glr::format_info(out.format, "glr_ring_create");
-    int step_w = 1 << f.log2_chroma_w, step_h = 1 << f.log2_chroma_h;
-    if (f.yuv && (out.width % step_w || out.height % step_h))
-        fail(-EINVAL,
-             "glr_ring_create: %dx%d cannot be converted to %s, whose chroma planes need a width that "
-             "is a multiple of %d and a height that is a multiple of %d (render at %dx%d, or pad)",
-             out.width, out.height, f.name, step_w, step_h, out.width + out.width % step_w,
-             out.height + out.height % step_h);
+    glr::check_frame_size(glr::format_info(out.format, "glr_ring_create"), out.width, out.height, "glr_ring_create");
     return out;
 }
 

@@ -1,0 +1,216 @@
+// glr_converter: the ring's conversion pass writing into plane textures. Each plane, read
+// back from its texture, must hold exactly the bytes the ring reads back for the same
+// source, format and colour (the same shader); and the converter checks what it is given.
+#include "glreader/convert.h"
+
+#include "support/gl_test.hpp"
+#include "support/pattern_scene.hpp"
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+const glr_format yuv_formats[] = {GLR_FORMAT_NV12,    GLR_FORMAT_I420,    GLR_FORMAT_P010,
+                                  GLR_FORMAT_YUV444,  GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444,
+                                  GLR_FORMAT_YUVA444P10};
+
+struct converter_deleter {
+    void operator()(glr_converter *c) const { glr_converter_destroy(&c); }
+};
+using converter_ptr = std::unique_ptr<glr_converter, converter_deleter>;
+
+class converter_test : public glr_test::scene_test {
+protected:
+    const GladGLContext &gl() { return scene().gl(); }
+
+    // A texture of noise with alpha, w x h RGBA8.
+    unsigned noise_texture(int w, int h, unsigned seed)
+    {
+        std::vector<uint8_t> rgba(static_cast<size_t>(w) * h * 4);
+        std::mt19937 random(seed);
+        for (uint8_t &b : rgba)
+            b = static_cast<uint8_t>(random() & 255);
+        return texture(GL_RGBA8, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    }
+
+    unsigned texture(GLenum internal, int w, int h, GLenum format = GL_RED, GLenum type = GL_UNSIGNED_BYTE,
+                     const void *data = nullptr)
+    {
+        unsigned t = 0;
+        gl().GenTextures(1, &t);
+        gl().BindTexture(GL_TEXTURE_2D, t);
+        gl().PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        gl().TexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal), w, h, 0, format, type, data);
+        gl().BindTexture(GL_TEXTURE_2D, 0);
+        return keep(t);
+    }
+
+    // The plane textures conv asks for, each filled with a byte no conversion writes
+    // everywhere (so a plane left unwritten shows).
+    std::vector<unsigned> plane_textures(const glr_converter *conv, const glr_format_info &f, int h)
+    {
+        std::vector<unsigned> planes(4, 0);
+        for (int p = 0; p < f.planes; p++) {
+            GLenum internal = glr_converter_plane_format(conv, p);
+            int w = glr_converter_plane_width(conv, p), rows = glr_format_plane_rows(f.format, p, h);
+            std::vector<uint8_t> fill(static_cast<size_t>(w) * rows * 4, 0xA5);
+            bool pairs = internal == GL_RG8 || internal == GL_RG16;
+            bool wide = internal == GL_R16 || internal == GL_RG16;
+            planes[static_cast<size_t>(p)] = texture(internal, w, rows, pairs ? GL_RG : GL_RED,
+                                                     wide ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE, fill.data());
+        }
+        return planes;
+    }
+
+    // Plane p of texture t, rows as stored (row 0 first), row_bytes each.
+    std::vector<uint8_t> read_plane(unsigned t, GLenum internal, size_t row_bytes, int rows)
+    {
+        bool pairs = internal == GL_RG8 || internal == GL_RG16;
+        bool wide = internal == GL_R16 || internal == GL_RG16;
+        std::vector<uint8_t> bytes(row_bytes * static_cast<size_t>(rows));
+        gl().PixelStorei(GL_PACK_ALIGNMENT, 1);
+        gl().GetTextureImage(t, 0, pairs ? GL_RG : GL_RED, wide ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE,
+                             static_cast<GLsizei>(bytes.size()), bytes.data());
+        return bytes;
+    }
+
+    // The ring's frame of source as bytes, plane by plane, top row first.
+    std::vector<std::vector<uint8_t>> ring_planes(const glr_source &source, int w, int h, glr_format format,
+                                                  const glr_color &color)
+    {
+        glr_ring_params p = glr_test::ring_params(w, h, format, GLR_FLIP_STRIDE, 2);
+        p.color = color;
+        glr::ring ring(p);
+        EXPECT_TRUE(ring.try_capture(source, 0));
+        auto f = ring.acquire(UINT64_MAX);
+        std::vector<std::vector<uint8_t>> planes;
+        if (!f)
+            return planes;
+        const glr_frame &frame = f->c_frame();
+        for (int i = 0; i < glr_format_get_info(format)->planes; i++) {
+            const glr_plane &pl = frame.planes[i];
+            std::vector<uint8_t> bytes;
+            for (int r = 0; r < pl.rows; r++)
+                bytes.insert(bytes.end(), pl.data + r * pl.stride, pl.data + r * pl.stride + pl.row_bytes);
+            planes.push_back(std::move(bytes));
+        }
+        return planes;
+    }
+};
+
+glr_converter_params converter_params(int w, int h, glr_format format, const glr_color &color = {})
+{
+    glr_converter_params p{};
+    p.width = w;
+    p.height = h;
+    p.format = format;
+    p.color = color;
+    return p;
+}
+
+// Every format at sizes of whole blocks, of none (an odd multiple of 16 across, rows not a
+// multiple of 4), and tiny; BT.601 full range with centre siting besides the default.
+TEST_F(converter_test, every_plane_equals_the_ring_s_bytes)
+{
+    glr_color full601{};
+    full601.matrix = GLR_MATRIX_BT601;
+    full601.range = GLR_RANGE_FULL;
+    full601.chroma = GLR_CHROMA_CENTER;
+    struct size {
+        int w, h;
+    };
+    for (size s : {size{64, 32}, size{176, 144}, size{208, 118}, size{2, 2}})
+        for (glr_format format : yuv_formats)
+            for (const glr_color &color : {glr_color{}, full601}) {
+                const glr_format_info &f = *glr_format_get_info(format);
+                SCOPED_TRACE(std::string(f.name) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                             (color.matrix ? " bt601 full centre" : " default colour"));
+                glr_source source = glr::texture_source(noise_texture(s.w, s.h, static_cast<unsigned>(s.w + format)));
+                glr_converter_params params = converter_params(s.w, s.h, format, color);
+                converter_ptr conv(glr_converter_create(nullptr, &params));
+                ASSERT_TRUE(conv) << glr_last_error();
+                std::vector<unsigned> planes = plane_textures(conv.get(), f, s.h);
+                ASSERT_EQ(glr_converter_convert(conv.get(), &source, planes.data()), 0) << glr_last_error();
+                std::vector<std::vector<uint8_t>> want = ring_planes(source, s.w, s.h, format, color);
+                ASSERT_EQ(static_cast<int>(want.size()), f.planes);
+                for (int p = 0; p < f.planes; p++) {
+                    int rows = glr_format_plane_rows(format, p, s.h);
+                    size_t row_bytes = glr_format_plane_row_bytes(format, p, s.w);
+                    std::vector<uint8_t> got =
+                        read_plane(planes[static_cast<size_t>(p)], glr_converter_plane_format(conv.get(), p), row_bytes, rows);
+                    EXPECT_EQ(got, want[static_cast<size_t>(p)]) << "plane " << p;
+                }
+            }
+}
+
+// GL's order on request: row 0 is then the frame's bottom row.
+TEST_F(converter_test, gl_order_keeps_the_bottom_row_first)
+{
+    const int w = 32, h = 16;
+    glr_source source = glr::texture_source(noise_texture(w, h, 7));
+    glr_converter_params p = converter_params(w, h, GLR_FORMAT_YUV444);
+    converter_ptr top(glr_converter_create(nullptr, &p));
+    p.flip = GLR_FLIP_NONE;
+    converter_ptr bottom(glr_converter_create(nullptr, &p));
+    ASSERT_TRUE(top && bottom);
+    const glr_format_info &f = *glr_format_get_info(GLR_FORMAT_YUV444);
+    std::vector<unsigned> a = plane_textures(top.get(), f, h), b = plane_textures(bottom.get(), f, h);
+    ASSERT_EQ(glr_converter_convert(top.get(), &source, a.data()), 0);
+    ASSERT_EQ(glr_converter_convert(bottom.get(), &source, b.data()), 0);
+    std::vector<uint8_t> down = read_plane(a[0], GL_R8, w, h), up = read_plane(b[0], GL_R8, w, h);
+    for (int r = 0; r < h; r++)
+        EXPECT_EQ(0, std::memcmp(&down[static_cast<size_t>(r * w)], &up[static_cast<size_t>((h - 1 - r) * w)], w))
+            << "row " << r;
+}
+
+// What the converter is given is checked, with words, and the host's GL state is kept.
+TEST_F(converter_test, bad_params_and_textures_are_refused_with_words)
+{
+    gl();
+    glr_converter_params p = converter_params(33, 20, GLR_FORMAT_NV12);
+    EXPECT_EQ(glr_converter_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("render at 34x20"), std::string::npos) << glr_last_error();
+    p = converter_params(32, 20, GLR_FORMAT_BGRA8);
+    EXPECT_EQ(glr_converter_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("not a YUV format"), std::string::npos) << glr_last_error();
+
+    p = converter_params(32, 20, GLR_FORMAT_P010);
+    converter_ptr conv(glr_converter_create(nullptr, &p));
+    ASSERT_TRUE(conv);
+    EXPECT_EQ(glr_converter_plane_format(conv.get(), 0), static_cast<unsigned>(GL_R16));
+    EXPECT_EQ(glr_converter_plane_format(conv.get(), 1), static_cast<unsigned>(GL_RG16));
+    EXPECT_EQ(glr_converter_plane_width(conv.get(), 1), 16);
+    EXPECT_EQ(glr_converter_plane_format(conv.get(), 2), 0u);
+    glr_source source = glr::texture_source(noise_texture(32, 20, 1));
+    unsigned eight_bit[4] = {texture(GL_R8, 32, 20), texture(GL_RG8, 16, 10), 0, 0};
+    EXPECT_EQ(glr_converter_convert(conv.get(), &source, eight_bit), -EINVAL);
+    EXPECT_NE(std::string(glr_last_error()).find("internal format 0x822a"), std::string::npos) << glr_last_error();
+    unsigned small[4] = {texture(GL_R16, 32, 20), texture(GL_RG16, 16, 8), 0, 0};
+    EXPECT_EQ(glr_converter_convert(conv.get(), &source, small), -EINVAL);
+    EXPECT_NE(std::string(glr_last_error()).find("16x8, smaller than plane 1"), std::string::npos) << glr_last_error();
+    unsigned none[4] = {texture(GL_R16, 32, 20), 12345, 0, 0};
+    EXPECT_EQ(glr_converter_convert(conv.get(), &source, none), -EINVAL);
+    EXPECT_NE(std::string(glr_last_error()).find("is no texture"), std::string::npos) << glr_last_error();
+
+    // A host's image unit, program and texture binding survive a conversion.
+    unsigned host = texture(GL_R8, 4, 4), planes[4] = {texture(GL_R16, 32, 20), texture(GL_RG16, 16, 10), 0, 0};
+    gl().BindImageTexture(1, host, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R8);
+    gl().ActiveTexture(GL_TEXTURE0);
+    gl().BindTexture(GL_TEXTURE_2D, host);
+    ASSERT_EQ(glr_converter_convert(conv.get(), &source, planes), 0) << glr_last_error();
+    GLint name = 0, access = 0, format = 0, bound = 0;
+    gl().GetIntegeri_v(GL_IMAGE_BINDING_NAME, 1, &name);
+    gl().GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, 1, &access);
+    gl().GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, 1, &format);
+    gl().GetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    EXPECT_EQ(static_cast<unsigned>(name), host);
+    EXPECT_EQ(access, GL_READ_ONLY);
+    EXPECT_EQ(format, GL_R8);
+    EXPECT_EQ(static_cast<unsigned>(bound), host);
+    EXPECT_EQ(gl().GetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+} // namespace
