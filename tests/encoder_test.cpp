@@ -16,6 +16,7 @@ extern "C" {
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <cmath>
@@ -731,6 +732,55 @@ TEST(encoder_hardware, hardware_encoders_are_refused_with_what_is_missing)
         std::ifstream exists(path);
         EXPECT_FALSE(exists.good()) << "a failed setup created " << path;
     }
+}
+
+
+// A codec name takes the best encoder of that codec that opens here: a device's encoder
+// that does not (no NVENC on a machine without an NVIDIA GPU, or on an H100) is passed
+// over with a note, and where none of the build's encoders of that codec opens, the error
+// names each with FFmpeg's reason and nothing is created. A build without libx264 or
+// libx265 is made by hiding them (the choice's test seam).
+TEST(encoder_hardware, a_codec_name_never_takes_an_encoder_that_does_not_open)
+{
+    std::vector<std::string> lines;
+    glr_log_params lp{[](void *lines, glr_log_level, const char *m) {
+                          static_cast<std::vector<std::string> *>(lines)->push_back(m);
+                      },
+                      &lines, GLR_LOG_INFO};
+    glr_log *log = glr_log_create(&lp);
+    glr_internal_codec_choice_hide("libx264");
+    glr_internal_codec_choice_hide("libx265");
+    std::string path = scratch_path("probed.mkv");
+    for (const char *codec : {"h264", "hevc"}) {
+        SCOPED_TRACE(codec);
+        lines.clear();
+        glr_encoder_params ep = encoder_params(64, 48, GLR_FORMAT_NV12, codec, path.c_str());
+        glr_encoder_plan plan{};
+        int rc = glr_encoder_check(log, &ep, &plan);
+        std::string all;
+        for (const std::string &l : lines)
+            all += l + "\n";
+        const AVCodec *nvenc = avcodec_find_encoder_by_name(std::string(codec) == "h264" ? "h264_nvenc" : "hevc_nvenc");
+        if (rc == 0) { // the check's trial open of the encoder taken succeeded: it opens
+            EXPECT_STRNE(plan.video_encoder, "libx264");
+            EXPECT_STRNE(plan.video_encoder, "libx265");
+            if (nvenc && std::strcmp(plan.video_encoder, nvenc->name) != 0) { // it did not open: named
+                EXPECT_NE(all.find(std::string(nvenc->name) + " ("), std::string::npos) << all;
+                EXPECT_NE(all.find(std::string("does not open here: encoding with ") + plan.video_encoder),
+                          std::string::npos)
+                    << all;
+            }
+        } else { // every encoder of the codec in this build is a device's, and none opens
+            std::string error = glr_last_error();
+            EXPECT_NE(error.find("in this FFmpeg build opens here"), std::string::npos) << error;
+            if (nvenc)
+                EXPECT_NE(error.find(std::string(nvenc->name) + " ("), std::string::npos) << error;
+            std::ifstream exists(path);
+            EXPECT_FALSE(exists.good()) << "a failed check created " << path;
+        }
+    }
+    glr_internal_codec_choice_hide(nullptr);
+    glr_log_destroy(&log);
 }
 
 } // namespace

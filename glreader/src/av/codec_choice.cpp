@@ -1,7 +1,12 @@
 #include "av/codec_choice.hpp"
 
+#include "av/av_error.hpp"
 #include "av/edit_distance.hpp"
+#include "av/ffmpeg_log_hold.hpp"
 #include "error.hpp"
+#ifdef GLREADER_TEST_SEAMS
+#include "av/fault_injection.h"
+#endif
 
 extern "C" {
 #include <libavutil/pixdesc.h>
@@ -10,6 +15,8 @@ extern "C" {
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -95,6 +102,19 @@ int container_holds(const AVOutputFormat *muxer, AVCodecID id)
 
 bool experimental(const AVCodec *codec) { return codec->capabilities & AV_CODEC_CAP_EXPERIMENTAL; }
 
+#ifdef GLREADER_TEST_SEAMS
+// Encoders a test hides, as a build without them would (glr_internal_codec_choice_hide).
+std::mutex hidden_mutex;
+std::vector<std::string> hidden_encoders;
+bool hidden(const AVCodec *c)
+{
+    std::lock_guard<std::mutex> lock(hidden_mutex);
+    return std::find(hidden_encoders.begin(), hidden_encoders.end(), c->name) != hidden_encoders.end();
+}
+#else
+constexpr bool hidden(const AVCodec *) { return false; }
+#endif
+
 // Encoders of id in this build, best first: the ranking's, then those on the CPU, then
 // other devices', then experimental ones; never those that take only GPU frames, which
 // glreader-av does not upload.
@@ -103,7 +123,7 @@ std::vector<const AVCodec *> encoders_of(AVCodecID id)
     std::vector<const AVCodec *> found;
     void *it = nullptr;
     while (const AVCodec *c = av_codec_iterate(&it))
-        if (av_codec_is_encoder(c) && c->id == id && !takes_only_hardware_frames(c))
+        if (av_codec_is_encoder(c) && c->id == id && !takes_only_hardware_frames(c) && !hidden(c))
             found.push_back(c);
     auto rank = [&](const AVCodec *c) {
         for (const encoder_ranking &r : rankings)
@@ -121,6 +141,64 @@ const AVCodec *best_encoder(AVCodecID id)
 {
     std::vector<const AVCodec *> all = encoders_of(id);
     return all.empty() ? nullptr : all.front();
+}
+
+// Whether a device's encoder opens in this process: "" when it does, else FFmpeg's reason.
+// A small trial open, once per encoder (its device and driver answer the same until the
+// process ends); FFmpeg's words about it are not the user's business unless it is chosen.
+std::string device_refusal(const AVCodec *c)
+{
+    static std::mutex mutex;
+    static std::map<const AVCodec *, std::string> known;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(c); it != known.end())
+        return it->second;
+    AVCodecContext *context = avcodec_alloc_context3(c);
+    if (!context)
+        throw std::bad_alloc();
+    context->width = 256;
+    context->height = 144;
+    context->time_base = {1, 30};
+    context->framerate = {30, 1};
+    context->pix_fmt = AV_PIX_FMT_NV12;
+    for (const AVPixelFormat *f = encoder_pix_fmts(c); f && *f != AV_PIX_FMT_NONE; f++)
+        if (!(av_pix_fmt_desc_get(*f)->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+            context->pix_fmt = *f;
+            break;
+        }
+    int rc;
+    {
+        ffmpeg_log_hold hold;
+        rc = avcodec_open2(context, c, nullptr);
+    }
+    avcodec_free_context(&context);
+    return known.emplace(c, rc < 0 ? av_error_text(rc) : std::string()).first->second;
+}
+
+// The best encoder of id that opens here: devices' encoders are tried, and one that does not
+// open (no such GPU, no driver: h264_nvenc on a GPU without NVENC) is passed over, with a
+// note naming it when another is taken. nullptr when this build has none; throws when none
+// of those it has opens.
+const AVCodec *best_encoder_that_opens(AVCodecID id, const glr_log *log)
+{
+    std::vector<const AVCodec *> all = encoders_of(id);
+    std::string passed_over;
+    for (const AVCodec *c : all) {
+        std::string refusal = is_hardware_encoder(c) ? device_refusal(c) : "";
+        if (refusal.empty()) {
+            if (!passed_over.empty())
+                glr_log_message(log, GLR_LOG_INFO,
+                                format("%s: %s does not open here: encoding with %s", avcodec_get_name(id),
+                                       passed_over.c_str(), c->name)
+                                    .c_str());
+            return c;
+        }
+        passed_over += (passed_over.empty() ? "" : ", ") + std::string(c->name) + " (" + refusal + ")";
+    }
+    if (all.empty())
+        return nullptr;
+    fail(-ENODEV, "no encoder of %s in this FFmpeg build opens here: %s; name another codec", avcodec_get_name(id),
+         passed_over.c_str());
 }
 
 std::string joined(const std::vector<std::string> &names)
@@ -349,7 +427,7 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
             const AVCodecDescriptor *d = avcodec_descriptor_get_by_name(alias ? alias : asked);
             if (!d || d->type != type)
                 refuse_unknown(type, name, muxer, output);
-            if (!(codec = best_encoder(d->id)))
+            if (!(codec = best_encoder_that_opens(d->id, log)))
                 fail(-EINVAL, "this FFmpeg build has no encoder for %s; %s encoders for %s here: %s",
                      codec_words(d->id).c_str(), type_name(type), container_words(muxer).c_str(),
                      encoders_for(type, muxer, output).c_str());
@@ -363,7 +441,7 @@ const AVCodec *choose_encoder(AVMediaType type, const char *asked, const AVOutpu
     AVCodecID id = default_codec(type, muxer, output);
     if (id == AV_CODEC_ID_NONE)
         fail(-EINVAL, "%s holds no %s", container_words(muxer).c_str(), type_name(type));
-    if (const AVCodec *codec = best_encoder(id))
+    if (const AVCodec *codec = best_encoder_that_opens(id, log))
         return codec;
     // The container's own choice has no encoder here: the best codec it holds that has one.
     const AVCodecID *begin = type == AVMEDIA_TYPE_AUDIO ? std::begin(preferred_audio) : std::begin(preferred_video);
@@ -463,3 +541,14 @@ const AVCodec *choose_alpha_encoder(const char *asked, const AVOutputFormat *mux
 }
 
 } // namespace glr
+
+#ifdef GLREADER_TEST_SEAMS
+void glr_internal_codec_choice_hide(const char *encoder)
+{
+    std::lock_guard<std::mutex> lock(glr::hidden_mutex);
+    if (encoder)
+        glr::hidden_encoders.emplace_back(encoder);
+    else
+        glr::hidden_encoders.clear();
+}
+#endif

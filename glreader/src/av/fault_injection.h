@@ -55,6 +55,10 @@ GLR_API int glr_internal_export_render_threads(void);
 /* Waits up to `seconds` until at most `at_most` of them have not ended; 1 when so, else 0. */
 GLR_API int glr_internal_export_wait_render_threads(int at_most, double seconds);
 
+/* From then on, encoder choice passes over the encoder named (as a build without it
+ * would): a codec name then takes what comes after it. NULL shows every one again. */
+GLR_API void glr_internal_codec_choice_hide(const char *encoder);
+
 #ifdef __cplusplus
 }
 #endif
