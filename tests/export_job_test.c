@@ -445,6 +445,43 @@ static int interrupt_when_told(void *opaque)
     return atomic_load(&give_up);
 }
 
+/* A job stopped while the reader of its output, the FIFO `fifo`, pauses after its first
+ * bytes: run with params p until `when`, then interrupted, or cancelled (the reader then
+ * reads again: a cancel waits for the output). Its end is waited for, and its render
+ * thread's (as a program must before it exits: a thread left behind still frees its GL
+ * context); then the reader reads to the end into `copy`. */
+struct stopped_job {
+    int rc;
+    struct glr_export_stats stats; /* as the job returned */
+    size_t bytes_read;             /* by the reader, while the job ran and after */
+};
+
+static struct stopped_job stop_with_the_reader_paused(const struct glr_export_params *p, const char *fifo,
+                                                      const char *copy, condition when, const char *what,
+                                                      int interrupt)
+{
+    glr_export *job = glr_export_create(NULL, p);
+    struct paused_reader reader = {fifo, copy, 0, 0, 0};
+    pthread_create(&reader.thread, NULL, read_fifo, &reader);
+    struct running_job r;
+    start(&r, job);
+    CHECK(wait_for(job, when, 60, what));
+    if (interrupt) {
+        atomic_store(&give_up, 1);
+    } else {
+        glr_export_cancel(job);
+        atomic_store(&reader.resume, 1);
+    }
+    pthread_join(r.thread, NULL);
+    struct stopped_job stopped = {r.rc, stats_of(job), 0};
+    CHECK(wait_for(job, render_stopped, 60, "the render thread's end"));
+    atomic_store(&reader.resume, 1);
+    pthread_join(reader.thread, NULL);
+    stopped.bytes_read = reader.bytes;
+    glr_export_destroy(&job);
+    return stopped;
+}
+
 /* A stop while the output's reader pauses, the output written by the in-process encoder or
  * (piped) by an ffmpeg child, which then stops reading its frames. A cancel waits for the
  * output: when the reader reads again, it gets a finalized file with every frame encoded.
@@ -465,37 +502,20 @@ static void stop_during_stalled_output(int interrupt, int piped)
         p.ring_format = GLR_FORMAT_BGRA8;
     }
     p.interrupt.callback = interrupt ? interrupt_when_told : NULL;
-    glr_export *job = glr_export_create(NULL, &p);
-    struct paused_reader reader = {fifo, copy, 0, 0, 0};
-    pthread_create(&reader.thread, NULL, read_fifo, &reader);
-    struct running_job r;
-    start(&r, job);
-    CHECK(wait_for(job, output_stalled, 60, "the stall"));
-    if (interrupt)
-        atomic_store(&give_up, 1);
-    else
-        glr_export_cancel(job);
-    if (!interrupt)
-        atomic_store(&reader.resume, 1);
-    pthread_join(r.thread, NULL);
-    struct glr_export_stats s = stats_of(job);
-    /* as a program must before it exits: a render thread left behind still frees its GL context */
-    CHECK(wait_for(job, render_stopped, 60, "the render thread's end"));
-    atomic_store(&reader.resume, 1);
-    pthread_join(reader.thread, NULL);
+    struct stopped_job stopped = stop_with_the_reader_paused(&p, fifo, copy, output_stalled, "the stall", interrupt);
+    const struct glr_export_stats *s = &stopped.stats;
     if (interrupt) {
-        CHECK(r.rc == -EINTR);
-        CHECK(s.stop == GLR_EXPORT_INTERRUPTED);
-        CHECK(reader.bytes > 0);
+        CHECK(stopped.rc == -EINTR);
+        CHECK(s->stop == GLR_EXPORT_INTERRUPTED);
+        CHECK(stopped.bytes_read > 0);
     } else {
-        CHECK(r.rc == 0);
-        CHECK(s.stop == GLR_EXPORT_CANCELLED);
-        CHECK(s.frames_rendered < 2000);
+        CHECK(stopped.rc == 0);
+        CHECK(s->stop == GLR_EXPORT_CANCELLED);
+        CHECK(s->frames_rendered < 2000);
         uint64_t hashes[1];
         int frames = decode_hashes(copy, hashes, 1);
-        CHECK(frames > 0 && frames == (piped ? s.frames_rendered : (int)s.encoder.frames_encoded));
+        CHECK(frames > 0 && frames == (piped ? s->frames_rendered : (int)s->encoder.frames_encoded));
     }
-    glr_export_destroy(&job);
     glr_project_destroy(&project);
     unlink(fifo);
     unlink(copy);
@@ -522,22 +542,11 @@ static void interrupt_a_stalled_finalization(void)
     p.pipe.args = args;
     p.ring_format = GLR_FORMAT_NV12;
     p.interrupt.callback = interrupt_when_told;
-    glr_export *job = glr_export_create(NULL, &p);
-    struct paused_reader reader = {fifo, copy, 0, 0, 0};
-    pthread_create(&reader.thread, NULL, read_fifo, &reader);
-    struct running_job r;
-    start(&r, job);
-    CHECK(wait_for(job, all_frames_taken, 60, "ffmpeg's taking every frame"));
-    atomic_store(&give_up, 1);
-    pthread_join(r.thread, NULL);
-    struct glr_export_stats s = stats_of(job);
-    atomic_store(&reader.resume, 1);
-    pthread_join(reader.thread, NULL);
-    CHECK(r.rc == -EINTR);
-    CHECK(s.stop == GLR_EXPORT_INTERRUPTED);
-    CHECK(s.frames_rendered == 8);
-    CHECK(wait_for(job, render_stopped, 60, "the render thread's end"));
-    glr_export_destroy(&job);
+    struct stopped_job stopped =
+        stop_with_the_reader_paused(&p, fifo, copy, all_frames_taken, "ffmpeg's taking every frame", 1);
+    CHECK(stopped.rc == -EINTR);
+    CHECK(stopped.stats.stop == GLR_EXPORT_INTERRUPTED);
+    CHECK(stopped.stats.frames_rendered == 8);
     glr_project_destroy(&project);
     unlink(fifo);
     unlink(copy);
