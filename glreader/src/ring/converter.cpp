@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "ring/readback_state.hpp"
 
+#include <algorithm>
 #include <cerrno>
 
 using glr::fail;
@@ -77,7 +78,12 @@ int glr_converter::convert(const glr_source &source, const unsigned textures[4])
     const GladGLContext &gl = fns_.gl;
     glr::gl::state_scope scope(fns_, glr::gl::scope::convert_to_textures, log_, call);
     for (int p = 0; p < format_.planes; p++)
-        check_texture(p, textures[p]);
+        if (std::find(checked_.begin(), checked_.end(), textures[p]) == checked_.end()) {
+            check_texture(p, textures[p]);
+            if (checked_.size() == max_checked)
+                checked_.clear();
+            checked_.push_back(textures[p]);
+        }
     glr::gl::read_buffer_guard guard(gl);
     glr::gl::source_binding::texture_level texture = source_->texture_for_sampling(source, guard);
     for (int p = 0; p < format_.planes; p++)

@@ -11,6 +11,7 @@
 #include "ring/yuv_pass.hpp"
 
 #include <memory>
+#include <vector>
 
 struct glr_converter {
 public:
@@ -39,4 +40,8 @@ private:
     glr::gl::functions fns_;
     std::unique_ptr<glr::gl::source_binding> source_;
     std::unique_ptr<glr::gl::yuv_pass> pass_;
+    // Textures already checked, as a pool's frames come round again: each check queries GL,
+    // which a driver running GL on a thread of its own answers only after a round trip.
+    static constexpr size_t max_checked = 64;
+    std::vector<unsigned> checked_;
 };
