@@ -160,12 +160,8 @@ std::string device_refusal(const AVCodec *c)
     context->height = 144;
     context->time_base = {1, 30};
     context->framerate = {30, 1};
-    context->pix_fmt = AV_PIX_FMT_NV12;
-    for (const AVPixelFormat *f = encoder_pix_fmts(c); f && *f != AV_PIX_FMT_NONE; f++)
-        if (!(av_pix_fmt_desc_get(*f)->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
-            context->pix_fmt = *f;
-            break;
-        }
+    AVPixelFormat format = first_memory_format(c);
+    context->pix_fmt = format != AV_PIX_FMT_NONE ? format : AV_PIX_FMT_NV12;
     int rc;
     {
         ffmpeg_log_hold hold;
@@ -344,15 +340,18 @@ bool is_hardware_encoder(const AVCodec *c)
     return false;
 }
 
+AVPixelFormat first_memory_format(const AVCodec *codec)
+{
+    for (const AVPixelFormat *f = encoder_pix_fmts(codec); f && *f != AV_PIX_FMT_NONE; f++)
+        if (!(av_pix_fmt_desc_get(*f)->flags & AV_PIX_FMT_FLAG_HWACCEL))
+            return *f;
+    return AV_PIX_FMT_NONE;
+}
+
 bool takes_only_hardware_frames(const AVCodec *codec)
 {
     const AVPixelFormat *fmts = encoder_pix_fmts(codec);
-    if (!fmts || *fmts == AV_PIX_FMT_NONE)
-        return false;
-    for (; *fmts != AV_PIX_FMT_NONE; fmts++)
-        if (!(av_pix_fmt_desc_get(*fmts)->flags & AV_PIX_FMT_FLAG_HWACCEL))
-            return false;
-    return true;
+    return fmts && *fmts != AV_PIX_FMT_NONE && first_memory_format(codec) == AV_PIX_FMT_NONE;
 }
 
 std::string software_encoders_of(AVCodecID id)

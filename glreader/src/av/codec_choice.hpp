@@ -53,6 +53,9 @@ const AVCodec *choose_alpha_encoder(const char *asked, const AVOutputFormat *mux
 // Whether an encoder runs on some device rather than the CPU.
 bool is_hardware_encoder(const AVCodec *codec);
 
+// The first pixel format an encoder takes in memory (not a GPU's), or AV_PIX_FMT_NONE.
+AVPixelFormat first_memory_format(const AVCodec *codec);
+
 // Whether an encoder takes only frames in GPU memory (hevc_vaapi), which glreader-av
 // does not upload.
 bool takes_only_hardware_frames(const AVCodec *codec);
