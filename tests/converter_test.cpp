@@ -7,15 +7,10 @@
 #include "support/pattern_scene.hpp"
 
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 namespace {
-
-const glr_format yuv_formats[] = {GLR_FORMAT_NV12,    GLR_FORMAT_I420,    GLR_FORMAT_P010,
-                                  GLR_FORMAT_YUV444,  GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444,
-                                  GLR_FORMAT_YUVA444P10};
 
 struct converter_deleter {
     void operator()(glr_converter *c) const { glr_converter_destroy(&c); }
@@ -25,28 +20,6 @@ using converter_ptr = std::unique_ptr<glr_converter, converter_deleter>;
 class converter_test : public glr_test::scene_test {
 protected:
     const GladGLContext &gl() { return scene().gl(); }
-
-    // A texture of noise with alpha, w x h RGBA8.
-    unsigned noise_texture(int w, int h, unsigned seed)
-    {
-        std::vector<uint8_t> rgba(static_cast<size_t>(w) * h * 4);
-        std::mt19937 random(seed);
-        for (uint8_t &b : rgba)
-            b = static_cast<uint8_t>(random() & 255);
-        return texture(GL_RGBA8, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-    }
-
-    unsigned texture(GLenum internal, int w, int h, GLenum format = GL_RED, GLenum type = GL_UNSIGNED_BYTE,
-                     const void *data = nullptr)
-    {
-        unsigned t = 0;
-        gl().GenTextures(1, &t);
-        gl().BindTexture(GL_TEXTURE_2D, t);
-        gl().PixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        gl().TexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal), w, h, 0, format, type, data);
-        gl().BindTexture(GL_TEXTURE_2D, 0);
-        return keep(t);
-    }
 
     // The plane textures conv asks for, each filled with a byte no conversion writes
     // everywhere (so a plane left unwritten shows).
@@ -76,29 +49,6 @@ protected:
                              static_cast<GLsizei>(bytes.size()), bytes.data());
         return bytes;
     }
-
-    // The ring's frame of source as bytes, plane by plane, top row first.
-    std::vector<std::vector<uint8_t>> ring_planes(const glr_source &source, int w, int h, glr_format format,
-                                                  const glr_color &color)
-    {
-        glr_ring_params p = glr_test::ring_params(w, h, format, GLR_FLIP_STRIDE, 2);
-        p.color = color;
-        glr::ring ring(p);
-        EXPECT_TRUE(ring.try_capture(source, 0));
-        auto f = ring.acquire(UINT64_MAX);
-        std::vector<std::vector<uint8_t>> planes;
-        if (!f)
-            return planes;
-        const glr_frame &frame = f->c_frame();
-        for (int i = 0; i < glr_format_get_info(format)->planes; i++) {
-            const glr_plane &pl = frame.planes[i];
-            std::vector<uint8_t> bytes;
-            for (int r = 0; r < pl.rows; r++)
-                bytes.insert(bytes.end(), pl.data + r * pl.stride, pl.data + r * pl.stride + pl.row_bytes);
-            planes.push_back(std::move(bytes));
-        }
-        return planes;
-    }
 };
 
 glr_converter_params converter_params(int w, int h, glr_format format, const glr_color &color = {})
@@ -115,15 +65,12 @@ glr_converter_params converter_params(int w, int h, glr_format format, const glr
 // multiple of 4), and tiny; BT.601 full range with centre siting besides the default.
 TEST_F(converter_test, every_plane_equals_the_ring_s_bytes)
 {
-    glr_color full601{};
-    full601.matrix = GLR_MATRIX_BT601;
-    full601.range = GLR_RANGE_FULL;
-    full601.chroma = GLR_CHROMA_CENTER;
+    const glr_color full601 = glr_test::full_range_bt601_centre();
     struct size {
         int w, h;
     };
     for (size s : {size{64, 32}, size{176, 144}, size{208, 118}, size{2, 2}})
-        for (glr_format format : yuv_formats)
+        for (glr_format format : glr_test::yuv_formats)
             for (const glr_color &color : {glr_color{}, full601}) {
                 const glr_format_info &f = *glr_format_get_info(format);
                 SCOPED_TRACE(std::string(f.name) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +

@@ -18,11 +18,9 @@ using glr_test::pattern_scene;
 using glr_test::planes_of;
 using glr_test::reference_yuv;
 using glr_test::ring_params;
+using glr_test::yuv_formats;
 using glr_test::yuv_planes;
 
-const glr_format yuv_formats[] = {GLR_FORMAT_NV12,    GLR_FORMAT_I420,    GLR_FORMAT_P010,
-                                  GLR_FORMAT_YUV444,  GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444,
-                                  GLR_FORMAT_YUVA444P10};
 const glr_matrix matrices[] = {GLR_MATRIX_BT709, GLR_MATRIX_BT601, GLR_MATRIX_BT2020_NCL};
 const glr_range ranges[] = {GLR_RANGE_LIMITED, GLR_RANGE_FULL};
 const glr_chroma_siting sitings[] = {GLR_CHROMA_LEFT, GLR_CHROMA_CENTER};

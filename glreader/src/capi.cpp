@@ -6,11 +6,13 @@
 // av/ffmpeg_log.cpp).
 #include "glreader/glreader.h"
 #include "glreader/convert.h"
+#include "glreader/interop.h"
 
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
 #include "context/headless_context.hpp"
+#include "context/memory_texture.hpp"
 #include "ring/converter.hpp"
 #include "ring/ring.hpp"
 #include "scene/shader_scene.hpp"
@@ -408,4 +410,44 @@ void glr_converter_destroy(glr_converter **conv)
         return 0;
     });
     delete c;
+}
+
+glr_memory_texture *glr_memory_texture_import(glr_log *log, const struct glr_memory_image *image)
+{
+    if (!image) {
+        null_argument(log, "glr_memory_texture_import", "image");
+        return nullptr;
+    }
+    glr_memory_texture *texture = nullptr;
+    glr::guarded(log, [&] {
+        texture = new glr_memory_texture(log_or_default(log), *image);
+        return 0;
+    });
+    return texture;
+}
+
+unsigned glr_memory_texture_name(const glr_memory_texture *texture) { return texture ? texture->name() : 0; }
+
+void glr_memory_texture_destroy(glr_memory_texture **texture)
+{
+    if (!texture || !*texture)
+        return;
+    glr_memory_texture *t = *texture;
+    *texture = nullptr;
+    glr::guarded(t->log(), [&] {
+        t->destroy();
+        return 0;
+    });
+    delete t;
+}
+
+int glr_gl_device_uuids(glr_log *log, glr_get_proc_address_fn get_proc_address, uint8_t device_uuid[16],
+                        uint8_t driver_uuid[16])
+{
+    if (!device_uuid || !driver_uuid)
+        return null_argument(log, "glr_gl_device_uuids", device_uuid ? "driver_uuid" : "device_uuid");
+    return glr::guarded(log, [&] {
+        glr::gl::device_uuids(get_proc_address, device_uuid, driver_uuid);
+        return 0;
+    });
 }

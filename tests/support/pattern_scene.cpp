@@ -3,6 +3,7 @@
 #include "gl_program.hpp"
 
 #include <cstdio>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -198,6 +199,49 @@ std::string check_frame(const glr_frame &frame, uint64_t n, glr_flip flip)
         }
     }
     return "";
+}
+
+unsigned scene_test::texture(GLenum internal, int w, int h, GLenum format, GLenum type, const void *data)
+{
+    const GladGLContext &gl = scene().gl();
+    unsigned t = 0;
+    gl.GenTextures(1, &t);
+    gl.BindTexture(GL_TEXTURE_2D, t);
+    gl.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    gl.TexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal), w, h, 0, format, type, data);
+    gl.BindTexture(GL_TEXTURE_2D, 0);
+    return keep(t);
+}
+
+unsigned scene_test::noise_texture(int w, int h, unsigned seed)
+{
+    std::vector<uint8_t> rgba(static_cast<size_t>(w) * h * 4);
+    std::mt19937 random(seed);
+    for (uint8_t &b : rgba)
+        b = static_cast<uint8_t>(random() & 255);
+    return texture(GL_RGBA8, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+}
+
+std::vector<std::vector<uint8_t>> scene_test::ring_planes(const glr_source &source, int w, int h, glr_format format,
+                                                          const glr_color &color)
+{
+    glr_ring_params p = ring_params(w, h, format, GLR_FLIP_STRIDE, 2);
+    p.color = color;
+    glr::ring ring(p);
+    EXPECT_TRUE(ring.try_capture(source, 0));
+    auto f = ring.acquire(UINT64_MAX);
+    std::vector<std::vector<uint8_t>> planes;
+    if (!f)
+        return planes;
+    const glr_frame &frame = f->c_frame();
+    for (int i = 0; i < glr_format_get_info(format)->planes; i++) {
+        const glr_plane &pl = frame.planes[i];
+        std::vector<uint8_t> bytes;
+        for (int r = 0; r < pl.rows; r++)
+            bytes.insert(bytes.end(), pl.data + r * pl.stride, pl.data + r * pl.stride + pl.row_bytes);
+        planes.push_back(std::move(bytes));
+    }
+    return planes;
 }
 
 } // namespace glr_test

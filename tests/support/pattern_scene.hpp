@@ -26,6 +26,20 @@ inline std::array<uint8_t, 4> pattern(uint64_t n, int x, int y)
             static_cast<uint8_t>((ux * 5u + uy) & 255u)};
 }
 
+// Every YUV format of the ring, and the colour the conversion tests use besides the default
+// (BT.601, full range, centre siting: each field another than the default's).
+inline constexpr glr_format yuv_formats[] = {GLR_FORMAT_NV12,    GLR_FORMAT_I420,    GLR_FORMAT_P010,
+                                             GLR_FORMAT_YUV444,  GLR_FORMAT_YUVA420, GLR_FORMAT_YUVA444,
+                                             GLR_FORMAT_YUVA444P10};
+inline glr_color full_range_bt601_centre()
+{
+    glr_color c{};
+    c.matrix = GLR_MATRIX_BT601;
+    c.range = GLR_RANGE_FULL;
+    c.chroma = GLR_CHROMA_CENTER;
+    return c;
+}
+
 // Frame n of the pattern as an image: width x height RGBA pixels, top row first.
 std::vector<uint8_t> pattern_image(uint64_t n, int width, int height);
 
@@ -78,6 +92,15 @@ protected:
         textures_.push_back(texture);
         return texture;
     }
+    // A 2D texture of one level, kept; data in format and type, or none.
+    unsigned texture(GLenum internal, int w, int h, GLenum format = GL_RED, GLenum type = GL_UNSIGNED_BYTE,
+                     const void *data = nullptr);
+    // A texture of noise with alpha, w x h RGBA8, kept.
+    unsigned noise_texture(int w, int h, unsigned seed);
+    // The ring's frame of source as bytes, plane by plane, top row first (none, with a
+    // failure recorded, when the ring gives no frame).
+    std::vector<std::vector<uint8_t>> ring_planes(const glr_source &source, int w, int h, glr_format format,
+                                                  const glr_color &color);
     void TearDown() override
     {
         if (scene_ && !textures_.empty())

@@ -6,6 +6,7 @@
 
 #include "glreader/utils/libav_media.h"
 #include "av/chunk_tag.hpp"
+#include "av/logged_failure.hpp"
 #include "error.hpp"
 
 #include <cerrno>
@@ -14,20 +15,6 @@
 namespace glr {
 
 namespace {
-
-// A failure a glreader C call already logged (and kept as the render thread's last error):
-// the supervisor only hands it on.
-class logged_failure : public failure {
-public:
-    explicit logged_failure(int code) : failure(code, glr_last_error()) {}
-};
-
-int check(int code)
-{
-    if (code < 0)
-        throw logged_failure(code);
-    return code;
-}
 
 #ifdef GLREADER_TEST_SEAMS
 // glr_internal_export_render_threads and its wait.
@@ -43,14 +30,6 @@ void render_threads_alive([[maybe_unused]] int change)
     live_render_threads += change;
     live_changed.notify_all();
 #endif
-}
-
-template <typename T>
-T *check(T *created)
-{
-    if (!created)
-        throw logged_failure(glr_last_error_code() ? glr_last_error_code() : GLR_ERROR_INTERNAL);
-    return created;
 }
 
 // The encoder's interrupt: the caller's, and a cancel while the output is being opened

@@ -1,0 +1,69 @@
+/*
+ * Hardware frames: GL frames converted on the GPU straight into an FFmpeg hardware frames
+ * pool, for encoders on the GPU, with nothing read back to memory. Each pooled frame's
+ * planes are imported into GL once and written by the ring's conversion (glr_converter),
+ * so a frame holds exactly the bytes the ring would read back.
+ *
+ * Kinds: GLR_HW_VULKAN, AV_PIX_FMT_VULKAN frames whose memory GL imports
+ * (GL_EXT_memory_object_fd), on the Vulkan device that drives the GL context (matched by
+ * UUID). A frame's GL writes must be finished before another API reads it: the caller waits
+ * on a GL fence issued after glr_hw_frames_convert (a ring's slots do this).
+ *
+ * Threads: create, convert and destroy with the GL context current; the frames go to any
+ * thread.
+ */
+#ifndef GLREADER_AV_HW_FRAMES_H
+#define GLREADER_AV_HW_FRAMES_H
+
+#include "glreader/common.h"
+#include "glreader/convert.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct AVBufferRef;
+struct AVFrame;
+
+typedef struct glr_hw_frames glr_hw_frames;
+
+enum glr_hw_kind {
+    GLR_HW_VULKAN = 1, /* AV_PIX_FMT_VULKAN (FFmpeg's hwcontext_vulkan) */
+};
+
+struct glr_hw_frames_params {
+    enum glr_hw_kind kind;
+    /* The device, in FFmpeg's -init_hw_device spelling after "vulkan:" (an index or a
+     * name); NULL or "": the device behind the current GL context. A device GL cannot share
+     * memory with is refused. */
+    const char *device;
+    /* Size, YUV format (NV12, P010, I420, YUV444 ...), colour, row order and GL loader of the
+     * frames, as for glr_converter. */
+    struct glr_converter_params frame;
+    uint64_t reserved_[4]; /* zero: room for later fields without an ABI break */
+};
+
+/* Opens the device, makes the pool and the conversion. Returns NULL with the reason logged
+ * and in glr_last_error(), naming what is missing: no Vulkan in this FFmpeg, no device, GL
+ * without GL_EXT_memory_object_fd, a device GL shares no memory with, a format the frames
+ * do not take. */
+GLR_API glr_hw_frames *glr_hw_frames_create(glr_log *log, const struct glr_hw_frames_params *params);
+
+/* The frames context (AVHWFramesContext), for an encoder's hw_frames_ctx: borrowed, take a
+ * reference (av_buffer_ref) to keep it. */
+GLR_API struct AVBufferRef *glr_hw_frames_context(const glr_hw_frames *frames);
+
+/* Converts source's frame (its lower-left width x height pixels) into a frame of the pool,
+ * returned in *frame (the caller's: av_frame_free), ordered before later GL commands.
+ * Returns 0 or a negative code with the reason logged. */
+GLR_API int glr_hw_frames_convert(glr_hw_frames *frames, const struct glr_source *source, struct AVFrame **frame);
+
+/* Frees the imports and the pool (frames still held keep their memory) and sets *frames to
+ * NULL; NULL and a pointer to NULL are accepted. */
+GLR_API void glr_hw_frames_destroy(glr_hw_frames **frames);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLREADER_AV_HW_FRAMES_H */

@@ -1,0 +1,233 @@
+// Hardware frames in Vulkan memory, written by GL (glreader/av/hw_frames.h): on
+// lavapipe and llvmpipe here, on a GPU where one is lent. A frame converted into a Vulkan
+// frame and transferred back to memory by FFmpeg must hold exactly the ring's bytes for the
+// same source, format and colour, tagged as its frames are; the imports' refusals name
+// their cause.
+#include "glreader/av/hw_frames.h"
+#include "glreader/interop.h"
+
+#include "support/gl_test.hpp"
+#include "support/pattern_scene.hpp"
+
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/pixdesc.h>
+}
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+// One Vulkan device for the whole process, never freed (as test_main's EGL display): each
+// test's devices come and go, and the last one's end would unload the Vulkan driver, whose
+// blocks LeakSanitizer then reports against an unknown module. A global pointer (external,
+// so the store is kept) keeps the device reachable, so it is no leak.
+AVBufferRef *glr_test_pinned_vulkan_device = nullptr;
+
+namespace {
+
+class pinned_vulkan : public ::testing::Environment {
+public:
+    void SetUp() override
+    {
+        av_hwdevice_ctx_create(&glr_test_pinned_vulkan_device, AV_HWDEVICE_TYPE_VULKAN, nullptr, nullptr, 0);
+    }
+};
+[[maybe_unused]] const ::testing::Environment *const pinned = ::testing::AddGlobalTestEnvironment(new pinned_vulkan);
+
+struct hw_frames_deleter {
+    void operator()(glr_hw_frames *f) const { glr_hw_frames_destroy(&f); }
+};
+using hw_frames_ptr = std::unique_ptr<glr_hw_frames, hw_frames_deleter>;
+struct frame_deleter {
+    void operator()(AVFrame *f) const { av_frame_free(&f); }
+};
+using frame_ptr = std::unique_ptr<AVFrame, frame_deleter>;
+
+glr_hw_frames_params params_of(int w, int h, glr_format format, const glr_color &color = {})
+{
+    glr_hw_frames_params p{};
+    p.kind = GLR_HW_VULKAN;
+    p.frame.width = w;
+    p.frame.height = h;
+    p.frame.format = format;
+    p.frame.color = color;
+    return p;
+}
+
+class vulkan_frames_test : public glr_test::scene_test {
+protected:
+    // Vulkan frames GL writes, on the device behind the GL context (lavapipe here).
+    hw_frames_ptr frames(const glr_hw_frames_params &params)
+    {
+        scene();
+        hw_frames_ptr f(glr_hw_frames_create(nullptr, &params));
+        EXPECT_TRUE(f) << "scripts/setup.sh installs lavapipe: " << glr_last_error();
+        return f;
+    }
+
+    frame_ptr convert(glr_hw_frames *f, const glr_source &source)
+    {
+        AVFrame *frame = nullptr;
+        EXPECT_EQ(glr_hw_frames_convert(f, &source, &frame), 0) << glr_last_error();
+        return frame_ptr(frame);
+    }
+
+    // frame's planes in memory, transferred back by FFmpeg (vulkan frames to sw_format).
+    std::vector<std::vector<uint8_t>> planes_in_memory(const AVFrame *frame, glr_format format, int w, int h)
+    {
+        frame_ptr sw(av_frame_alloc());
+        int err = av_hwframe_transfer_data(sw.get(), frame, 0);
+        EXPECT_EQ(err, 0) << "av_hwframe_transfer_data";
+        std::vector<std::vector<uint8_t>> planes;
+        if (err < 0)
+            return planes;
+        for (int p = 0; p < glr_format_get_info(format)->planes; p++) {
+            int rows = glr_format_plane_rows(format, p, h);
+            size_t row_bytes = glr_format_plane_row_bytes(format, p, w);
+            std::vector<uint8_t> bytes;
+            for (int r = 0; r < rows; r++) {
+                const uint8_t *row = sw->data[p] + static_cast<ptrdiff_t>(r) * sw->linesize[p];
+                bytes.insert(bytes.end(), row, row + row_bytes);
+            }
+            planes.push_back(std::move(bytes));
+        }
+        return planes;
+    }
+};
+
+// Every YUV format (FFmpeg's Vulkan frames take each), at sizes of whole blocks, of none (208: an odd multiple
+// of 16 across; 118 rows), and tiny; BT.601 full range with centre siting besides the default.
+TEST_F(vulkan_frames_test, every_plane_equals_the_ring_s_bytes)
+{
+    const glr_color full601 = glr_test::full_range_bt601_centre();
+    struct size {
+        int w, h;
+    };
+    for (size s : {size{64, 32}, size{208, 118}, size{2, 2}})
+        for (glr_format format : glr_test::yuv_formats)
+            for (const glr_color &color : {glr_color{}, full601}) {
+                SCOPED_TRACE(std::string(glr_format_get_info(format)->name) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                             (color.matrix ? " bt601 full centre" : " default colour"));
+                glr_source source = glr::texture_source(noise_texture(s.w, s.h, static_cast<unsigned>(s.w + format)));
+                hw_frames_ptr f = frames(params_of(s.w, s.h, format, color));
+                ASSERT_TRUE(f);
+                frame_ptr frame = convert(f.get(), source);
+                ASSERT_TRUE(frame);
+                scene().gl().Finish(); // what the ring's fence tells, in one step
+                std::vector<std::vector<uint8_t>> want = ring_planes(source, s.w, s.h, format, color);
+                std::vector<std::vector<uint8_t>> got = planes_in_memory(frame.get(), format, s.w, s.h);
+                ASSERT_EQ(got.size(), want.size());
+                for (size_t p = 0; p < got.size(); p++)
+                    EXPECT_EQ(got[p], want[p]) << "plane " << p;
+                glr_color tags{};
+                ASSERT_EQ(glr_color_resolve(format, &color, &tags), 0);
+                EXPECT_EQ(frame->colorspace, static_cast<AVColorSpace>(tags.matrix));
+                EXPECT_EQ(frame->color_range, static_cast<AVColorRange>(tags.range));
+                EXPECT_EQ(frame->chroma_location, static_cast<AVChromaLocation>(tags.chroma));
+                EXPECT_EQ(frame->color_primaries, static_cast<AVColorPrimaries>(tags.primaries));
+            }
+}
+
+// A pool's frames come round again: each keeps its import, and every frame of a run holds
+// its own scene frame (none torn, repeated or missing) while earlier ones are still held.
+TEST_F(vulkan_frames_test, frames_held_and_recycled_keep_their_own_contents)
+{
+    const int w = 64, h = 48, held = 3, count = 40;
+    hw_frames_ptr f = frames(params_of(w, h, GLR_FORMAT_YUV444));
+    ASSERT_TRUE(f);
+    std::vector<frame_ptr> in_flight;
+    for (int n = 0; n < count; n++) {
+        scene().draw(static_cast<uint64_t>(n));
+        in_flight.push_back(convert(f.get(), scene().source()));
+        if (static_cast<int>(in_flight.size()) <= held)
+            continue;
+        scene().gl().Finish();
+        int oldest = n - held;
+        SCOPED_TRACE("frame " + std::to_string(oldest));
+        scene().draw(static_cast<uint64_t>(oldest));
+        std::vector<std::vector<uint8_t>> want = ring_planes(scene().source(), w, h, GLR_FORMAT_YUV444, {});
+        EXPECT_EQ(planes_in_memory(in_flight.front().get(), GLR_FORMAT_YUV444, w, h), want);
+        in_flight.erase(in_flight.begin());
+    }
+}
+
+// Fields that do not fit are refused with words before GL sees them; the fd is taken in
+// every case (closed on refusal).
+TEST_F(vulkan_frames_test, bad_imports_are_refused_with_words)
+{
+    scene();
+    glr_memory_image m{};
+    m.fd = -1;
+    m.memory_size = 4096;
+    m.width = m.height = 16;
+    m.internal_format = GL_R8;
+    EXPECT_EQ(glr_memory_texture_import(nullptr, &m), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("is no file descriptor"), std::string::npos) << glr_last_error();
+
+    m.fd = open("/dev/null", O_RDONLY);
+    ASSERT_GE(m.fd, 0);
+    m.offset = 4096;
+    EXPECT_EQ(glr_memory_texture_import(nullptr, &m), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("does not fit in memory of 4096 bytes"), std::string::npos)
+        << glr_last_error();
+    EXPECT_EQ(fcntl(m.fd, F_GETFD), -1) << "the refused fd was left open";
+
+    // A texture larger than the memory (a driver need not check: llvmpipe takes any fd).
+    m.fd = open("/dev/null", O_RDONLY);
+    m.offset = 0;
+    m.width = m.height = 256;
+    EXPECT_EQ(glr_memory_texture_import(nullptr, &m), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("needs at least 65536 bytes; the memory has 4096"), std::string::npos)
+        << glr_last_error();
+    EXPECT_EQ(fcntl(m.fd, F_GETFD), -1) << "the refused fd was left open";
+    m.fd = open("/dev/null", O_RDONLY);
+    m.width = m.height = 16;
+    m.internal_format = GL_RGB8;
+    EXPECT_EQ(glr_memory_texture_import(nullptr, &m), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("not one glreader imports"), std::string::npos) << glr_last_error();
+    EXPECT_EQ(scene().gl().GetError(), static_cast<GLenum>(GL_NO_ERROR)) << "a refusal left a GL error behind";
+}
+
+// GL's UUIDs are the Vulkan device's: the device chosen is the one GL shares memory with.
+TEST_F(vulkan_frames_test, the_device_is_the_gl_context_s)
+{
+    scene();
+    uint8_t device_uuid[16] = {}, driver_uuid[16] = {}, zero[16] = {};
+    ASSERT_EQ(glr_gl_device_uuids(nullptr, nullptr, device_uuid, driver_uuid), 0) << glr_last_error();
+    EXPECT_NE(std::memcmp(device_uuid, zero, 16), 0);
+    EXPECT_EQ(glr_gl_device_uuids(nullptr, nullptr, nullptr, driver_uuid), -EINVAL);
+    EXPECT_TRUE(frames(params_of(16, 16, GLR_FORMAT_NV12)));
+}
+
+// What cannot start is refused with words naming the cause, and nothing is left behind.
+TEST_F(vulkan_frames_test, what_cannot_start_is_refused_with_words)
+{
+    scene();
+    glr_hw_frames_params p = params_of(64, 32, GLR_FORMAT_NV12);
+    p.kind = static_cast<glr_hw_kind>(7);
+    EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("unknown kind 7"), std::string::npos) << glr_last_error();
+    p = params_of(64, 32, GLR_FORMAT_NV12);
+    p.device = "no-such-gpu";
+    EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("no Vulkan device named no-such-gpu"), std::string::npos)
+        << glr_last_error();
+    p = params_of(64, 32, GLR_FORMAT_BGRA8);
+    EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("not a YUV format"), std::string::npos) << glr_last_error();
+    p = params_of(33, 32, GLR_FORMAT_NV12);
+    EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("render at 34x32"), std::string::npos) << glr_last_error();
+    EXPECT_EQ(glr_hw_frames_create(nullptr, nullptr), nullptr);
+    AVFrame *frame = nullptr;
+    glr_source source = scene().source();
+    EXPECT_EQ(glr_hw_frames_convert(nullptr, &source, &frame), -EINVAL);
+    EXPECT_EQ(scene().gl().GetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+} // namespace
