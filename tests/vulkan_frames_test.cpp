@@ -70,10 +70,12 @@ protected:
         return f;
     }
 
-    frame_ptr convert(glr_hw_frames *f, const glr_source &source)
+    // source's frame through f: captured, then acquired once GL finished it.
+    frame_ptr convert(glr_hw_frames *f, const glr_source &source, int64_t pts = 0)
     {
+        EXPECT_EQ(glr_hw_frames_capture(f, &source, pts), 0) << glr_last_error();
         AVFrame *frame = nullptr;
-        EXPECT_EQ(glr_hw_frames_convert(f, &source, &frame), 0) << glr_last_error();
+        EXPECT_EQ(glr_hw_frames_acquire(f, &frame, UINT64_MAX), 0) << glr_last_error();
         return frame_ptr(frame);
     }
 
@@ -118,7 +120,6 @@ TEST_F(vulkan_frames_test, every_plane_equals_the_ring_s_bytes)
                 ASSERT_TRUE(f);
                 frame_ptr frame = convert(f.get(), source);
                 ASSERT_TRUE(frame);
-                scene().gl().Finish(); // what the ring's fence tells, in one step
                 std::vector<std::vector<uint8_t>> want = ring_planes(source, s.w, s.h, format, color);
                 std::vector<std::vector<uint8_t>> got = planes_in_memory(frame.get(), format, s.w, s.h);
                 ASSERT_EQ(got.size(), want.size());
@@ -133,26 +134,59 @@ TEST_F(vulkan_frames_test, every_plane_equals_the_ring_s_bytes)
             }
 }
 
-// A pool's frames come round again: each keeps its import, and every frame of a run holds
-// its own scene frame (none torn, repeated or missing) while earlier ones are still held.
-TEST_F(vulkan_frames_test, frames_held_and_recycled_keep_their_own_contents)
+// Frames come out in capture order with their pts at every depth, none torn, repeated or
+// missing, each acquired only once GL wrote it, while the frames acquired earlier are still
+// held (the pool never hands their memory on), and a pool's frames keep their imports.
+TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
 {
-    const int w = 64, h = 48, held = 3, count = 40;
-    hw_frames_ptr f = frames(params_of(w, h, GLR_FORMAT_YUV444));
-    ASSERT_TRUE(f);
-    std::vector<frame_ptr> in_flight;
+    const int w = 64, h = 48, count = 48, held = 3;
+    std::vector<std::vector<std::vector<uint8_t>>> want;
     for (int n = 0; n < count; n++) {
         scene().draw(static_cast<uint64_t>(n));
-        in_flight.push_back(convert(f.get(), scene().source()));
-        if (static_cast<int>(in_flight.size()) <= held)
-            continue;
-        scene().gl().Finish();
-        int oldest = n - held;
-        SCOPED_TRACE("frame " + std::to_string(oldest));
-        scene().draw(static_cast<uint64_t>(oldest));
-        std::vector<std::vector<uint8_t>> want = ring_planes(scene().source(), w, h, GLR_FORMAT_YUV444, {});
-        EXPECT_EQ(planes_in_memory(in_flight.front().get(), GLR_FORMAT_YUV444, w, h), want);
-        in_flight.erase(in_flight.begin());
+        want.push_back(ring_planes(scene().source(), w, h, GLR_FORMAT_NV12, {}));
+    }
+    for (int depth : {1, 2, 5}) {
+        SCOPED_TRACE("depth " + std::to_string(depth));
+        glr_hw_frames_params p = params_of(w, h, GLR_FORMAT_NV12);
+        p.depth = depth;
+        hw_frames_ptr f = frames(p);
+        ASSERT_TRUE(f);
+        std::vector<frame_ptr> acquired;
+        int64_t next = 0; // the next frame acquire must give
+        auto take = [&](uint64_t timeout) {
+            AVFrame *frame = nullptr;
+            int rc = glr_hw_frames_acquire(f.get(), &frame, timeout);
+            if (rc == 0) {
+                EXPECT_EQ(frame->pts, 1000 + next);
+                acquired.emplace_back(frame);
+                next++;
+            }
+            return rc;
+        };
+        for (int n = 0; n < count; n++) {
+            scene().draw(static_cast<uint64_t>(n));
+            int rc;
+            const glr_source source = scene().source();
+            while ((rc = glr_hw_frames_capture(f.get(), &source, 1000 + n)) == -EBUSY)
+                ASSERT_EQ(take(UINT64_MAX), 0);
+            ASSERT_EQ(rc, 0) << glr_last_error();
+            take(0); // whatever is finished already
+            // The oldest held frame is checked and let go once `held` newer ones are held.
+            while (static_cast<int>(acquired.size()) > held) {
+                int64_t k = next - static_cast<int64_t>(acquired.size());
+                EXPECT_EQ(planes_in_memory(acquired.front().get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
+                acquired.erase(acquired.begin());
+            }
+        }
+        while (take(UINT64_MAX) == 0) {
+        }
+        EXPECT_EQ(next, count);
+        for (size_t i = 0; i < acquired.size(); i++) {
+            int64_t k = next - static_cast<int64_t>(acquired.size() - i);
+            EXPECT_EQ(planes_in_memory(acquired[i].get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
+        }
+        AVFrame *none = nullptr;
+        EXPECT_EQ(glr_hw_frames_acquire(f.get(), &none, 0), -ENODATA);
     }
 }
 
@@ -226,7 +260,12 @@ TEST_F(vulkan_frames_test, what_cannot_start_is_refused_with_words)
     EXPECT_EQ(glr_hw_frames_create(nullptr, nullptr), nullptr);
     AVFrame *frame = nullptr;
     glr_source source = scene().source();
-    EXPECT_EQ(glr_hw_frames_convert(nullptr, &source, &frame), -EINVAL);
+    EXPECT_EQ(glr_hw_frames_capture(nullptr, &source, 0), -EINVAL);
+    EXPECT_EQ(glr_hw_frames_acquire(nullptr, &frame, 0), -EINVAL);
+    p = params_of(64, 32, GLR_FORMAT_NV12);
+    p.depth = 65;
+    EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("depth 65 is not 1..64"), std::string::npos) << glr_last_error();
     EXPECT_EQ(scene().gl().GetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 

@@ -399,6 +399,33 @@ int glr_converter_convert(glr_converter *conv, const struct glr_source *source, 
     return glr::guarded(conv->log(), [&] { return conv->convert(*source, textures); });
 }
 
+glr_gl_fence *glr_converter_fence(glr_converter *conv)
+{
+    if (!conv) {
+        null_argument(nullptr, "glr_converter_fence", "conv");
+        return nullptr;
+    }
+    GLsync fence = nullptr;
+    glr::guarded(conv->log(), [&] {
+        fence = conv->fence();
+        return 0;
+    });
+    return reinterpret_cast<glr_gl_fence *>(fence);
+}
+
+int glr_converter_fence_wait(glr_converter *conv, glr_gl_fence *fence, uint64_t timeout_ns)
+{
+    if (!conv || !fence)
+        return null_argument(conv ? conv->log() : nullptr, "glr_converter_fence_wait", conv ? "fence" : "conv");
+    return glr::guarded(conv->log(), [&] { return conv->wait(reinterpret_cast<GLsync>(fence), timeout_ns); });
+}
+
+void glr_converter_fence_delete(glr_converter *conv, glr_gl_fence *fence)
+{
+    if (conv && fence)
+        conv->delete_fence(reinterpret_cast<GLsync>(fence));
+}
+
 void glr_converter_destroy(glr_converter **conv)
 {
     if (!conv || !*conv)

@@ -57,6 +57,19 @@ GLR_API int glr_converter_plane_width(const glr_converter *conv, int plane);
  * (a texture of another format or too small, a source that does not fit, a GL error). */
 GLR_API int glr_converter_convert(glr_converter *conv, const struct glr_source *source, const unsigned textures[4]);
 
+/* A GL fence after every command so far (the conversions included), flushed, so that a
+ * wait on it ends: what tells that a frame's planes are written before another API reads
+ * them, without glFinish. NULL with the reason logged where GL cannot make one. */
+typedef struct glr_gl_fence glr_gl_fence;
+GLR_API glr_gl_fence *glr_converter_fence(glr_converter *conv);
+
+/* Waits up to timeout_ns (0: only looks) for fence: 1 once GL finished the commands before
+ * it, 0 when the time passed first, a negative code with the reason logged when GL fails. */
+GLR_API int glr_converter_fence_wait(glr_converter *conv, glr_gl_fence *fence, uint64_t timeout_ns);
+
+/* Deletes fence (NULL is accepted). */
+GLR_API void glr_converter_fence_delete(glr_converter *conv, glr_gl_fence *fence);
+
 /* Frees the pass (its context current) and sets *conv to NULL; NULL and a pointer to NULL
  * are accepted. */
 GLR_API void glr_converter_destroy(glr_converter **conv);

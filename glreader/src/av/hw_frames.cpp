@@ -1,4 +1,5 @@
-// glr_hw_frames (glreader/av/hw_frames.h): the device and the kind's frames behind the C API.
+// glr_hw_frames (glreader/av/hw_frames.h): the conversion, the kind's frames and the
+// frames in flight, each waiting for its GL fence, behind the C API.
 #include "glreader/av/hw_frames.h"
 
 #include "av/logged_failure.hpp"
@@ -7,69 +8,147 @@
 #include "error.hpp"
 #include "guarded.hpp"
 
+#include <cerrno>
+#include <deque>
 #include <memory>
 #include <string>
 
-struct glr_hw_frames {
-    const glr_log *log;
-    AVBufferRef *device = nullptr;
-    std::unique_ptr<glr::av::vulkan_frames> vulkan;
+namespace {
 
-    glr_hw_frames(const glr_log *l, const glr_hw_frames_params &p) : log(l)
+constexpr int default_depth = 3, max_depth = 64;
+
+} // namespace
+
+struct glr_hw_frames {
+public:
+    glr_hw_frames(const glr_log *log, const glr_hw_frames_params &p) : log_(log)
     {
+        constexpr const char *call = "glr_hw_frames_create";
         int kind = glr::enum_value(p.kind);
         if (kind != GLR_HW_VULKAN)
-            glr::fail(-EINVAL, "glr_hw_frames_create: unknown kind %d of hardware frames (GLR_HW_VULKAN is %d)", kind,
+            glr::fail(-EINVAL, "%s: unknown kind %d of hardware frames (GLR_HW_VULKAN is %d)", call, kind,
                       static_cast<int>(GLR_HW_VULKAN));
-        device = glr::av::vulkan_device_for_gl(log, p.device ? p.device : "", p.frame.get_proc_address);
+        if (p.depth < 0 || p.depth > max_depth)
+            glr::fail(-EINVAL, "%s: depth %d is not 1..%d (0: %d)", call, p.depth, max_depth, default_depth);
+        depth_ = p.depth ? static_cast<size_t>(p.depth) : default_depth;
+        converter_ = glr::check(glr_converter_create(const_cast<glr_log *>(log), &p.frame));
         try {
-            vulkan = std::make_unique<glr::av::vulkan_frames>(log, device, p.frame);
+            device_ = glr::av::vulkan_device_for_gl(log, p.device ? p.device : "", p.frame.get_proc_address);
+            vulkan_ = std::make_unique<glr::av::vulkan_frames>(log, device_, p.frame, converter_);
         } catch (...) {
-            av_buffer_unref(&device);
+            release();
             throw;
         }
     }
-    ~glr_hw_frames()
+    ~glr_hw_frames() { release(); }
+    glr_hw_frames(const glr_hw_frames &) = delete;
+    glr_hw_frames &operator=(const glr_hw_frames &) = delete;
+
+    const glr_log *log() const { return log_; }
+    AVBufferRef *frames_context() const { return vulkan_->frames_context(); }
+
+    int capture(const glr_source &source, int64_t pts)
     {
-        vulkan.reset();
-        av_buffer_unref(&device);
+        if (in_flight_.size() >= depth_)
+            return -EBUSY;
+        AVFrame *frame = vulkan_->convert(source);
+        frame->pts = pts;
+        glr_gl_fence *fence = glr_converter_fence(converter_);
+        if (!fence) {
+            av_frame_free(&frame);
+            throw glr::logged_failure(glr_last_error_code());
+        }
+        in_flight_.push_back({frame, fence});
+        return 0;
     }
+
+    int acquire(AVFrame **out, uint64_t timeout_ns)
+    {
+        if (in_flight_.empty())
+            return -ENODATA;
+        int done = glr::check(glr_converter_fence_wait(converter_, in_flight_.front().fence, timeout_ns));
+        if (!done)
+            return -EAGAIN;
+        glr_converter_fence_delete(converter_, in_flight_.front().fence);
+        *out = in_flight_.front().frame;
+        in_flight_.pop_front();
+        return 0;
+    }
+
+private:
+    void release()
+    {
+        for (in_flight &f : in_flight_) {
+            glr_converter_fence_delete(converter_, f.fence);
+            av_frame_free(&f.frame);
+        }
+        in_flight_.clear();
+        vulkan_.reset();
+        av_buffer_unref(&device_);
+        glr_converter_destroy(&converter_);
+    }
+
+    struct in_flight {
+        AVFrame *frame;
+        glr_gl_fence *fence;
+    };
+    const glr_log *log_;
+    size_t depth_ = default_depth;
+    glr_converter *converter_ = nullptr;
+    AVBufferRef *device_ = nullptr;
+    std::unique_ptr<glr::av::vulkan_frames> vulkan_;
+    std::deque<in_flight> in_flight_; // captured, oldest first
 };
+
+namespace {
+
+// Runs body at the C boundary: a failure a glreader call already logged is handed on as
+// it is, any other logged once.
+template <typename Body>
+int boundary(const glr_log *log, Body &&body)
+{
+    return glr::guarded(log, [&] {
+        try {
+            return body();
+        } catch (const glr::logged_failure &e) {
+            return e.code();
+        }
+    });
+}
+
+} // namespace
 
 extern "C" {
 
 glr_hw_frames *glr_hw_frames_create(glr_log *log, const struct glr_hw_frames_params *params)
 {
     glr_hw_frames *frames = nullptr;
-    glr::guarded(log, [&] {
+    boundary(log, [&] {
         if (!params)
             glr::fail(-EINVAL, "glr_hw_frames_create: params is NULL");
-        try {
-            frames = new glr_hw_frames(log, *params);
-        } catch (const glr::logged_failure &e) {
-            return e.code();
-        }
+        frames = new glr_hw_frames(log, *params);
         return 0;
     });
     return frames;
 }
 
-AVBufferRef *glr_hw_frames_context(const glr_hw_frames *frames)
+AVBufferRef *glr_hw_frames_context(const glr_hw_frames *frames) { return frames ? frames->frames_context() : nullptr; }
+
+int glr_hw_frames_capture(glr_hw_frames *frames, const struct glr_source *source, int64_t pts)
 {
-    return frames ? frames->vulkan->frames_context() : nullptr;
+    return boundary(frames ? frames->log() : nullptr, [&] {
+        if (!frames || !source)
+            glr::fail(-EINVAL, "glr_hw_frames_capture: %s is NULL", !frames ? "frames" : "source");
+        return frames->capture(*source, pts);
+    });
 }
 
-int glr_hw_frames_convert(glr_hw_frames *frames, const struct glr_source *source, AVFrame **frame)
+int glr_hw_frames_acquire(glr_hw_frames *frames, AVFrame **frame, uint64_t timeout_ns)
 {
-    return glr::guarded(frames ? frames->log : nullptr, [&] {
-        if (!frames || !source || !frame)
-            glr::fail(-EINVAL, "glr_hw_frames_convert: %s is NULL", !frames ? "frames" : !source ? "source" : "frame");
-        try {
-            *frame = frames->vulkan->convert(*source);
-        } catch (const glr::logged_failure &e) {
-            return e.code();
-        }
-        return 0;
+    return boundary(frames ? frames->log() : nullptr, [&] {
+        if (!frames || !frame)
+            glr::fail(-EINVAL, "glr_hw_frames_acquire: %s is NULL", !frames ? "frames" : "frame");
+        return frames->acquire(frame, timeout_ns);
     });
 }
 
@@ -79,7 +158,7 @@ void glr_hw_frames_destroy(glr_hw_frames **frames)
         return;
     glr_hw_frames *f = *frames;
     *frames = nullptr;
-    glr::guarded(f->log, [&] {
+    boundary(f->log(), [&] {
         delete f;
         return 0;
     });

@@ -96,10 +96,10 @@ AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, g
     fail(GLR_ERROR_UNSUPPORTED, "no Vulkan device shares memory with the GL context: tried %s", tried.c_str());
 }
 
-vulkan_frames::vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params)
-    : log_(log), params_(params)
+vulkan_frames::vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
+                             glr_converter *converter)
+    : log_(log), params_(params), converter_(converter)
 {
-    converter_ = check(glr_converter_create(const_cast<glr_log *>(log), &params));
     glr_color_resolve(params.format, &params.color, &color_); // the converter took it
     try {
         // (No av_vkfmt_from_pixfmt here: glreader-av must load with an FFmpeg built without
@@ -133,7 +133,6 @@ vulkan_frames::vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_
                                         "), so GL cannot write its frames");
     } catch (...) {
         av_buffer_unref(&frames_);
-        glr_converter_destroy(&converter_);
         throw;
     }
 }
@@ -142,7 +141,6 @@ vulkan_frames::~vulkan_frames()
 {
     for (plane_image &p : images_)
         glr_memory_texture_destroy(&p.texture);
-    glr_converter_destroy(&converter_);
     av_buffer_unref(&frames_);
 }
 

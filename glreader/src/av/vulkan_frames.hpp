@@ -4,8 +4,8 @@
 // planes into it. Nothing is read back: the encoder reads the frame where GL wrote it.
 //
 // Ordering: the conversion is a GL command; whoever hands the frame on must first know GL
-// finished it (a GL fence, as the ring's slots have). Threads: every call with the GL
-// context current; the frames themselves go to any thread.
+// finished it (glr_hw_frames waits on a fence). Threads: every call with the GL context
+// current; the frames themselves go to any thread.
 #pragma once
 
 #include "glreader/convert.h"
@@ -33,10 +33,12 @@ namespace glr::av {
 AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, glr_get_proc_address_fn loader);
 
 // Converts GL frames into Vulkan frames of a pool it makes on device: format's planes
-// (NV12, P010, I420, YUV444 ...), width x height, optimally tiled, exportable memory.
+// (NV12, P010, I420, YUV444 ...), width x height, optimally tiled, exportable memory, with
+// converter (made for params, outliving this).
 class vulkan_frames {
 public:
-    vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params);
+    vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
+                  glr_converter *converter);
     ~vulkan_frames(); // the GL context current
     vulkan_frames(const vulkan_frames &) = delete;
     vulkan_frames &operator=(const vulkan_frames &) = delete;
@@ -60,7 +62,7 @@ private:
     glr_converter_params params_;
     glr_color color_{}; // resolved: the frames' tags, as the readback path's
     AVBufferRef *frames_ = nullptr;
-    glr_converter *converter_ = nullptr;
+    glr_converter *converter_;
     PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;
     PFN_vkGetImageMemoryRequirements2 get_requirements_ = nullptr;
     VkDevice device_ = VK_NULL_HANDLE;

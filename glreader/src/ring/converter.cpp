@@ -125,3 +125,25 @@ void glr_converter::check_texture(int p, unsigned texture) const
         fail(-EINVAL, "glr_converter_convert: textures[%d] is %dx%d, smaller than plane %d of a %dx%d %s frame (%dx%d)", p,
              width, height, p, params_.width, params_.height, format_.name, want.width, want.height);
 }
+
+GLsync glr_converter::fence()
+{
+    glr::gl::require_current(fns_, "glr_converter_fence");
+    GLsync fence = fns_.gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!fence)
+        fail(GLR_ERROR_GL, "glr_converter_fence: glFenceSync failed");
+    fns_.gl.Flush(); // so that a wait on another context, or one without the flush bit, ends
+    return fence;
+}
+
+int glr_converter::wait(GLsync fence, uint64_t timeout_ns)
+{
+    switch (fns_.gl.ClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns)) {
+    case GL_ALREADY_SIGNALED:
+    case GL_CONDITION_SATISFIED: return 1;
+    case GL_TIMEOUT_EXPIRED: return 0;
+    default: fail(GLR_ERROR_GL, "glr_converter_fence_wait: glClientWaitSync failed (a lost context?)");
+    }
+}
+
+void glr_converter::delete_fence(GLsync fence) { fns_.gl.DeleteSync(fence); }

@@ -28,6 +28,9 @@ public:
     plane_texture plane(int p) const; // zeros past the format's planes
 
     int convert(const glr_source &source, const unsigned textures[4]);
+    GLsync fence();
+    int wait(GLsync fence, uint64_t timeout_ns);
+    void delete_fence(GLsync fence);
     const glr_log *log() const { return log_; }
 
 private:

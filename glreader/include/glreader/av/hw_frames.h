@@ -6,11 +6,15 @@
  *
  * Kinds: GLR_HW_VULKAN, AV_PIX_FMT_VULKAN frames whose memory GL imports
  * (GL_EXT_memory_object_fd), on the Vulkan device that drives the GL context (matched by
- * UUID). A frame's GL writes must be finished before another API reads it: the caller waits
- * on a GL fence issued after glr_hw_frames_convert (a ring's slots do this).
+ * UUID).
  *
- * Threads: create, convert and destroy with the GL context current; the frames go to any
- * thread.
+ * As a ring: capture converts a frame into a pooled frame and returns at once; acquire
+ * hands out the oldest one once a GL fence says GL finished writing it (never glFinish), so
+ * an encoder never reads a frame GL is still writing. An acquired frame is the caller's;
+ * the pool never gives its memory to another frame while it is held.
+ *
+ * Threads: create, capture, acquire and destroy with the GL context current; the acquired
+ * frames go to any thread.
  */
 #ifndef GLREADER_AV_HW_FRAMES_H
 #define GLREADER_AV_HW_FRAMES_H
@@ -40,6 +44,8 @@ struct glr_hw_frames_params {
     /* Size, YUV format (NV12, P010, I420, YUV444 ...), colour, row order and GL loader of the
      * frames, as for glr_converter. */
     struct glr_converter_params frame;
+    /* Frames captured and not acquired yet, at most: 1..64; 0: 3. */
+    int depth;
     uint64_t reserved_[4]; /* zero: room for later fields without an ABI break */
 };
 
@@ -53,13 +59,22 @@ GLR_API glr_hw_frames *glr_hw_frames_create(glr_log *log, const struct glr_hw_fr
  * reference (av_buffer_ref) to keep it. */
 GLR_API struct AVBufferRef *glr_hw_frames_context(const glr_hw_frames *frames);
 
-/* Converts source's frame (its lower-left width x height pixels) into a frame of the pool,
- * returned in *frame (the caller's: av_frame_free), ordered before later GL commands.
- * Returns 0 or a negative code with the reason logged. */
-GLR_API int glr_hw_frames_convert(glr_hw_frames *frames, const struct glr_source *source, struct AVFrame **frame);
+/* Starts converting source's frame (its lower-left width x height pixels) into a frame of
+ * the pool, stamped pts, and returns without waiting. Returns 0, or:
+ *  -EBUSY  depth frames wait to be acquired: acquire one and call again. Not logged.
+ *  another negative code with the reason logged (a bad source, a GL error). */
+GLR_API int glr_hw_frames_capture(glr_hw_frames *frames, const struct glr_source *source, int64_t pts);
 
-/* Frees the imports and the pool (frames still held keep their memory) and sets *frames to
- * NULL; NULL and a pointer to NULL are accepted. */
+/* The oldest captured frame, in *frame (the caller's: av_frame_free, or give it to an
+ * encoder), once GL finished writing it, waiting up to timeout_ns (0: do not wait;
+ * UINT64_MAX: as long as it takes). Returns 0, or:
+ *  -EAGAIN   the oldest frame is not finished within the timeout. Not logged.
+ *  -ENODATA  no captured frame waits. Not logged.
+ *  another negative code with the reason logged. */
+GLR_API int glr_hw_frames_acquire(glr_hw_frames *frames, struct AVFrame **frame, uint64_t timeout_ns);
+
+/* Frees the imports, the frames not acquired and the pool (acquired frames keep their
+ * memory) and sets *frames to NULL; NULL and a pointer to NULL are accepted. */
 GLR_API void glr_hw_frames_destroy(glr_hw_frames **frames);
 
 #ifdef __cplusplus
