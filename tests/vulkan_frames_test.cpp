@@ -3,8 +3,11 @@
 // frame and transferred back to memory by FFmpeg must hold exactly the ring's bytes for the
 // same source, format and colour, tagged as its frames are; the imports' refusals name
 // their cause.
+#include "glreader/av/encoder.h"
 #include "glreader/av/hw_frames.h"
 #include "glreader/interop.h"
+
+#include "support/decoder.hpp"
 
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
@@ -267,6 +270,101 @@ TEST_F(vulkan_frames_test, what_cannot_start_is_refused_with_words)
     EXPECT_EQ(glr_hw_frames_create(nullptr, &p), nullptr);
     EXPECT_NE(std::string(glr_last_error()).find("depth 65 is not 1..64"), std::string::npos) << glr_last_error();
     EXPECT_EQ(scene().gl().GetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// Hardware frames into an encoder on the CPU (FFV1): each is copied to memory by the encoder
+// (transferred, nothing read back by the ring) and the file decodes to exactly the frames
+// the ring's readback path encodes, in order, none missing; a frame of another pool, or a
+// lease where hardware frames were promised, or frames unlike the params, are refused with
+// words.
+TEST_F(vulkan_frames_test, an_encoder_on_the_cpu_gets_the_frames_copied_and_encodes_the_ring_s_bytes)
+{
+    const int w = 64, h = 48, count = 24;
+    hw_frames_ptr f = frames(params_of(w, h, GLR_FORMAT_NV12));
+    ASSERT_TRUE(f);
+    auto params = [&](const std::string &path, AVBufferRef *hw) {
+        glr_encoder_params p{};
+        p.width = w;
+        p.height = h;
+        p.format = GLR_FORMAT_NV12;
+        p.codec = "ffv1";
+        p.output = path.c_str();
+        p.hw_frames = hw;
+        return p;
+    };
+    const std::string hw_path = glr_test::scratch_path("hw_frames.mkv"),
+                      ring_path = glr_test::scratch_path("ring_frames.mkv");
+    // Frames of another format or size than the params' are refused before the file is made.
+    glr_encoder_params wrong = params(hw_path, glr_hw_frames_context(f.get()));
+    wrong.format = GLR_FORMAT_P010;
+    EXPECT_EQ(glr_encoder_create(nullptr, &wrong), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("the hardware frames are 64x48 nv12, the params say 64x48 p010"),
+              std::string::npos)
+        << glr_last_error();
+    EXPECT_NE(access(hw_path.c_str(), F_OK), 0) << "a refused encoder made its file";
+    glr_encoder_params hp = params(hw_path, glr_hw_frames_context(f.get()));
+    glr_encoder *hw_enc = glr_encoder_create(nullptr, &hp);
+    ASSERT_TRUE(hw_enc) << glr_last_error();
+    glr_encoder_params rp = params(ring_path, nullptr);
+    glr_encoder *ring_enc = glr_encoder_create(nullptr, &rp);
+    ASSERT_TRUE(ring_enc) << glr_last_error();
+    glr::ring ring(glr_test::ring_params(w, h, GLR_FORMAT_NV12, GLR_FLIP_STRIDE, 3));
+    for (int n = 0; n < count; n++) {
+        scene().draw(static_cast<uint64_t>(n));
+        glr_source source = scene().source();
+        ASSERT_EQ(glr_hw_frames_capture(f.get(), &source, n), 0) << glr_last_error();
+        AVFrame *frame = nullptr;
+        ASSERT_EQ(glr_hw_frames_acquire(f.get(), &frame, UINT64_MAX), 0);
+        ASSERT_EQ(glr_encoder_submit_hw(hw_enc, &frame), 0) << glr_last_error();
+        EXPECT_EQ(frame, nullptr);
+        if (n == 0) { // a lease where hardware frames were promised
+            ASSERT_TRUE(ring.try_capture(source, n));
+            auto refused = ring.acquire(UINT64_MAX);
+            ASSERT_TRUE(refused);
+            glr_frame c = refused->detach();
+            EXPECT_EQ(glr_encoder_submit(hw_enc, &c), -EINVAL);
+            EXPECT_NE(std::string(glr_last_error()).find("submit them with glr_encoder_submit_hw"), std::string::npos)
+                << glr_last_error();
+        }
+        ASSERT_TRUE(ring.try_capture(source, n));
+        auto lease = ring.acquire(UINT64_MAX);
+        ASSERT_TRUE(lease);
+        glr_frame c = lease->detach();
+        ASSERT_EQ(glr_encoder_submit(ring_enc, &c), 0) << glr_last_error();
+    }
+    // A frame of another pool.
+    hw_frames_ptr other = frames(params_of(w, h, GLR_FORMAT_NV12));
+    glr_source source = scene().source();
+    ASSERT_EQ(glr_hw_frames_capture(other.get(), &source, 0), 0);
+    AVFrame *stranger = nullptr;
+    ASSERT_EQ(glr_hw_frames_acquire(other.get(), &stranger, UINT64_MAX), 0);
+    EXPECT_EQ(glr_encoder_submit_hw(hw_enc, &stranger), -EINVAL);
+    EXPECT_EQ(stranger, nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("not one of the encoder's hardware frames"), std::string::npos)
+        << glr_last_error();
+
+    ASSERT_EQ(glr_encoder_finish(hw_enc), 0) << glr_last_error();
+    ASSERT_EQ(glr_encoder_finish(ring_enc), 0) << glr_last_error();
+    glr_encoder_stats stats{};
+    glr_encoder_get_stats(hw_enc, &stats);
+    EXPECT_EQ(stats.transferred_frames, static_cast<uint64_t>(count));
+    EXPECT_EQ(stats.hardware_frames + stats.zero_copy_frames + stats.copied_frames, 0u);
+    glr_encoder_destroy(&hw_enc);
+    glr_encoder_destroy(&ring_enc);
+
+    glr_test::decoded_video got = glr_test::decode_file(hw_path), want = glr_test::decode_file(ring_path);
+    ASSERT_EQ(got.error, "");
+    ASSERT_EQ(want.error, "");
+    ASSERT_EQ(got.frames.size(), static_cast<size_t>(count));
+    ASSERT_EQ(want.frames.size(), static_cast<size_t>(count));
+    EXPECT_EQ(got.color_space, want.color_space);
+    EXPECT_EQ(got.color_range, want.color_range);
+    for (int n = 0; n < count; n++) {
+        EXPECT_EQ(got.frames[n].pts, want.frames[n].pts) << "frame " << n;
+        EXPECT_TRUE(got.frames[n].rgba == want.frames[n].rgba) << "frame " << n;
+        if (n > 0)
+            EXPECT_FALSE(got.frames[n].rgba == got.frames[n - 1].rgba) << "frame " << n << " repeats its predecessor";
+    }
 }
 
 } // namespace

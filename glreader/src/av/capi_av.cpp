@@ -76,6 +76,17 @@ int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame)
     return glr::guarded(enc->log(), [&] { return enc->submit(*frame); });
 }
 
+int glr_encoder_submit_hw(glr_encoder *enc, AVFrame **frame)
+{
+    if (!enc || !frame || !*frame) {
+        if (frame)
+            av_frame_free(frame); // the frame is never lost
+        glr_priv_report_error(enc ? enc->log() : nullptr, -EINVAL, "glr_encoder_submit_hw: NULL argument or frame", 1);
+        return -EINVAL;
+    }
+    return glr::guarded(enc->log(), [&] { return enc->submit_hw(*frame); });
+}
+
 int glr_encoder_submit_audio(glr_encoder *enc, const float *samples, int frames, int64_t pts)
 {
     if (!enc) {

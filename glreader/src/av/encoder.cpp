@@ -2,6 +2,13 @@
 
 #include "error.hpp"
 
+#include "glreader/utils/libav.h"
+
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/pixdesc.h>
+}
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -40,6 +47,16 @@ void glr_encoder::check_params(const glr_encoder_params &p)
     if (p.queue_depth < 0 || p.queue_depth > max_queue_depth)
         fail(-EINVAL, "glr_encoder_create: queue depth %d is out of range 1..%d", p.queue_depth,
              max_queue_depth);
+    if (p.hw_frames) {
+        const auto *hw = reinterpret_cast<const AVHWFramesContext *>(p.hw_frames->data);
+        AVPixelFormat format = glr_av_pix_fmt(glr::frames_format(p));
+        if (hw->sw_format != format || hw->width != p.width || hw->height != p.height)
+            fail(-EINVAL,
+                 "glr_encoder_create: the hardware frames are %dx%d %s, the params say %dx%d %s: give the frames' "
+                 "size and format",
+                 hw->width, hw->height, av_get_pix_fmt_name(hw->sw_format), p.width, p.height,
+                 av_get_pix_fmt_name(format));
+    }
     if (p.first_pts < 0 || (p.first_pts && !p.use_frame_pts))
         fail(-EINVAL, "glr_encoder_create: first_pts %lld is %s: it is the first frame's pts (0 or more) when "
                       "use_frame_pts stamps the frames",
@@ -47,7 +64,8 @@ void glr_encoder::check_params(const glr_encoder_params &p)
 }
 
 glr_encoder::glr_encoder(const glr_log *log, const glr_encoder_params &p)
-    : log_(log), output_name_(p.output ? p.output : "the output"), width_(p.width), height_(p.height)
+    : log_(log), output_name_(p.output ? p.output : "the output"), width_(p.width), height_(p.height),
+      hw_frames_(p.hw_frames ? p.hw_frames->data : nullptr)
 {
     check_params(p);
     queue_depth_ = static_cast<size_t>(p.queue_depth ? p.queue_depth : default_queue_depth);
@@ -125,61 +143,82 @@ int glr_encoder::first_error() const
 int glr_encoder::submit(glr_frame &frame)
 {
     // The lease is the encoder's now, whatever happens below.
-    queued_frame item{frame, 0};
+    queued_frame item{frame, 0, nullptr};
     frame = glr_frame{};
     if (item.frame.ring_)
         glr_frame_set_holder(&item.frame, describe_holder, this);
-    auto give_back = [&] { glr_frame_release(&item.frame); };
+    uint64_t start = glr::now_ns();
 
     const glr_color &c = item.frame.color, &color = video_->color();
-    if (item.frame.width != width_ || item.frame.height != height_ || item.frame.format != video_->format()) {
-        std::string message = format(
-            "glr_encoder_submit: the frame is %dx%d %s, the encoder was opened for %dx%d %s",
-            item.frame.width, item.frame.height, glr_format_name(item.frame.format), width_, height_,
-            glr_format_name(video_->format()));
-        give_back();
-        throw glr::failure(-EINVAL, message);
-    }
-    if (c.matrix != color.matrix || c.range != color.range || c.chroma != color.chroma ||
-        c.primaries != color.primaries || c.transfer != color.transfer) {
-        std::string message = format(
+    std::string refusal;
+    if (hw_frames_)
+        refusal = "glr_encoder_submit: this encoder was opened for hardware frames (hw_frames): submit them with "
+                  "glr_encoder_submit_hw";
+    else if (item.frame.width != width_ || item.frame.height != height_ || item.frame.format != video_->format())
+        refusal = format("glr_encoder_submit: the frame is %dx%d %s, the encoder was opened for %dx%d %s",
+                         item.frame.width, item.frame.height, glr_format_name(item.frame.format), width_, height_,
+                         glr_format_name(video_->format()));
+    else if (c.matrix != color.matrix || c.range != color.range || c.chroma != color.chroma ||
+             c.primaries != color.primaries || c.transfer != color.transfer)
+        refusal = format(
             "glr_encoder_submit: the frame's colour (matrix %d, range %d, chroma %d, primaries %d, transfer %d) "
             "is not the one the stream was tagged with (%d, %d, %d, %d, %d): give the encoder the ring's color",
             c.matrix, c.range, c.chroma, c.primaries, c.transfer, color.matrix, color.range, color.chroma,
             color.primaries, color.transfer);
-        give_back();
-        throw glr::failure(-EINVAL, message);
+    if (!refusal.empty()) {
+        release(item);
+        throw glr::failure(-EINVAL, refusal);
     }
+    return enqueue(item, item.frame.pts, start);
+}
+
+int glr_encoder::submit_hw(AVFrame *&frame)
+{
+    queued_frame item{glr_frame{}, 0, frame};
+    frame = nullptr;
     uint64_t start = glr::now_ns();
+    if (!hw_frames_ || !item.hw->hw_frames_ctx || item.hw->hw_frames_ctx->data != hw_frames_) {
+        release(item);
+        fail(-EINVAL, "glr_encoder_submit_hw: %s",
+             hw_frames_ ? "the frame is not one of the encoder's hardware frames (params.hw_frames)"
+                        : "this encoder was opened without hardware frames (params.hw_frames)");
+    }
+    return enqueue(item, item.hw->pts, start);
+}
+
+void glr_encoder::release(queued_frame &item)
+{
+    av_frame_free(&item.hw);
+    if (item.frame.ring_)
+        glr_frame_release(&item.frame);
+}
+
+int glr_encoder::enqueue(queued_frame &item, int64_t stamp, uint64_t start)
+{
     std::unique_lock<std::mutex> lock(mutex_);
-    if (finished_ || closing_) {
+    std::string refusal;
+    if (finished_ || closing_)
+        refusal = "the encoder is already finished";
+    else if (use_frame_pts_ && stamp < first_pts_)
+        refusal = format("pts %lld is before first_pts %lld", static_cast<long long>(stamp),
+                         static_cast<long long>(first_pts_));
+    else if (use_frame_pts_ && stamp <= last_pts_)
+        refusal = format("pts %lld does not increase (the last was %lld)", static_cast<long long>(stamp),
+                         static_cast<long long>(last_pts_));
+    if (!refusal.empty()) {
         lock.unlock();
-        give_back();
-        fail(-EINVAL, "glr_encoder_submit: the encoder is already finished");
+        std::string call = item.hw ? "glr_encoder_submit_hw: " : "glr_encoder_submit: ";
+        release(item);
+        throw glr::failure(-EINVAL, call + refusal);
     }
-    if (use_frame_pts_) {
-        if (item.frame.pts <= last_pts_ || item.frame.pts < first_pts_) {
-            std::string message =
-                item.frame.pts < first_pts_
-                    ? format("glr_encoder_submit: pts %lld is before first_pts %lld",
-                             static_cast<long long>(item.frame.pts), static_cast<long long>(first_pts_))
-                    : format("glr_encoder_submit: pts %lld does not increase (the last was %lld)",
-                             static_cast<long long>(item.frame.pts), static_cast<long long>(last_pts_));
-            lock.unlock();
-            give_back();
-            throw glr::failure(-EINVAL, message);
-        }
-        item.pts = last_pts_ = item.frame.pts;
-    } else {
-        item.pts = next_pts_++;
-    }
+    item.pts = use_frame_pts_ ? (last_pts_ = stamp) : next_pts_++;
     // Back-pressure: wait while the queue is full, never drop.
     changed_.wait(lock, [&] { return queue_.size() < queue_depth_ || error_ != 0; });
     if (error_ != 0) {
         int code = error_;
         std::string message = error_message_;
         lock.unlock();
-        give_back();
+        release(item);
         return sticky(code, message);
     }
     queue_.push_back(item);
@@ -240,13 +279,15 @@ void glr_encoder::pump_audio(double seconds, bool last)
 
 void glr_encoder::encode_video(queued_frame &item)
 {
-    glr::video_track::prepared p = video_->prepare(item.frame, item.pts);
+    glr::video_track::prepared p = item.hw ? video_->prepare(item.hw, item.pts) : video_->prepare(item.frame, item.pts);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         using route = glr::video_track::route;
-        if (p.how == route::converted) {
+        if (p.how == route::hardware) {
+            counters_.hardware_frames++;
+        } else if (p.how == route::converted || p.how == route::transferred) {
             convert_.record_ns(p.convert_ns);
-            counters_.converted_frames++;
+            (p.how == route::converted ? counters_.converted_frames : counters_.transferred_frames)++;
         } else {
             (p.how == route::lent ? counters_.zero_copy_frames : counters_.copied_frames)++;
             counters_.max_frames_held = std::max(counters_.max_frames_held, static_cast<uint64_t>(p.held));
@@ -283,7 +324,7 @@ void glr_encoder::run()
         }
         changed_.notify_all();
         if (first_error() != 0) {
-            glr_frame_release(&item.frame); // after an error: drain, never leak
+            release(item); // after an error: drain, never leak
             continue;
         }
         try {
@@ -291,8 +332,7 @@ void glr_encoder::run()
             video_end_pts_ = item.pts + 1;
             pump_audio(video_->seconds_at(video_end_pts_), false); // the sound under this frame
         } catch (const glr::failure &e) {
-            if (item.frame.ring_) // prepare failed before passing the lease on
-                glr_frame_release(&item.frame);
+            release(item); // prepare failed before passing the frame on
             set_error(e.code(), e.what());
         }
     }

@@ -27,6 +27,8 @@ public:
 
     // Takes the lease in every case; returns 0 or a negative code (see encoder.h).
     int submit(glr_frame &frame);
+    // Takes the hardware frame in every case (frame cleared); as submit.
+    int submit_hw(AVFrame *&frame);
     void submit_audio(const float *samples, int frames, int64_t pts);
     // complete: the encode reached its end, so a GLR_OUTPUT_PART file may take its name.
     int finish(bool complete);
@@ -43,10 +45,17 @@ public:
     static glr_encoder_plan check(const glr_log *log, const glr_encoder_params &params);
 
 private:
+    // A lease, or a hardware frame (hw), and its pts.
     struct queued_frame {
         glr_frame frame;
         int64_t pts;
+        AVFrame *hw;
     };
+    // Frees what item holds (after an error: never leak).
+    static void release(queued_frame &item);
+    // Stamps item (stamp: its own pts, with use_frame_pts) and queues it, waiting while the
+    // queue is full; takes it in every case.
+    int enqueue(queued_frame &item, int64_t stamp, uint64_t start);
 
     static void check_params(const glr_encoder_params &params);
     void run();
@@ -67,6 +76,7 @@ private:
     glr_encoder_plan plan_{};
     std::string output_name_;
     int width_, height_;
+    const void *hw_frames_ = nullptr; // the AVHWFramesContext of hw_frames, for identity
     bool use_frame_pts_;
     int64_t first_pts_;
     size_t queue_depth_;

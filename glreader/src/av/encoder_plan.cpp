@@ -9,6 +9,7 @@
 #include "glreader/utils/libav.h"
 
 extern "C" {
+#include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -166,6 +167,11 @@ void check_options(const char *text, void *object, void *generic, const char *wh
 
 } // namespace
 
+AVPixelFormat hardware_format(const glr_encoder_params &p)
+{
+    return p.hw_frames ? reinterpret_cast<const AVHWFramesContext *>(p.hw_frames->data)->format : AV_PIX_FMT_NONE;
+}
+
 glr_format frames_format(const glr_encoder_params &p)
 {
     int f = enum_value(p.format);
@@ -181,7 +187,12 @@ encoder_plan plan_encoder(const glr_encoder_params &p, const glr_log *log)
     bool alpha = p.alpha != 0;
     plan.video = alpha ? choose_alpha_encoder(p.codec, plan.muxer, p.output, log)
                        : choose_encoder(AVMEDIA_TYPE_VIDEO, p.codec, plan.muxer, p.output, log);
-    plan.pix_fmt = choose_pix_fmt(plan.video, p.pix_fmt, glr_av_pix_fmt(frames_format(p)), alpha);
+    // Hardware frames go as they are to an encoder that takes their kind (no pix_fmt asked).
+    AVPixelFormat hw = hardware_format(p);
+    if (hw != AV_PIX_FMT_NONE && !p.pix_fmt && !alpha && contains(encoder_pix_fmts(plan.video), hw))
+        plan.pix_fmt = hw;
+    else
+        plan.pix_fmt = choose_pix_fmt(plan.video, p.pix_fmt, glr_av_pix_fmt(frames_format(p)), alpha);
     bool copy = p.audio.codec && std::strcmp(p.audio.codec, "copy") == 0;
     if ((p.audio.input || p.audio.sample_rate) && !copy)
         plan.audio = choose_encoder(AVMEDIA_TYPE_AUDIO, p.audio.codec, plan.muxer, p.output, log);

@@ -25,8 +25,12 @@ struct encoder_plan {
     AVCodecID audio_default = AV_CODEC_ID_NONE;
 };
 
-// The format of the frames the params describe (0: RGBA8).
+// The format of the frames the params describe (0: RGBA8); for hardware frames, the
+// format of their memory (the frames context's sw_format).
 glr_format frames_format(const glr_encoder_params &params);
+
+// The hardware frames' kind (AV_PIX_FMT_VULKAN), or AV_PIX_FMT_NONE without hw_frames.
+AVPixelFormat hardware_format(const glr_encoder_params &params);
 
 // Chooses everything (see codec_choice.hpp); throws with words. Opens nothing.
 encoder_plan plan_encoder(const glr_encoder_params &params, const glr_log *log);

@@ -9,6 +9,7 @@
 #include "latency.hpp"
 
 extern "C" {
+#include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 }
@@ -82,6 +83,8 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
     context->color_primaries = static_cast<AVColorPrimaries>(color.primaries);
     context->color_trc = static_cast<AVColorTransferCharacteristic>(color.transfer);
     context->chroma_sample_location = static_cast<AVChromaLocation>(color.chroma);
+    if (plan.pix_fmt == hardware_format(p))
+        context->hw_frames_ctx = av_buffer_ref(p.hw_frames); // freed with the context
     if (plan.muxer->flags & AVFMT_GLOBALHEADER)
         context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
@@ -125,7 +128,10 @@ void video_track::trial_open(const glr_encoder_params &params, const encoder_pla
     ffmpeg_log_hold hold;
     AVCodecContext *context;
     try {
-        context = open_video_encoder(params, plan, output_color(params, plan.pix_fmt), true);
+        bool hardware = plan.pix_fmt == hardware_format(params);
+    context = open_video_encoder(params, plan,
+                                 output_color(params, hardware ? glr_av_pix_fmt(frames_format(params)) : plan.pix_fmt),
+                                 true);
     } catch (...) {
         hold.forward();
         throw;
@@ -135,15 +141,19 @@ void video_track::trial_open(const glr_encoder_params &params, const encoder_pla
 
 video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, output &out)
     : format_(frames_format(p)), input_pix_fmt_(glr_av_pix_fmt(format_)), width_(p.width), height_(p.height),
-      codec_(plan.video)
+      codec_(plan.video), hardware_(plan.pix_fmt == hardware_format(p))
 {
     if (glr_color_resolve(format_, &p.color, &color_) < 0)
         fail(-EINVAL, "%s", glr_last_error());
     try {
-        out_color_ = output_color(p, plan.pix_fmt);
-        if (plan.pix_fmt != input_pix_fmt_)
-            open_scaler(plan.pix_fmt);
-        pool_ = std::make_unique<frame_pool>(width_, height_, plan.pix_fmt);
+        out_color_ = output_color(p, hardware_ ? input_pix_fmt_ : plan.pix_fmt);
+        if (!hardware_) {
+            if (plan.pix_fmt != input_pix_fmt_)
+                open_scaler(plan.pix_fmt);
+            pool_ = std::make_unique<frame_pool>(width_, height_, plan.pix_fmt);
+            if (p.hw_frames && sws_)
+                transfer_pool_ = std::make_unique<frame_pool>(width_, height_, input_pix_fmt_);
+        }
         context_ = open_video_encoder(p, plan, out_color_, false);
         stream_ = avformat_new_stream(out.context(), nullptr);
         packet_ = av_packet_alloc();
@@ -172,6 +182,7 @@ void video_track::release()
     av_packet_free(&packet_);
     avcodec_free_context(&context_);
     pool_.reset(); // after the codec: its pooled frames are all back
+    transfer_pool_.reset();
 }
 
 void video_track::open_scaler(AVPixelFormat to)
@@ -216,22 +227,22 @@ video_track::prepared video_track::prepare(glr_frame &lease, int64_t pts)
     prepared out{nullptr, route::lent, 0, 0};
     if (sws_) {
         out.how = route::converted;
-        out.frame = pool_->get();
         AVFrame *view = av_frame_alloc();
         if (!view) {
-            av_frame_free(&out.frame);
             glr_frame_release(&lease);
             fail(-ENOMEM, "out of memory");
         }
         glr_av_frame_view(view, &lease);
         uint64_t start = now_ns();
-        int rc = sws_scale_frame(sws_, out.frame, view);
+        try {
+            out.frame = scale(view);
+        } catch (...) {
+            av_frame_free(&view);
+            glr_frame_release(&lease);
+            throw;
+        }
         av_frame_free(&view);
         glr_frame_release(&lease); // converted: the slot is free again
-        if (rc < 0) {
-            av_frame_free(&out.frame);
-            fail(GLR_ERROR_CODEC, "converting a frame with libswscale failed: %s", av_error_text(rc).c_str());
-        }
         out.convert_ns = now_ns() - start;
     } else {
         // Lent to libavcodec without a copy, or copied when it holds too many leases.
@@ -245,6 +256,51 @@ video_track::prepared video_track::prepare(glr_frame &lease, int64_t pts)
     out.held = __atomic_load_n(&lender_.kept, __ATOMIC_ACQUIRE);
     glr_av_set_color(out.frame, &out_color_);
     out.frame->pts = pts;
+    return out;
+}
+
+video_track::prepared video_track::prepare(AVFrame *&hw, int64_t pts)
+{
+    AVFrame *in = hw;
+    hw = nullptr;
+    prepared out{in, route::hardware, 0, 0};
+    if (!hardware_) {
+        // An encoder on the CPU: the frame copied to memory, then converted if need be.
+        out.how = route::transferred;
+        uint64_t start = now_ns();
+        AVFrame *memory = (sws_ ? transfer_pool_ : pool_)->get();
+        int rc = av_hwframe_transfer_data(memory, in, 0);
+        av_frame_free(&in);
+        if (rc < 0) {
+            av_frame_free(&memory);
+            fail(code_of_av_error(rc), "copying a hardware frame to memory failed: %s", av_error_text(rc).c_str());
+        }
+        if (sws_) {
+            try {
+                out.frame = scale(memory);
+            } catch (...) {
+                av_frame_free(&memory);
+                throw;
+            }
+            av_frame_free(&memory);
+        } else {
+            out.frame = memory;
+        }
+        out.convert_ns = now_ns() - start;
+    }
+    glr_av_set_color(out.frame, &out_color_);
+    out.frame->pts = pts;
+    return out;
+}
+
+AVFrame *video_track::scale(const AVFrame *in)
+{
+    AVFrame *out = pool_->get();
+    int rc = sws_scale_frame(sws_, out, in);
+    if (rc < 0) {
+        av_frame_free(&out);
+        fail(GLR_ERROR_CODEC, "converting a frame with libswscale failed: %s", av_error_text(rc).c_str());
+    }
     return out;
 }
 

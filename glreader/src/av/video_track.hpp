@@ -1,6 +1,7 @@
 // The video stream of an output: the encoder, the conversion when the frames are not in
 // the pixel format it encodes (libswscale), and the lending of leases to libavcodec
-// without a copy (glreader/utils/libav.h) with copies into a pool once it holds too many.
+// without a copy (glreader/utils/libav.h) with copies into a pool once it holds too many;
+// or hardware frames, as they are to an encoder that takes them, else copied to memory.
 #pragma once
 
 #include "av/encoder_plan.hpp"
@@ -40,7 +41,7 @@ public:
     double seconds_at(int64_t pts) const { return static_cast<double>(pts) * av_q2d(context_->time_base); }
 
     // A submitted lease as the frame to encode, its lease taken in every case.
-    enum class route { lent, copied, converted };
+    enum class route { lent, copied, converted, hardware, transferred };
     struct prepared {
         AVFrame *frame;
         route how;
@@ -48,6 +49,8 @@ public:
         int held;            // leases libavcodec holds now
     };
     prepared prepare(glr_frame &lease, int64_t pts);
+    // A submitted hardware frame as the frame to encode, taken (and hw cleared) in every case.
+    prepared prepare(AVFrame *&hw, int64_t pts);
     // Encodes a frame (NULL: the end) and hands its packets to write.
     void encode(const AVFrame *frame, const packet_sink &write);
 
@@ -60,6 +63,8 @@ public:
 
 private:
     void open_scaler(AVPixelFormat to);
+    // in converted by libswscale into a frame of the pool; throws.
+    AVFrame *scale(const AVFrame *in);
     void release();
 
     glr_format format_;
@@ -72,6 +77,9 @@ private:
     AVStream *stream_ = nullptr;
     SwsContext *sws_ = nullptr;
     std::unique_ptr<frame_pool> pool_; // conversion targets and starvation copies
+    // Hardware frames copied to memory before libswscale converts them (their sw_format).
+    std::unique_ptr<frame_pool> transfer_pool_;
+    bool hardware_ = false; // the encoder takes the hardware frames as they are
     AVPacket *packet_ = nullptr;
     // Leases libavcodec still holds: past depth - 1 frames are copied instead, so an
     // encoder that keeps references cannot starve the ring.

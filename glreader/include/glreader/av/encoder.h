@@ -20,6 +20,9 @@
 extern "C" {
 #endif
 
+struct AVBufferRef; /* FFmpeg's, for hardware frames: this header needs none of its headers */
+struct AVFrame;
+
 /* An audio track muxed beside the video, from a file or from PCM the caller submits. Its
  * timestamps follow its sample count, never wall time, so it stays in sync with the
  * frames whatever the render speed. */
@@ -122,7 +125,12 @@ struct glr_encoder_params {
      * 0's; an audio.input starts at that first frame (offset from there). A chunk of a
      * longer render is stamped so (glr_export_params.chunk). 0 otherwise. */
     int64_t first_pts;
-    uint64_t reserved_[1];   /* zero: room for later fields without an ABI break */
+    /* Hardware frames (glreader/av/hw_frames.h, glr_encoder_submit_hw): the frames context
+     * they come from (AVHWFramesContext; a reference is taken), its sw_format the params'
+     * format and its size theirs. An encoder that takes the frames' kind (AV_PIX_FMT_VULKAN)
+     * gets them as they are, nothing read back; any other has each copied to memory first
+     * (av_hwframe_transfer_data, counted in transferred_frames). NULL: leases only. */
+    struct AVBufferRef *hw_frames;
 };
 
 /* glr_encoder_params.output_flags. Both concern outputs that are files; pipes, URLs and
@@ -152,6 +160,8 @@ struct glr_encoder_stats {
     uint64_t converted_frames; /* converted by libswscale on the CPU */
     uint64_t copied_frames;    /* copied because the encoder held too many slots */
     uint64_t max_frames_held;  /* most leases the encoder held at once: at most depth - 1 */
+    uint64_t hardware_frames;    /* hardware frames encoded as they are: nothing copied */
+    uint64_t transferred_frames; /* hardware frames copied to memory for an encoder on the CPU */
     struct glr_latency submit_wait; /* caller blocked in submit (queue full) */
     struct glr_latency convert;     /* libswscale */
     struct glr_latency encode;      /* avcodec_send_frame + receive */
@@ -159,7 +169,7 @@ struct glr_encoder_stats {
     /* How long the write under way has lasted so far, 0 when none: a program shows that it
      * waits for its output (a stalled reader, disk or network) when this grows. */
     double write_in_progress_ms;
-    uint64_t reserved_[3];          /* room for later figures without an ABI break */
+    uint64_t reserved_[1];          /* room for later figures without an ABI break */
 };
 
 /* In-process encoder and muxer.
@@ -214,6 +224,13 @@ GLR_API enum glr_format glr_encoder_preferred_format(const struct glr_encoder_pa
  * or -EINVAL for a frame whose size, format or colour differs from the params, or a pts
  * that does not increase or is before first_pts (use_frame_pts). */
 GLR_API int glr_encoder_submit(glr_encoder *enc, struct glr_frame *frame);
+
+/* Hands a hardware frame of params.hw_frames (glr_hw_frames_acquire's) to the encoder, which
+ * frees it when done with it (also when this call fails). Its pts is used as a lease's is
+ * (use_frame_pts). Blocks as glr_encoder_submit; *frame is cleared.
+ * Returns 0, the encoder's sticky error, or -EINVAL for a frame of another frames context,
+ * an encoder opened without hw_frames, or a pts as glr_encoder_submit refuses. */
+GLR_API int glr_encoder_submit_hw(glr_encoder *enc, struct AVFrame **frame);
 
 /* Hands frames of PCM to the audio track of an encoder opened with audio.sample_rate
  * (and no audio.input): `frames` samples per channel, interleaved 32-bit float, the first
