@@ -5,6 +5,7 @@
 // their cause.
 #include "glreader/av/encoder.h"
 #include "glreader/av/hw_frames.h"
+#include "glreader/av/recorder.h"
 #include "glreader/interop.h"
 
 #include "support/decoder.hpp"
@@ -365,6 +366,66 @@ TEST_F(vulkan_frames_test, an_encoder_on_the_cpu_gets_the_frames_copied_and_enco
         if (n > 0)
             EXPECT_FALSE(got.frames[n].rgba == got.frames[n - 1].rgba) << "frame " << n << " repeats its predecessor";
     }
+}
+
+// The recorder (every front-end's engine) with hardware frames asked for: the frames go
+// through the pool, none read back (no ring made), and the file equals the readback's; left
+// to itself (auto) with an encoder on the CPU it reads back; a device that does not exist
+// is refused with words before the output is made.
+TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_reads_back_otherwise)
+{
+    const int w = 64, h = 48, count = 12;
+    scene();
+    auto record = [&](const std::string &path, glr_hw_frames_use use, const char *device, glr_recorder_stats *stats) {
+        glr_recorder_params rp{};
+        rp.encoder.width = w;
+        rp.encoder.height = h;
+        rp.encoder.codec = "ffv1";
+        rp.encoder.output = path.c_str();
+        rp.ring.format = GLR_FORMAT_NV12;
+        rp.hw_frames = use;
+        rp.hw_device = device;
+        glr_recorder *rec = glr_recorder_create(nullptr, &rp);
+        if (!rec)
+            return false;
+        for (int n = 0; n < count; n++) {
+            scene().draw(static_cast<uint64_t>(n));
+            glr_source source = scene().source();
+            EXPECT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+        }
+        EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+        glr_recorder_get_stats(rec, stats);
+        glr_recorder_destroy(&rec);
+        return true;
+    };
+    const std::string on = glr_test::scratch_path("recorder_hw.mkv"), off = glr_test::scratch_path("recorder_rb.mkv"),
+                      automatic = glr_test::scratch_path("recorder_auto.mkv"),
+                      refused = glr_test::scratch_path("recorder_refused.mkv");
+    glr_recorder_stats hw{}, rb{}, au{};
+    ASSERT_TRUE(record(on, GLR_HW_FRAMES_ON, nullptr, &hw)) << glr_last_error();
+    ASSERT_TRUE(record(off, GLR_HW_FRAMES_OFF, nullptr, &rb)) << glr_last_error();
+    ASSERT_TRUE(record(automatic, GLR_HW_FRAMES_AUTO, nullptr, &au)) << glr_last_error();
+    EXPECT_EQ(hw.hardware_frames, 1);
+    EXPECT_EQ(hw.frames_delivered, count);
+    EXPECT_EQ(hw.ring.frames_captured, 0u) << "a ring read frames back";
+    EXPECT_EQ(hw.encoder.transferred_frames, static_cast<uint64_t>(count));
+    EXPECT_EQ(rb.hardware_frames, 0);
+    EXPECT_EQ(au.hardware_frames, 0) << "ffv1 is an encoder on the CPU: auto reads back";
+    EXPECT_EQ(au.encoder.transferred_frames, 0u);
+
+    glr_test::decoded_video a = glr_test::decode_file(on), b = glr_test::decode_file(off);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(a.frames.size(), static_cast<size_t>(count));
+    ASSERT_EQ(b.frames.size(), static_cast<size_t>(count));
+    for (int n = 0; n < count; n++)
+        EXPECT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n;
+
+    glr_recorder_stats unused{};
+    EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, "no-such-gpu", &unused));
+    EXPECT_NE(std::string(glr_last_error()).find("hardware frames cannot start: no Vulkan device named no-such-gpu"),
+              std::string::npos)
+        << glr_last_error();
+    EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";
 }
 
 } // namespace

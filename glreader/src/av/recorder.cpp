@@ -3,8 +3,13 @@
 #include "av/encoder.hpp"
 #include "ring/fence_seam.h"
 
+#include "enum_value.hpp"
 #include "error.hpp"
 #include "format.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+}
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -41,6 +46,16 @@ long long cpu_ticks(pid_t pid)
     return static_cast<long long>(utime + stime);
 }
 
+// Whether the encoder named takes hardware frames of this kind as they are.
+bool takes_vulkan_frames(const char *encoder)
+{
+    const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
+    for (const AVPixelFormat *f = codec ? codec->pix_fmts : nullptr; f && *f != AV_PIX_FMT_NONE; f++)
+        if (*f == AV_PIX_FMT_VULKAN)
+            return true;
+    return false;
+}
+
 // An unset colour (every field 0) is the encoder's.
 bool color_unset(const glr_color &c)
 {
@@ -54,6 +69,9 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
     glr_ring_params &rp = params_.ring;
     if (params.frame_sink && params.pipe.args)
         glr::fail(-EINVAL, "glr_recorder_create: a frame sink and a pipe sink both: give one");
+    if (glr::enum_value(params.hw_frames) == GLR_HW_FRAMES_ON && (params.frame_sink || params.pipe.args))
+        glr::fail(-EINVAL, "glr_recorder_create: hardware frames go to the in-process encoder only, not to a %s sink",
+                  params.frame_sink ? "frame" : "pipe");
     if (params.frame_sink) {
         if (rp.width <= 0 || rp.height <= 0)
             glr::fail(-EINVAL, "glr_recorder_create: a recorder with a frame sink needs ring.width and ring.height");
@@ -86,7 +104,14 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
             rp.format = glr_encoder::check(log, ep).format;
         }
         ep.format = rp.format;
-        encoder_ = new glr_encoder(log, ep);
+        make_hw_frames(ep);
+        try {
+            encoder_ = new glr_encoder(log, ep);
+        } catch (...) {
+            glr_hw_frames_destroy(&hw_);
+            glr_log_destroy(&hw_log_);
+            throw;
+        }
         plan_ = encoder_->plan();
     }
     plan_.format = rp.format;
@@ -96,6 +121,64 @@ glr_recorder::glr_recorder(glr_log *log, const glr_recorder_params &params) : lo
         rp.capture_timeout_ns = UINT64_MAX; // an output that stalls is waited for
     next_progress_ = clock::now() + std::chrono::milliseconds(params_.progress_interval_ms ? params_.progress_interval_ms
                                                                                          : default_progress_ms);
+}
+
+void glr_recorder::make_hw_frames(glr_encoder_params &ep)
+{
+    constexpr const char *call = "glr_recorder_create";
+    int use = glr::enum_value(params_.hw_frames);
+    if (use < GLR_HW_FRAMES_AUTO || use > GLR_HW_FRAMES_ON)
+        glr::fail(-EINVAL, "%s: unknown hw_frames %d (GLR_HW_FRAMES_AUTO, _OFF or _ON)", call, use);
+    if (use == GLR_HW_FRAMES_OFF)
+        return;
+    glr_encoder_plan plan = glr_encoder::check(log_, ep);
+    bool gpu_encoder = takes_vulkan_frames(plan.video_encoder);
+    if (use == GLR_HW_FRAMES_AUTO && !gpu_encoder)
+        return; // an encoder on the CPU: the readback is the way in
+    const glr_format_info *f = glr_format_get_info(ep.format);
+    std::string why;
+    if (!f || !f->yuv)
+        why = glr::format("hardware frames are YUV, and %s encodes %s here", plan.video_encoder, plan.pix_fmt);
+    else {
+        glr_hw_frames_params hp{};
+        hp.kind = GLR_HW_VULKAN;
+        hp.device = params_.hw_device;
+        hp.frame.width = ep.width;
+        hp.frame.height = ep.height;
+        hp.frame.format = ep.format;
+        hp.frame.color = params_.ring.color;
+        hp.frame.get_proc_address = params_.ring.get_proc_address;
+        hp.depth = params_.ring.depth;
+        // Their log is the recorder's, but for their reason not to start: ours says it once.
+        glr_log_params lp{};
+        lp.callback = [](void *opaque, glr_log_level level, const char *message) {
+            auto *rec = static_cast<glr_recorder *>(opaque);
+            if (!rec->hw_starting_)
+                glr_log_message(rec->log_, level, message);
+        };
+        lp.opaque = this;
+        lp.level = GLR_LOG_DEBUG; // the recorder's log filters
+        if (!(hw_log_ = glr_log_create(&lp)))
+            throw std::bad_alloc();
+        hw_starting_ = true;
+        hw_ = glr_hw_frames_create(hw_log_, &hp);
+        hw_starting_ = false;
+        if (!hw_) {
+            why = glr_last_error();
+            glr_log_destroy(&hw_log_);
+        }
+    }
+    if (!why.empty()) {
+        if (use == GLR_HW_FRAMES_ON)
+            glr::fail(GLR_ERROR_UNSUPPORTED, "%s: hardware frames cannot start: %s", call, why.c_str());
+        glr_log_message(log_, GLR_LOG_INFO,
+                        glr::format("hardware frames for %s cannot start (%s): frames are read back",
+                                    plan.video_encoder, why.c_str())
+                            .c_str());
+        return;
+    }
+    ep.hw_frames = glr_hw_frames_context(hw_);
+    gl_thread_ = std::this_thread::get_id();
 }
 
 int glr_recorder::start_child()
@@ -144,6 +227,11 @@ glr_recorder::~glr_recorder()
         encoder_ = nullptr;
     }
     glr_encoder_destroy(&encoder);
+    // Like the ring, freed on the capturing thread only (its GL objects); the pool outlives
+    // the frames the encoder held.
+    if (std::this_thread::get_id() == gl_thread_)
+        glr_hw_frames_destroy(&hw_);
+    glr_log_destroy(&hw_log_);
     glr_pipe_destroy(&pipe_);
     glr_ffmpeg_child_destroy(&child_);
     if (child_pidfd_ >= 0)
@@ -179,8 +267,15 @@ int glr_recorder::capture(const glr_source &source, int64_t pts)
 {
     if (cancel_ || abandoned_)
         return -ECANCELED;
-    bool first = !ring_;
-    if (first) {
+    bool first = hw_ ? captured_ == 0 : !ring_;
+    if (first && hw_ && std::this_thread::get_id() != gl_thread_) {
+        glr_priv_report_error(log_, -EINVAL,
+                              "glr_recorder_capture: called from another thread than glr_recorder_create's, whose GL "
+                              "context the hardware frames were made in",
+                              1);
+        return -EINVAL;
+    }
+    if (first && !hw_) {
         if (int rc = make_ring(); rc < 0) {
             keep_error(rc);
             return rc;
@@ -193,7 +288,8 @@ int glr_recorder::capture(const glr_source &source, int64_t pts)
         return -EINVAL;
     }
     int rc;
-    while ((rc = glr_ring_capture(ring_, &source, pts)) == -EBUSY) {
+    auto start = [&] { return hw_ ? glr_hw_frames_capture(hw_, &source, pts) : glr_ring_capture(ring_, &source, pts); };
+    while ((rc = start()) == -EBUSY) {
         // Every slot holds a frame: the oldest goes first.
         if ((rc = hand_over_next(UINT64_MAX)) < 0)
             break;
@@ -221,17 +317,19 @@ int glr_recorder::capture(const glr_source &source, int64_t pts)
 int glr_recorder::hand_over_next(uint64_t timeout_ns)
 {
     glr_frame f{};
-    int rc = glr_ring_acquire(ring_, &f, timeout_ns);
+    AVFrame *hw = nullptr;
+    int rc = hw_ ? glr_hw_frames_acquire(hw_, &hw, timeout_ns) : glr_ring_acquire(ring_, &f, timeout_ns);
     if (rc == -EAGAIN || rc == -ENODATA)
         return 0;
     if (rc < 0)
         return rc;
     std::lock_guard<std::mutex> submitting(submit_mutex_);
-    if (abandoned_) {
-        glr_frame_release(&f); // the output was finalized without this frame
+    if (abandoned_) { // the output was finalized without this frame
+        av_frame_free(&hw);
+        glr_frame_release(&f);
         return 1;
     }
-    if ((rc = to_sink(f)) < 0)
+    if ((rc = hw ? to_sink(hw) : to_sink(f)) < 0)
         return rc;
     std::lock_guard<std::mutex> lock(mutex_);
     delivered_++;
@@ -250,6 +348,16 @@ int glr_recorder::to_sink(glr_frame &f)
     sink_waiting_ = pipe_ ? sink_wait::reading : sink_wait::none;
     int rc = encoder_ ? glr_encoder_submit(encoder_, &f) : glr_pipe_write_frame(pipe_, child_stdin_, &f);
     sink_waiting_ = sink_wait::none;
+    if (params_.sink_wait)
+        params_.sink_wait(params_.sink_wait_opaque, 0);
+    return rc;
+}
+
+int glr_recorder::to_sink(AVFrame *&hw)
+{
+    if (params_.sink_wait)
+        params_.sink_wait(params_.sink_wait_opaque, 1);
+    int rc = glr_encoder_submit_hw(encoder_, &hw);
     if (params_.sink_wait)
         params_.sink_wait(params_.sink_wait_opaque, 0);
     return rc;
@@ -330,16 +438,16 @@ int glr_recorder::abandon()
 
 int glr_recorder::finish()
 {
-    glr_ring *ring;
+    bool capturing;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (finished_)
             return finish_code_;
-        ring = ring_;
+        capturing = ring_ || hw_;
     }
     // The frames under way, on the capturing thread, unless it was left behind (an abandon
     // meanwhile makes what is left of this drain drop its frames).
-    if (ring && !abandoned_ && std::this_thread::get_id() == gl_thread_) {
+    if (capturing && !abandoned_ && std::this_thread::get_id() == gl_thread_) {
         int rc;
         while ((rc = hand_over_next(UINT64_MAX)) > 0) {
         }
@@ -389,6 +497,7 @@ glr_recorder_stats glr_recorder::stats() const
         glr_encoder_get_stats(encoder_, &s.encoder);
     if (pipe_)
         glr_pipe_get_stats(pipe_, &s.pipe);
+    s.hardware_frames = hw_ != nullptr;
     s.output_wait_seconds = (encoder_ ? s.encoder.write_in_progress_ms : s.pipe.reader_idle_ms) / 1000;
     return s;
 }

@@ -45,8 +45,12 @@ public:
 
 private:
     int make_ring(); // in the current context; the ring's error code, logged
+    // The encoder's hardware frames where params ask for them and the encoder takes them
+    // (see glr_hw_frames_use), made in the current context; throws with words.
+    void make_hw_frames(glr_encoder_params &ep);
     int hand_over_next(uint64_t timeout_ns); // 1: one handed over, 0: none ready, < 0: error
     int to_sink(glr_frame &f);               // under submit_mutex_
+    int to_sink(AVFrame *&hw);               // a hardware frame to the encoder; under submit_mutex_
     int finalize(bool whole);                // the encoder's or the child's end; under submit_mutex_
     void keep_error(int code);
     void report_progress(bool now);
@@ -67,6 +71,9 @@ private:
     long long exiting_cpu_ticks_ = -1;
     std::chrono::steady_clock::time_point exiting_progress_{};
     glr_ring *ring_ = nullptr;
+    glr_hw_frames *hw_ = nullptr; // instead of the ring: the encoder's hardware frames
+    glr_log *hw_log_ = nullptr;   // theirs: the recorder's, quiet while they try to start
+    bool hw_starting_ = false;
     std::thread::id gl_thread_;
 #ifdef GLREADER_TEST_SEAMS
     int unsignalled_polls_ = 0;

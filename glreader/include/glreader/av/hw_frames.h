@@ -35,6 +35,18 @@ enum glr_hw_kind {
     GLR_HW_VULKAN = 1, /* AV_PIX_FMT_VULKAN (FFmpeg's hwcontext_vulkan) */
 };
 
+/* Whether a recorder (and every front-end through it) uses hardware frames. */
+enum glr_hw_frames_use {
+    /* Hardware frames where the encoder takes them as they are (an encoder on the GPU:
+     * AV_PIX_FMT_VULKAN among its formats) and they can start (else one info line says why,
+     * and frames are read back); read back for an encoder on the CPU. */
+    GLR_HW_FRAMES_AUTO = 0,
+    GLR_HW_FRAMES_OFF = 1, /* always read back */
+    /* Hardware frames, or a refusal naming what is missing; an encoder on the CPU then gets
+     * each frame copied to memory by FFmpeg (as ffmpeg's hwdownload would). */
+    GLR_HW_FRAMES_ON = 2,
+};
+
 struct glr_hw_frames_params {
     enum glr_hw_kind kind;
     /* The device, in FFmpeg's -init_hw_device spelling after "vulkan:" (an index or a

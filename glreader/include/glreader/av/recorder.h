@@ -30,6 +30,7 @@
 #define GLREADER_AV_RECORDER_H
 
 #include "glreader/av/encoder.h"
+#include "glreader/av/hw_frames.h"
 #include "glreader/av/stop.h"
 #include "glreader/pipe.h"
 #include "glreader/ring.h"
@@ -70,7 +71,15 @@ struct glr_recorder_params {
     void (*progress)(void *opaque, const struct glr_recorder_stats *stats);
     void *progress_opaque;
     int progress_interval_ms;
-    uint64_t reserved_[4]; /* zero: room for later fields without an ABI break */
+    /* In-process encoder only: frames converted on the GPU into the encoder's hardware
+     * frames (glreader/av/hw_frames.h), nothing read back. Where they are used, create makes
+     * their pool in the GL context current on the calling thread, which capture must then
+     * use: the Vulkan device is the one behind that context. hw_device: the Vulkan device in
+     * FFmpeg's -init_hw_device spelling after "vulkan:" (an index or a name); NULL: the
+     * context's. */
+    enum glr_hw_frames_use hw_frames;
+    const char *hw_device;
+    uint64_t reserved_[2]; /* zero: room for later fields without an ABI break */
 };
 
 struct glr_recorder_stats {
@@ -86,7 +95,8 @@ struct glr_recorder_stats {
     struct glr_ring_stats ring;     /* zero before the first capture */
     struct glr_encoder_stats encoder; /* the in-process encoder's; else zero */
     struct glr_pipe_stats pipe;       /* the pipe sink's; else zero */
-    uint64_t reserved_[4];
+    int hardware_frames;              /* 1: frames went as hardware frames, none read back */
+    uint64_t reserved_[3];
 };
 
 typedef struct glr_recorder glr_recorder;
