@@ -305,6 +305,11 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
                  static_cast<unsigned long long>(es.zero_copy_frames),
                  static_cast<unsigned long long>(es.converted_frames), static_cast<unsigned long long>(es.copied_frames));
+    if (es.hardware_frames || es.transferred_frames)
+        std::fprintf(stderr, "  hardware frames (nothing read back): %llu to the encoder as they are, %llu copied to "
+                     "memory for it\n",
+                     static_cast<unsigned long long>(es.hardware_frames),
+                     static_cast<unsigned long long>(es.transferred_frames));
     std::fprintf(stderr, "  OpenGL renderer: %s (EGL %s)\n", st.renderer, st.platform);
     write_stats_json(o, st, params);
 }
@@ -332,6 +337,7 @@ void write_stats_json(const options &o, const glr_export_stats &st, const glr_ex
         {"ring_format", glr_format_name(st.ring_format)}, {"conversion", conversion},
         {"readback_bytes_per_frame", rs.frame_bytes}, {"zero_copy_frames", es.zero_copy_frames},
         {"converted_frames", es.converted_frames}, {"copied_frames", es.copied_frames},
+        {"hardware_frames", es.hardware_frames}, {"transferred_frames", es.transferred_frames},
         {"channels", json_stage(ps.channels)}, {"render", json_stage(ps.render)},
         {"readback", json_stage(rs.readback)}, {"stall", json_stage(rs.stall)},
         {"submit_wait", json_stage(es.submit_wait)}, {"convert", json_stage(es.convert)},

@@ -86,6 +86,8 @@ TEST(export_options, defaults_are_glreader_export_s)
     EXPECT_EQ(p.ring_depth, 3);
     EXPECT_EQ(p.encoder.queue_depth, 2);
     EXPECT_EQ(p.conversion, GLR_EXPORT_CONVERT_GPU);
+    EXPECT_EQ(p.hw_frames, GLR_HW_FRAMES_AUTO);
+    EXPECT_EQ(p.hw_device, nullptr);
     EXPECT_STREQ(p.encoder.output, "glreader-export.mp4");
     EXPECT_EQ(p.encoder.output_flags, GLR_OUTPUT_NO_OVERWRITE);
     EXPECT_EQ(p.encoder.codec_options, nullptr);
@@ -106,7 +108,8 @@ TEST(export_options, every_kind_reads_its_text_into_the_params)
                               {"--chroma-loc", "center"}, {"-metadata", "title=A: b"}, {"-metadata", "artist=C"},
                               {"-y", "1"},             {"--part", "true"},       {"--compile-timeout", "0"},
                               {"--max-shader-size", "16M"}, {"--premultiply", "1"}, {"--mouse", "10,20"},
-                              {"-o", "out.mkv"},       {"--require-hw", "0"}};
+                              {"-o", "out.mkv"},       {"--require-hw", "0"},    {"--hw-frames", "on"},
+                              {"-init_hw_device", "vulkan=gpu:1"}};
     for (const auto &g : given)
         ASSERT_EQ(glr_export_settings_set(s.get(), g[0], g[1]), 0) << g[0] << " " << g[1] << ": " << glr_last_error();
     // As set, a switch as 1 or 0, a list's last entry; by any spelling.
@@ -144,6 +147,8 @@ TEST(export_options, every_kind_reads_its_text_into_the_params)
     EXPECT_EQ(p.player.mouse[1], 20.0f);
     EXPECT_STREQ(p.encoder.output, "out.mkv");
     EXPECT_EQ(p.context.require_hw, 0);
+    EXPECT_EQ(p.hw_frames, GLR_HW_FRAMES_ON);
+    EXPECT_STREQ(p.hw_device, "1"); // ffmpeg's TYPE=NAME:DEVICE: the device
 }
 
 TEST(export_options, values_out_of_kind_or_bounds_are_refused_naming_the_option_as_spelled)
@@ -167,6 +172,9 @@ TEST(export_options, values_out_of_kind_or_bounds_are_refused_naming_the_option_
         {"--mouse", "1", "--mouse: "},
         {"--date", "tomorrow", "--date: "},
         {"--compile-timeout", "-1", "--compile-timeout needs a number like 1.5 or 3/2, from 0 to 1000000"},
+        {"--hw-frames", "yes", "--hw-frames takes auto, on or off, not 'yes'"},
+        {"-init_hw_device", "cuda:0", "-init_hw_device cuda:0: hardware frames are Vulkan's here"},
+        {"hw_device", "vulkan:0,debug=1", "hw_device vulkan:0,debug=1: device options (,KEY=VALUE) are not taken"},
     };
     for (const refusal &r : refusals) {
         settings_ptr s = make();

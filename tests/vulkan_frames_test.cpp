@@ -4,6 +4,7 @@
 // same source, format and colour, tagged as its frames are; the imports' refusals name
 // their cause.
 #include "glreader/av/encoder.h"
+#include "glreader/av/export_options.h"
 #include "glreader/av/hw_frames.h"
 #include "glreader/av/recorder.h"
 #include "glreader/interop.h"
@@ -376,13 +377,14 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
 {
     const int w = 64, h = 48, count = 12;
     scene();
-    auto record = [&](const std::string &path, glr_hw_frames_use use, const char *device, glr_recorder_stats *stats) {
+    auto record = [&](const std::string &path, glr_hw_frames_use use, const char *device, glr_recorder_stats *stats,
+                      glr_format format = GLR_FORMAT_NV12) {
         glr_recorder_params rp{};
         rp.encoder.width = w;
         rp.encoder.height = h;
         rp.encoder.codec = "ffv1";
         rp.encoder.output = path.c_str();
-        rp.ring.format = GLR_FORMAT_NV12;
+        rp.ring.format = format;
         rp.hw_frames = use;
         rp.hw_device = device;
         glr_recorder *rec = glr_recorder_create(nullptr, &rp);
@@ -426,6 +428,51 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
               std::string::npos)
         << glr_last_error();
     EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";
+    EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, nullptr, &unused, GLR_FORMAT_BGRA8));
+    EXPECT_NE(std::string(glr_last_error()).find("hardware frames are YUV, and ffv1 encodes bgra here: ask it for a YUV "
+                                                 "pix_fmt"),
+              std::string::npos)
+        << glr_last_error();
+    EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";
+}
+
+// The export job (glreader-export's, Python's and the farm's engine), through the options
+// every front-end spells: --hw-frames on with -init_hw_device vulkan encodes the file that
+// --hw-frames off does, with no frame read back; an encoder that encodes RGB is refused
+// with the way out.
+TEST_F(vulkan_frames_test, the_export_job_takes_hardware_frames_from_the_shared_options)
+{
+    auto run = [](const std::string &path, const char *use, glr_export_stats *stats) {
+        glr_export_settings *s = glr_export_settings_create();
+        const char *given[][2] = {{"-s", "64x48"},         {"-n", "6"}, {"-c", "ffv1"},        {"-pix_fmt", "yuv420p"},
+                                  {"-o", path.c_str()},    {"-y", "1"}, {"--hw-frames", use}, {"-init_hw_device", "vulkan"}};
+        for (const auto &g : given)
+            EXPECT_EQ(glr_export_settings_set(s, g[0], g[1]), 0) << g[0] << ": " << glr_last_error();
+        glr_export_params p{};
+        EXPECT_EQ(glr_export_settings_resolve(s, nullptr, &p), 0) << glr_last_error();
+        glr_export *job = glr_export_create(nullptr, &p);
+        EXPECT_TRUE(job) << glr_last_error();
+        if (job) {
+            EXPECT_EQ(glr_export_run(job), 0) << glr_last_error();
+            glr_export_get_stats(job, stats);
+            glr_export_destroy(&job);
+        }
+        glr_export_settings_destroy(&s);
+    };
+    const std::string on = glr_test::scratch_path("export_hw.mkv"), off = glr_test::scratch_path("export_rb.mkv");
+    glr_export_stats hw{}, rb{};
+    run(on, "on", &hw);
+    run(off, "off", &rb);
+    EXPECT_EQ(hw.encoder.transferred_frames, 6u);
+    EXPECT_EQ(hw.ring.frames_captured, 0u) << "a ring read frames back";
+    EXPECT_EQ(rb.encoder.transferred_frames, 0u);
+    EXPECT_EQ(rb.ring.frames_captured, 6u);
+    glr_test::decoded_video a = glr_test::decode_file(on), b = glr_test::decode_file(off);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(a.frames.size(), 6u);
+    ASSERT_EQ(b.frames.size(), 6u);
+    for (size_t n = 0; n < a.frames.size(); n++)
+        EXPECT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n;
 }
 
 } // namespace

@@ -83,6 +83,13 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
                                                     : std::max(params.compile_timeout, 0.0);
     if (params.conversion != GLR_EXPORT_CONVERT_GPU && params.conversion != GLR_EXPORT_CONVERT_CPU)
         glr::fail(-EINVAL, "glr_export_create: unknown conversion %d", params.conversion);
+    int hw = enum_value(params.hw_frames);
+    if (hw < GLR_HW_FRAMES_AUTO || hw > GLR_HW_FRAMES_ON)
+        glr::fail(-EINVAL, "glr_export_create: unknown hw_frames %d", hw);
+    if (hw == GLR_HW_FRAMES_ON && piped)
+        glr::fail(-EINVAL, "glr_export_create: hardware frames go to the in-process encoder, not through a pipe");
+    s.hw_device = glr::copy_of(params.hw_device);
+    p.hw_device = glr::pointer_to(s.hw_device, params.hw_device);
     if (!p.player.fps_num || !p.player.fps_den)
         p.player.fps_num = 30, p.player.fps_den = 1;
 

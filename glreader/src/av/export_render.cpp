@@ -221,6 +221,8 @@ private:
         rp.pipe = p.pipe;
         rp.ring.format = s_->ring_format;
         rp.ring.depth = p.ring_depth;
+        rp.hw_frames = p.hw_frames;
+        rp.hw_device = p.hw_device;
         rp.sink_wait = waiting_for_output;
         rp.sink_wait_opaque = this;
         s_->opening_output = true;

@@ -61,7 +61,7 @@ struct export_shared {
     }
     glr_export_params params{};
     std::string date, source, source_name, codec, pix_fmt, codec_options, output, container, format_options,
-        audio_input, audio_codec;
+        audio_input, audio_codec, hw_device;
     std::vector<std::string> metadata;
     std::vector<const char *> metadata_entries; // into metadata, NULL-terminated
     std::string pipe_ffmpeg;                     // the pipe sink's, copied

@@ -138,7 +138,9 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
     const glr_format_info *f = glr_format_get_info(ep.format);
     std::string why;
     if (!f || !f->yuv)
-        why = glr::format("hardware frames are YUV, and %s encodes %s here", plan.video_encoder, plan.pix_fmt);
+        why = glr::format("hardware frames are YUV, and %s encodes %s here: ask it for a YUV pix_fmt (yuv420p, "
+                          "nv12, p010le, yuv444p)",
+                          plan.video_encoder, plan.pix_fmt);
     else {
         glr_hw_frames_params hp{};
         hp.kind = GLR_HW_VULKAN;

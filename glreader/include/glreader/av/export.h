@@ -31,6 +31,7 @@
 
 #include "glreader/context.h"
 #include "glreader/av/encoder.h"
+#include "glreader/av/hw_frames.h"
 #include "glreader/av/stop.h"
 #include "glreader/pipe.h"
 #include "glreader/player.h"
@@ -125,7 +126,14 @@ struct glr_export_params {
      * the output must be Matroska or NUT, and its tag GLREADER_CHUNK records the range
      * ("first=A frames=N fps=NUM/DEN"), which the join checks. */
     int chunk;
-    uint64_t reserved_[3];       /* zero: room for later fields without an ABI break */
+    /* Frames converted on the GPU straight into the encoder's hardware frames, nothing read
+     * back (glr_recorder_params.hw_frames, glreader/av/hw_frames.h): auto (where the encoder
+     * takes them as they are), off, or on; hw_device the Vulkan device, as after "vulkan:"
+     * in ffmpeg's -init_hw_device (NULL: the job's GL context's). Strings are copied at
+     * create. */
+    enum glr_hw_frames_use hw_frames;
+    const char *hw_device;
+    uint64_t reserved_[1];       /* zero: room for later fields without an ABI break */
 };
 
 struct glr_export_stats {
