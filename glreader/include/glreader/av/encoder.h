@@ -160,8 +160,6 @@ struct glr_encoder_stats {
     uint64_t converted_frames; /* converted by libswscale on the CPU */
     uint64_t copied_frames;    /* copied because the encoder held too many slots */
     uint64_t max_frames_held;  /* most leases the encoder held at once: at most depth - 1 */
-    uint64_t hardware_frames;    /* hardware frames encoded as they are: nothing copied */
-    uint64_t transferred_frames; /* hardware frames copied to memory for an encoder on the CPU */
     struct glr_latency submit_wait; /* caller blocked in submit (queue full) */
     struct glr_latency convert;     /* libswscale */
     struct glr_latency encode;      /* avcodec_send_frame + receive */
@@ -169,7 +167,9 @@ struct glr_encoder_stats {
     /* How long the write under way has lasted so far, 0 when none: a program shows that it
      * waits for its output (a stalled reader, disk or network) when this grows. */
     double write_in_progress_ms;
-    uint64_t reserved_[1];          /* room for later figures without an ABI break */
+    uint64_t hardware_frames;    /* hardware frames encoded as they are: nothing copied */
+    uint64_t transferred_frames; /* hardware frames copied to memory for an encoder on the CPU */
+    uint64_t reserved_[1];       /* room for later figures without an ABI break */
 };
 
 /* In-process encoder and muxer.

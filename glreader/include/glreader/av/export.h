@@ -133,7 +133,7 @@ struct glr_export_params {
      * create. */
     enum glr_hw_frames_use hw_frames;
     const char *hw_device;
-    uint64_t reserved_[1];       /* zero: room for later fields without an ABI break */
+    uint64_t reserved_[2];       /* zero: room for later fields without an ABI break */
 };
 
 struct glr_export_stats {

@@ -79,7 +79,7 @@ struct glr_recorder_params {
      * context's. */
     enum glr_hw_frames_use hw_frames;
     const char *hw_device;
-    uint64_t reserved_[2]; /* zero: room for later fields without an ABI break */
+    uint64_t reserved_[3]; /* zero: room for later fields without an ABI break */
 };
 
 struct glr_recorder_stats {
