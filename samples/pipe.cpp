@@ -73,6 +73,9 @@ std::string given_to_ffmpeg(const glr_export_option &o, const std::string &spell
            (section == "Sound"  ? "glreader-pipe sends the picture alone; give ffmpeg a sound input of its own after --"
             : name == "queue"   ? "the pipe's own buffer queues the frames ffmpeg has not read yet"
             : name == "chunk"   ? "a chunk is glreader-export's: glr_join reads the tags it writes"
+            : name == "hw_frames" || name == "hw_device"
+                ? "the pipe sends ffmpeg frames read back to memory; hardware frames go to glreader-export's "
+                  "in-process encoder"
                                 : "ffmpeg's output arguments after -- choose it (-- -c:v libx264 -crf 20 out.mp4)");
 }
 

@@ -54,6 +54,8 @@ std::vector<sample::left_out> viewer_leaves_out()
     const std::string plain_file = "the recording is one plain file, its container from -o's name";
     const std::string recorder = "the recorder chooses the ring's format and the colour from the encoder, as "
                                  "glreader-export does by default";
+    const std::string hw = "the window's recording reads its frames back; hardware frames are glreader-export's "
+                           "(--hw-frames) for now";
     return {{"start", from_zero},
             {"first_frame", from_zero},
             {"mouse", live},
@@ -75,7 +77,9 @@ std::vector<sample::left_out> viewer_leaves_out()
             {"color_range", recorder},
             {"chroma_loc", recorder},
             {"depth", recorder},
-            {"queue", recorder}};
+            {"queue", recorder},
+            {"hw_frames", hw},
+            {"hw_device", hw}};
 }
 
 sample::program_help help()

@@ -97,6 +97,13 @@ const glr_export_option table[] = {
      encoding},
     {"premultiply", "--premultiply", "", GLR_EXPORT_OPTION_SWITCH, 0, 0, nullptr, "off",
      "--alpha with the colour multiplied by the alpha (premultiplied)", encoding},
+    {"hw_frames", "--hw-frames", "auto|on|off", GLR_EXPORT_OPTION_CHOICE, 0, 0, "auto|on|off",
+     "auto: for an encoder on the GPU",
+     "convert on the GPU straight into the encoder's hardware frames (Vulkan), nothing read back: auto for an encoder "
+     "that takes them, on for any (an encoder on the CPU gets each copied to memory), off to read back",
+     encoding},
+    {"hw_device", "-init_hw_device", "vulkan[:DEVICE]", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "the GL context's",
+     "the hardware frames' device, as ffmpeg spells it: vulkan, vulkan:0, vulkan:NAME", encoding},
 
     {"audio", "--audio", "FILE", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr,
      "none: the project's Sound pass (mainSound), rendered on the GPU, when it has one",
@@ -139,13 +146,6 @@ const glr_export_option table[] = {
 
     {"convert", "--convert", "gpu|cpu", GLR_EXPORT_OPTION_CHOICE, 0, 0, "gpu|cpu", "gpu",
      "convert to the encoder's YUV on the GPU before readback, or with libswscale after", colour},
-    {"hw_frames", "--hw-frames", "auto|on|off", GLR_EXPORT_OPTION_CHOICE, 0, 0, "auto|on|off",
-     "auto: for an encoder on the GPU",
-     "convert on the GPU straight into the encoder's hardware frames (Vulkan), nothing read back: auto for an encoder "
-     "that takes them, on for any (an encoder on the CPU gets each copied to memory), off to read back",
-     colour},
-    {"hw_device", "-init_hw_device", "vulkan[:DEVICE]", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "the GL context's",
-     "the hardware frames' device, as ffmpeg spells it: vulkan, vulkan:0, vulkan:NAME", colour},
     {"ring_format", "--ring-format", "F", GLR_EXPORT_OPTION_CHOICE, 0, 0,
      "rgba|bgra|rgb24|nv12|yuv420p|p010le|yuv444p|yuva420p|yuva444p|yuva444p10le",
      "chosen from the encoder and --convert",
