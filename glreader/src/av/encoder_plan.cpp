@@ -167,6 +167,15 @@ void check_options(const char *text, void *object, void *generic, const char *wh
 
 } // namespace
 
+const AVCodec *choose_video_encoder(const glr_encoder_params &p, const glr_log *log)
+{
+    const AVOutputFormat *muxer = p.container || p.output ? choose_muxer(p.container, p.output) : nullptr;
+    return p.alpha ? choose_alpha_encoder(p.codec, muxer, p.output, log)
+                   : choose_encoder(AVMEDIA_TYPE_VIDEO, p.codec, muxer, p.output, log);
+}
+
+bool takes_hardware_frames_of(const AVCodec *codec, AVPixelFormat hw) { return contains(encoder_pix_fmts(codec), hw); }
+
 AVPixelFormat hardware_format(const glr_encoder_params &p)
 {
     return p.hw_frames ? reinterpret_cast<const AVHWFramesContext *>(p.hw_frames->data)->format : AV_PIX_FMT_NONE;
@@ -185,11 +194,10 @@ encoder_plan plan_encoder(const glr_encoder_params &p, const glr_log *log)
     // only a named codec can be planned.
     plan.muxer = p.container || p.output ? choose_muxer(p.container, p.output) : nullptr;
     bool alpha = p.alpha != 0;
-    plan.video = alpha ? choose_alpha_encoder(p.codec, plan.muxer, p.output, log)
-                       : choose_encoder(AVMEDIA_TYPE_VIDEO, p.codec, plan.muxer, p.output, log);
+    plan.video = choose_video_encoder(p, log);
     // Hardware frames go as they are to an encoder that takes their kind (no pix_fmt asked).
     AVPixelFormat hw = hardware_format(p);
-    if (hw != AV_PIX_FMT_NONE && !p.pix_fmt && !alpha && contains(encoder_pix_fmts(plan.video), hw))
+    if (hw != AV_PIX_FMT_NONE && !p.pix_fmt && !alpha && takes_hardware_frames_of(plan.video, hw))
         plan.pix_fmt = hw;
     else
         plan.pix_fmt = choose_pix_fmt(plan.video, p.pix_fmt, glr_av_pix_fmt(frames_format(p)), alpha);

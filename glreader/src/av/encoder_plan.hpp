@@ -35,6 +35,12 @@ AVPixelFormat hardware_format(const glr_encoder_params &params);
 // Chooses everything (see codec_choice.hpp); throws with words. Opens nothing.
 encoder_plan plan_encoder(const glr_encoder_params &params, const glr_log *log);
 
+// The video encoder plan_encoder chooses for the params, before any pixel format is.
+const AVCodec *choose_video_encoder(const glr_encoder_params &params, const glr_log *log);
+
+// Whether codec takes frames of hardware format hw (AV_PIX_FMT_VULKAN) as they are.
+bool takes_hardware_frames_of(const AVCodec *codec, AVPixelFormat hw);
+
 // The ring format that encodes with this plan without a CPU conversion: the encoder's YUV
 // where a ring makes it, else the frames' own format.
 glr_format preferred_format(const glr_encoder_params &params, const encoder_plan &plan);

@@ -1,15 +1,13 @@
 #include "av/recorder.hpp"
 
 #include "av/encoder.hpp"
+#include "av/encoder_plan.hpp"
 #include "ring/fence_seam.h"
 
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "format.hpp"
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-}
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,16 +42,6 @@ long long cpu_ticks(pid_t pid)
     if (!rest || std::sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
         return -1;
     return static_cast<long long>(utime + stime);
-}
-
-// Whether the encoder named takes hardware frames of this kind as they are.
-bool takes_vulkan_frames(const char *encoder)
-{
-    const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
-    for (const AVPixelFormat *f = codec ? codec->pix_fmts : nullptr; f && *f != AV_PIX_FMT_NONE; f++)
-        if (*f == AV_PIX_FMT_VULKAN)
-            return true;
-    return false;
 }
 
 // An unset colour (every field 0) is the encoder's.
@@ -131,16 +119,17 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
         glr::fail(-EINVAL, "%s: unknown hw_frames %d (GLR_HW_FRAMES_AUTO, _OFF or _ON)", call, use);
     if (use == GLR_HW_FRAMES_OFF)
         return;
-    glr_encoder_plan plan = glr_encoder::check(log_, ep);
-    bool gpu_encoder = takes_vulkan_frames(plan.video_encoder);
-    if (use == GLR_HW_FRAMES_AUTO && !gpu_encoder)
+    // Only the encoder's choice, which opens nothing (the encoder's own create opens it, and
+    // says what it chose): auto asks it of every recording.
+    const AVCodec *encoder = glr::choose_video_encoder(ep, nullptr);
+    if (use == GLR_HW_FRAMES_AUTO && !glr::takes_hardware_frames_of(encoder, AV_PIX_FMT_VULKAN))
         return; // an encoder on the CPU: the readback is the way in
     const glr_format_info *f = glr_format_get_info(ep.format);
     std::string why;
     if (!f || !f->yuv)
         why = glr::format("hardware frames are YUV, and %s encodes %s here: ask it for a YUV pix_fmt (yuv420p, "
                           "nv12, p010le, yuv444p)",
-                          plan.video_encoder, plan.pix_fmt);
+                          encoder->name, glr_format_name(ep.format));
     else {
         glr_hw_frames_params hp{};
         hp.kind = GLR_HW_VULKAN;
@@ -174,8 +163,8 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
         if (use == GLR_HW_FRAMES_ON)
             glr::fail(GLR_ERROR_UNSUPPORTED, "%s: hardware frames cannot start: %s", call, why.c_str());
         glr_log_message(log_, GLR_LOG_INFO,
-                        glr::format("hardware frames for %s cannot start (%s): frames are read back",
-                                    plan.video_encoder, why.c_str())
+                        glr::format("hardware frames for %s cannot start (%s): frames are read back", encoder->name,
+                                    why.c_str())
                             .c_str());
         return;
     }
