@@ -27,6 +27,8 @@ namespace {
 // else the colour description asked for, which the CPU conversion then follows.
 glr_color output_color(const glr_encoder_params &p, AVPixelFormat out_fmt)
 {
+    if (out_fmt == hardware_format(p)) // hardware frames: their memory's format says it
+        out_fmt = glr_av_pix_fmt(frames_format(p));
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(out_fmt);
     glr_format out_format = glr_av_format_of(out_fmt);
     bool out_rgb = desc->flags & AV_PIX_FMT_FLAG_RGB;
@@ -128,10 +130,7 @@ void video_track::trial_open(const glr_encoder_params &params, const encoder_pla
     ffmpeg_log_hold hold;
     AVCodecContext *context;
     try {
-        bool hardware = plan.pix_fmt == hardware_format(params);
-    context = open_video_encoder(params, plan,
-                                 output_color(params, hardware ? glr_av_pix_fmt(frames_format(params)) : plan.pix_fmt),
-                                 true);
+        context = open_video_encoder(params, plan, output_color(params, plan.pix_fmt), true);
     } catch (...) {
         hold.forward();
         throw;
@@ -146,7 +145,7 @@ video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, 
     if (glr_color_resolve(format_, &p.color, &color_) < 0)
         fail(-EINVAL, "%s", glr_last_error());
     try {
-        out_color_ = output_color(p, hardware_ ? input_pix_fmt_ : plan.pix_fmt);
+        out_color_ = output_color(p, plan.pix_fmt);
         if (!hardware_) {
             if (plan.pix_fmt != input_pix_fmt_)
                 open_scaler(plan.pix_fmt);
