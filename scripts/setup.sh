@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config  # build
+  ccache                            # scripts/test.sh's compiled objects, kept between runs
   python3-glad                      # GL/EGL loader generator, run at configure time
   libegl1 libegl-mesa0 libgl1-mesa-dri libglvnd0  # EGL + Mesa (llvmpipe) for headless GL
   mesa-utils                        # eglinfo, to diagnose which EGL platforms work
