@@ -409,7 +409,15 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
     ASSERT_TRUE(record(automatic, GLR_HW_FRAMES_AUTO, nullptr, &au)) << glr_last_error();
     EXPECT_EQ(hw.hardware_frames, 1);
     EXPECT_EQ(hw.frames_delivered, count);
-    EXPECT_EQ(hw.ring.frames_captured, 0u) << "a ring read frames back";
+    // The capture's figures are the hardware frames': every frame converted, fenced and
+    // acquired, none read back.
+    EXPECT_STREQ(hw.ring.fill, "hardware-frames");
+    EXPECT_EQ(hw.ring.frames_captured, static_cast<uint64_t>(count));
+    EXPECT_EQ(hw.ring.frames_acquired, static_cast<uint64_t>(count));
+    EXPECT_EQ(hw.ring.stall.count, static_cast<uint64_t>(count));
+    EXPECT_EQ(hw.ring.fence_wait.count, static_cast<uint64_t>(count));
+    EXPECT_EQ(hw.ring.readback.count, 0u) << "a frame was read back";
+    EXPECT_EQ(hw.ring.frame_bytes, 0u);
     EXPECT_EQ(hw.encoder.transferred_frames, static_cast<uint64_t>(count));
     EXPECT_EQ(rb.hardware_frames, 0);
     EXPECT_EQ(au.hardware_frames, 0) << "ffv1 is an encoder on the CPU: auto reads back";
@@ -464,7 +472,9 @@ TEST_F(vulkan_frames_test, the_export_job_takes_hardware_frames_from_the_shared_
     run(on, "on", &hw);
     run(off, "off", &rb);
     EXPECT_EQ(hw.encoder.transferred_frames, 6u);
-    EXPECT_EQ(hw.ring.frames_captured, 0u) << "a ring read frames back";
+    EXPECT_STREQ(hw.ring.fill, "hardware-frames");
+    EXPECT_EQ(hw.ring.frames_captured, 6u);
+    EXPECT_EQ(hw.ring.readback.count, 0u) << "a frame was read back";
     EXPECT_EQ(rb.encoder.transferred_frames, 0u);
     EXPECT_EQ(rb.ring.frames_captured, 6u);
     glr_test::decoded_video a = glr_test::decode_file(on), b = glr_test::decode_file(off);

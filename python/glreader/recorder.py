@@ -26,6 +26,24 @@ def _source(frame: Any) -> tuple:
     raise ValueError(f"write: a moderngl Framebuffer or Texture, or a GL framebuffer name, not {kind}")
 
 
+_HW_FRAMES = {"auto": 0, "off": 1, "on": 2}  # glr_hw_frames_use
+
+
+def _hardware_frames(use: str, device: Optional[str], gpu_convert: bool) -> tuple:
+    """(glr_hw_frames_use, the device after "vulkan:" or None), checked by the export's
+    option table in its words, as glreader.render's hw_frames and hw_device are."""
+    for key, value in (("hw_frames", use), ("hw_device", device)):
+        if value is not None:
+            if not isinstance(value, str):
+                raise ValueError(f"{key}: {value!r} is not a string")
+            _glreader.check_export_option(key, value)
+    if not gpu_convert:
+        if use == "on":
+            raise ValueError("gpu_convert=False reads frames back and hw_frames='on' reads none back: give one")
+        use = "off"
+    return _HW_FRAMES[use], (device.split(":", 1)[1] or None) if device and ":" in device else None
+
+
 class Recorder:
     """Encodes the caller's frames in-process, straight from the GPU.
 
@@ -47,7 +65,13 @@ class Recorder:
     audio: a sound file muxed in step; or audio_rate (and audio_channels, 2) for float32
     samples pushed with write_audio(). overwrite: replace an existing file (default:
     FileExistsError, the file untouched). gpu_convert=False reads back RGBA and converts
-    on the CPU. progress: called with the statistics after each write().
+    on the CPU. hw_frames: "auto" converts on the GPU straight into the hardware frames of
+    an encoder that takes them (Vulkan), reading nothing back; "on" does so for any
+    encoder (one on the CPU gets each frame copied to memory by FFmpeg) or raises saying
+    what is missing; "off" always reads back. hw_device: their device as ffmpeg's
+    -init_hw_device spells it ("vulkan", "vulkan:1", "vulkan:NAME"); default: the one
+    behind the GL context, which must be current when the Recorder is made.
+    progress: called with the statistics after each write().
     """
 
     def __init__(self, output: PathLike, size: Sequence[int], *, fps: Union[int, float, str, fractions.Fraction] = 30,
@@ -56,8 +80,10 @@ class Recorder:
                  format_options: Union[None, str, Mapping[str, Any]] = None, audio: Optional[PathLike] = None,
                  audio_codec: Optional[str] = None, audio_bitrate: Optional[int] = None,
                  audio_rate: Optional[int] = None, audio_channels: int = 2, overwrite: bool = False,
-                 gpu_convert: bool = True, progress: Optional[Callable[[dict], None]] = None) -> None:
+                 gpu_convert: bool = True, hw_frames: str = "auto", hw_device: Optional[str] = None,
+                 progress: Optional[Callable[[dict], None]] = None) -> None:
         width, height = _size(size)
+        hw_use, hw_device_name = _hardware_frames(hw_frames, hw_device, gpu_convert)
         fps_num, fps_den = _rate(fps)
         if audio is not None and audio_rate is not None:
             raise ValueError("audio (a file) and audio_rate (pushed samples) both give the sound: give one")
@@ -73,7 +99,7 @@ class Recorder:
             "audio": os.fspath(audio) if audio is not None else None, "audio_codec": audio_codec,
             "audio_bitrate": audio_bitrate, "audio_rate": audio_rate,
             "audio_channels": audio_channels if audio_rate is not None else None,
-            "overwrite": overwrite, "gpu_convert": gpu_convert,
+            "overwrite": overwrite, "gpu_convert": gpu_convert, "hw_frames": hw_use, "hw_device": hw_device_name,
         })
 
     def write(self, frame: Any) -> None:
@@ -98,8 +124,10 @@ class Recorder:
 
     @property
     def stats(self) -> dict:
-        """Frames written and encoded, bytes, zero-copy and converted frames, and the stages'
-        p50/p95/p99 (capture, readback, fence wait, submit wait, encode, write) in ms."""
+        """Frames written and encoded, bytes, zero-copy and converted frames, hardware frames
+        (hw_frames: True when frames went as hardware frames; hardware_frames encoded as
+        they are, transferred_frames copied to memory), and the stages' p50/p95/p99
+        (capture, readback, fence wait, submit wait, encode, write) in ms."""
         return self._core.stats()
 
     def __enter__(self) -> "Recorder":

@@ -45,11 +45,16 @@ public:
         // encoder's own YUV made on the GPU where the ring makes it.
         if (!get<bool>(o, "gpu_convert", true))
             p.ring.format = GLR_FORMAT_BGRA8;
+        // Or no ring: converted on the GPU into the encoder's hardware frames, made now in
+        // the current context.
+        p.hw_frames = static_cast<glr_hw_frames_use>(get<int>(o, "hw_frames", GLR_HW_FRAMES_AUTO));
+        hw_device_ = text(o, "hw_device");
+        p.hw_device = c_str(hw_device_);
         if (!(rec_ = glr_recorder_create(messages_log(), &p)))
             fail_with_last_error();
         glr_recorder_stats s{};
         glr_recorder_get_stats(rec_, &s);
-        gpu_convert_ = glr_format_get_info(s.ring_format)->yuv;
+        gpu_convert_ = glr_format_get_info(s.ring_format)->yuv || s.hardware_frames;
         flush_messages();
     }
     recorder(const recorder &) = delete;
@@ -139,7 +144,10 @@ public:
         d["zero_copy_frames"] = es.zero_copy_frames;
         d["converted_frames"] = es.converted_frames;
         d["copied_frames"] = es.copied_frames;
+        d["hardware_frames"] = es.hardware_frames;
+        d["transferred_frames"] = es.transferred_frames;
         d["gpu_convert"] = gpu_convert_;
+        d["hw_frames"] = s.hardware_frames != 0;
         d["ring_format"] = glr_format_name(s.ring_format);
         d["encode"] = latency(es.encode);
         d["write"] = latency(es.write);
@@ -162,6 +170,7 @@ private:
 
     ffmpeg_messages ffmpeg_log_; // FFmpeg's lines (x264's summary) to logging while it lives
     encoder_options encoder_;
+    std::optional<std::string> hw_device_;
     glr_recorder *rec_ = nullptr;
     int64_t next_pts_ = 0, audio_next_ = 0;
     bool gpu_convert_ = false, closed_ = false;

@@ -79,6 +79,8 @@ nb::dict stats_dict(const glr_export_stats &s)
     d["output_wait_seconds"] = s.output_wait_seconds;
     d["bytes_written"] = s.encoder.bytes_written;
     d["audio_samples_encoded"] = s.encoder.audio_samples_encoded;
+    d["hardware_frames"] = s.encoder.hardware_frames;
+    d["transferred_frames"] = s.encoder.transferred_frames;
     d["renderer"] = s.renderer;
     d["platform"] = s.platform;
     d["container"] = s.plan.container;

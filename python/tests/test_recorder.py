@@ -141,6 +141,41 @@ def test_misuse_is_refused_with_words(tmp_path, scene, capfd, caplog):
         rec.write(scene.fbo)
 
 
+def test_hardware_frames_are_the_readback_s_frames_with_nothing_read_back(tmp_path, scene):
+    # Vulkan frames on lavapipe (the device behind llvmpipe's GL context), each copied to
+    # memory for FFV1, an encoder on the CPU: the same bytes as the ring's readback.
+    def record(name, **hw):
+        out = tmp_path / name
+        with glreader.Recorder(out, (WIDTH, HEIGHT), codec="ffv1", pix_fmt="yuv420p", **hw) as rec:
+            for n in range(0, 192, 8):
+                scene.draw(n)
+                rec.write(scene.fbo)
+        return rec.stats, decode_frames(str(out), WIDTH, HEIGHT)
+
+    hw_stats, hw_frames = record("hw.mkv", hw_frames="on", hw_device="vulkan")
+    assert hw_stats["hw_frames"] and hw_stats["transferred_frames"] == 24 and hw_stats["frames_encoded"] == 24, hw_stats
+    assert hw_stats["zero_copy_frames"] + hw_stats["copied_frames"] + hw_stats["converted_frames"] == 0, hw_stats
+    assert hw_stats["capture"]["count"] == 24 and hw_stats["readback"]["count"] == 0, "nothing read back"
+    read_stats, read_frames = record("read.mkv", hw_frames="off")
+    assert not read_stats["hw_frames"] and read_stats["transferred_frames"] == 0, read_stats
+    assert [round(f[0] / 8) for f in hw_frames] == list(range(24)), "every frame, in order"
+    assert hw_frames == read_frames
+    auto_stats, _ = record("auto.mkv")
+    assert not auto_stats["hw_frames"], "auto reads back for an encoder on the CPU"
+
+
+def test_hardware_frames_refusals_say_what_is_wrong(tmp_path, scene):
+    out = tmp_path / "never.mkv"
+    for hw, error, words in (({"hw_frames": "always"}, ValueError, "hw_frames"),
+                             ({"hw_device": "cuda"}, ValueError, "Vulkan's here"),
+                             ({"hw_frames": "on", "gpu_convert": False}, ValueError, "give one"),
+                             ({"hw_frames": "on", "hw_device": "vulkan:no-such-gpu"}, glreader.Error,
+                              "hardware frames cannot start: no Vulkan device named no-such-gpu")):
+        with pytest.raises(error, match=words):
+            glreader.Recorder(out, (WIDTH, HEIGHT), codec="ffv1", pix_fmt="yuv420p", **hw)
+        assert not out.exists(), f"{hw}: refused before the output exists"
+
+
 def test_no_current_context_is_an_error_not_a_crash(tmp_path):
     rec = glreader.Recorder(tmp_path / "nothing.mkv", (WIDTH, HEIGHT), codec="ffv1")
     caught = []

@@ -224,6 +224,19 @@ def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_
     assert not os.path.exists(tmp_path / "never.mkv")
 
 
+def test_hardware_frames_give_the_readback_s_frames(tmp_path):
+    # Vulkan frames (lavapipe here) through the table's hw_frames and hw_device, copied to
+    # memory for FFV1: glreader-export's --hw-frames on -init_hw_device vulkan.
+    outputs = {}
+    for use in ("on", "off"):
+        outputs[use] = tmp_path / f"{use}.mkv"
+        stats = glreader.render(None, outputs[use], size=(64, 36), frames=4, codec="ffv1", pix_fmt="yuv420p",
+                                progress=False, hw_frames=use, hw_device="vulkan")
+        assert stats["transferred_frames"] == (4 if use == "on" else 0), stats
+        assert stats["hardware_frames"] == 0 and stats["frames_encoded"] == 4, stats
+    assert decode_frames(str(outputs["on"]), 64, 36) == decode_frames(str(outputs["off"]), 64, 36)
+
+
 def test_messages_go_to_logging(tmp_path, shaders, caplog):
     caplog.set_level(logging.INFO, logger="glreader")
     glreader.render(os.path.join(shaders, "chime"), tmp_path / "poster.png", size=(64, 36), frames=1,

@@ -7,10 +7,12 @@
 #include "enum_value.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
+#include "latency.hpp"
 
 #include <cerrno>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace {
@@ -51,6 +53,7 @@ public:
     {
         if (in_flight_.size() >= depth_)
             return -EBUSY;
+        uint64_t start = glr::now_ns();
         AVFrame *frame = vulkan_->convert(source);
         frame->pts = pts;
         glr_gl_fence *fence = glr_converter_fence(converter_);
@@ -59,6 +62,9 @@ public:
             throw glr::logged_failure(glr_last_error_code());
         }
         in_flight_.push_back({frame, fence});
+        std::lock_guard<std::mutex> lock(stats_mutex_);
+        captured_++;
+        stall_.record_ns(glr::now_ns() - start);
         return 0;
     }
 
@@ -66,13 +72,33 @@ public:
     {
         if (in_flight_.empty())
             return -ENODATA;
+        uint64_t start = glr::now_ns();
         int done = glr::check(glr_converter_fence_wait(converter_, in_flight_.front().fence, timeout_ns));
         if (!done)
             return -EAGAIN;
+        uint64_t waited = glr::now_ns() - start;
         glr_converter_fence_delete(converter_, in_flight_.front().fence);
         *out = in_flight_.front().frame;
         in_flight_.pop_front();
+        std::lock_guard<std::mutex> lock(stats_mutex_);
+        acquired_++;
+        fence_wait_.record_ns(waited);
         return 0;
+    }
+
+    glr_ring_stats stats() const
+    {
+        glr_ring_stats s{};
+        s.depth = static_cast<int>(depth_);
+        s.fences = 1;
+        s.path = "vulkan-frames+gl-fence";
+        s.fill = "hardware-frames";
+        std::lock_guard<std::mutex> lock(stats_mutex_);
+        s.frames_captured = captured_;
+        s.frames_acquired = acquired_;
+        s.stall = stall_.summary();
+        s.fence_wait = fence_wait_.summary();
+        return s;
     }
 
 private:
@@ -98,6 +124,9 @@ private:
     AVBufferRef *device_ = nullptr;
     std::unique_ptr<glr::av::vulkan_frames> vulkan_;
     std::deque<in_flight> in_flight_; // captured, oldest first
+    mutable std::mutex stats_mutex_;   // the figures below: read from any thread
+    uint64_t captured_ = 0, acquired_ = 0;
+    glr::latency_histogram stall_, fence_wait_;
 };
 
 namespace {
@@ -150,6 +179,12 @@ int glr_hw_frames_acquire(glr_hw_frames *frames, AVFrame **frame, uint64_t timeo
             glr::fail(-EINVAL, "glr_hw_frames_acquire: %s is NULL", !frames ? "frames" : "frame");
         return frames->acquire(frame, timeout_ns);
     });
+}
+
+void glr_hw_frames_get_stats(const glr_hw_frames *frames, struct glr_ring_stats *stats)
+{
+    if (stats)
+        *stats = frames ? frames->stats() : glr_ring_stats{};
 }
 
 void glr_hw_frames_destroy(glr_hw_frames **frames)

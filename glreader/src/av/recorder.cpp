@@ -484,6 +484,8 @@ glr_recorder_stats glr_recorder::stats() const
     s.plan = plan_;
     if (ring_)
         glr_ring_get_stats(ring_, &s.ring);
+    if (hw_)
+        glr_hw_frames_get_stats(hw_, &s.ring);
     if (encoder_)
         glr_encoder_get_stats(encoder_, &s.encoder);
     if (pipe_)

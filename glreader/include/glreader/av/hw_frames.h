@@ -21,6 +21,7 @@
 
 #include "glreader/common.h"
 #include "glreader/convert.h"
+#include "glreader/ring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,6 +85,13 @@ GLR_API int glr_hw_frames_capture(glr_hw_frames *frames, const struct glr_source
  *  -ENODATA  no captured frame waits. Not logged.
  *  another negative code with the reason logged. */
 GLR_API int glr_hw_frames_acquire(glr_hw_frames *frames, struct AVFrame **frame, uint64_t timeout_ns);
+
+/* The capture's figures in the ring's terms, from any thread: frames_captured and
+ * frames_acquired, depth, fences (1), path ("vulkan-frames+gl-fence"), fill
+ * ("hardware-frames"), stall (the whole of capture: the conversion issued and fenced),
+ * fence_wait (acquire's wait for GL). Nothing is read back: readback's count and
+ * frame_bytes stay 0, as do the figures of a ring's slots (slot_wait, map, hold). */
+GLR_API void glr_hw_frames_get_stats(const glr_hw_frames *frames, struct glr_ring_stats *stats);
 
 /* Frees the imports, the frames not acquired and the pool (acquired frames keep their
  * memory) and sets *frames to NULL; NULL and a pointer to NULL are accepted. */

@@ -92,7 +92,9 @@ struct glr_recorder_stats {
     double output_wait_seconds; /* how long the output (or ffmpeg) has not taken the write under way */
     enum glr_format ring_format;
     struct glr_encoder_plan plan;   /* zero with a frame sink */
-    struct glr_ring_stats ring;     /* zero before the first capture */
+    /* zero before the first capture; with hardware frames, theirs (glr_hw_frames_get_stats:
+     * readback's count stays 0) */
+    struct glr_ring_stats ring;
     struct glr_encoder_stats encoder; /* the in-process encoder's; else zero */
     struct glr_pipe_stats pipe;       /* the pipe sink's; else zero */
     int hardware_frames;              /* 1: frames went as hardware frames, none read back */
