@@ -3,11 +3,15 @@
 //
 // libx264 to yuv420p, every way glreader can feed it, interleaved: in-process from BGRA
 // frames (libswscale converts on the CPU) and from YUV converted on the GPU (yuv420p
-// leases encoded without a copy); an `ffmpeg -f rawvideo -i -` child with the same
+// leases encoded without a copy), and converted on the GPU into Vulkan hardware frames
+// (--hw-frames on: nothing read back, FFmpeg copies each to memory for libx264, an encoder
+// on the CPU; lavapipe's "GPU" memory on a machine without one); an `ffmpeg -f rawvideo -i -` child with the same
 // settings, fed the classic way (write() on the render thread), through glreader's pipe
 // mode with BGRA, and with NV12 converted on the GPU; and libx264 alone on ready yuv420p
 // frames, the ceiling. Each gives fps, CPU milliseconds per frame over every process
-// (this one, its GL driver's threads, the ffmpeg children) and the bytes read back.
+// (this one, its GL driver's threads, the ffmpeg children), the bytes moved from the GPU to
+// memory (read back, or transferred by FFmpeg) and, for the export job's rows, the render
+// thread's median time issuing a frame's capture (waits for a free slot left out).
 // The in-process rows run the export job itself (glr_export: glreader-export's engine),
 // timed whole. The in-process GPU path also runs with an AAC track from a sound file, and into real
 // outputs (MPEG-TS): a file, a pipe and a loopback TCP socket read by threads of this
@@ -20,6 +24,7 @@
 #include "scene.hpp"
 
 #include "glreader/av/export.hpp"
+#include "glreader/av/hw_frames.h"
 #include "glreader/pipe.hpp"
 
 extern "C" {
@@ -50,6 +55,7 @@ namespace {
 enum class method {
     in_process_rgba,
     in_process_gpu_yuv,
+    in_process_hw_frames,
     in_process_gpu_yuv_audio,
     shadertoy_silent,
     shadertoy_sound,
@@ -61,7 +67,8 @@ enum class method {
     pipe_mode_gpu_yuv,
     encoder_only
 };
-const method methods[] = {method::in_process_rgba, method::in_process_gpu_yuv, method::in_process_gpu_yuv_audio,
+const method methods[] = {method::in_process_rgba, method::in_process_gpu_yuv, method::in_process_hw_frames,
+                          method::in_process_gpu_yuv_audio,
                           method::shadertoy_silent, method::shadertoy_sound,
                           method::to_file,         method::to_pipe,            method::to_tcp,
                           method::classic_pipe,    method::pipe_mode_rgba,     method::pipe_mode_gpu_yuv,
@@ -72,6 +79,7 @@ const char *method_name(method m)
     switch (m) {
     case method::in_process_rgba: return "in-process, BGRA + swscale";
     case method::in_process_gpu_yuv: return "in-process, GPU yuv420p";
+    case method::in_process_hw_frames: return "in-process, GPU yuv420p into Vulkan frames, transferred";
     case method::in_process_gpu_yuv_audio: return "in-process, GPU yuv420p + AAC track";
     case method::shadertoy_silent: return "audio-reactive scene + AAC track, iChannel0 empty";
     case method::shadertoy_sound: return "audio-reactive scene + AAC track, iChannel0 the sound";
@@ -91,6 +99,7 @@ const char *method_key(method m)
     switch (m) {
     case method::in_process_rgba: return "in_process_rgba";
     case method::in_process_gpu_yuv: return "in_process_gpu_yuv";
+    case method::in_process_hw_frames: return "in_process_hw_frames_transferred";
     case method::in_process_gpu_yuv_audio: return "in_process_gpu_yuv_audio";
     case method::shadertoy_silent: return "shadertoy_audio_track_no_sound_channel";
     case method::shadertoy_sound: return "shadertoy_audio_track_sound_channel";
@@ -105,11 +114,13 @@ const char *method_key(method m)
     return "?";
 }
 
-// The format each method reads back (0: none, the frames are ready).
-glr_format readback_format(method m)
+// The format each method moves from the GPU to memory (0: none, the frames are ready): read
+// back, or (hardware frames) transferred by FFmpeg for an encoder on the CPU.
+glr_format to_memory_format(method m)
 {
     switch (m) {
     case method::in_process_gpu_yuv:
+    case method::in_process_hw_frames:
     case method::in_process_gpu_yuv_audio:
     case method::shadertoy_silent:
     case method::shadertoy_sound:
@@ -125,7 +136,7 @@ glr_format readback_format(method m)
 struct encode_case {
     size_spec size;
     std::string preset;
-    std::vector<std::vector<double>> fps, cpu_ms; // per method, per run
+    std::vector<std::vector<double>> fps, cpu_ms, capture_ms; // per method, per run (capture: the export job's)
     std::vector<double> load;
     std::vector<double> channel_ms; // per run: the sound channel's analysis and upload, ms per frame
 };
@@ -230,6 +241,7 @@ public:
         switch (m) {
         case method::in_process_rgba: in_process(GLR_FORMAT_BGRA8); break;
         case method::in_process_gpu_yuv: in_process(GLR_FORMAT_I420); break;
+        case method::in_process_hw_frames: in_process(GLR_FORMAT_I420, nullptr, false, nullptr, true); break;
         case method::in_process_gpu_yuv_audio: in_process(GLR_FORMAT_I420, nullptr, true); break;
         case method::shadertoy_silent: in_process(GLR_FORMAT_I420, nullptr, true, silent_.get()); break;
         case method::shadertoy_sound: in_process(GLR_FORMAT_I420, nullptr, true, reactive_.get()); break;
@@ -256,11 +268,12 @@ public:
 
 private:
     // An export job (glr_export, what glreader-export runs) of the bench scene or a
-    // Shadertoy project, its frames read back as `format` (BGRA: libswscale converts them)
-    // into libx264 -> yuv420p: the null muxer, or MPEG-TS into output; with a sound file's
-    // AAC track beside them. Timed whole: its GL context, compile and output included.
+    // Shadertoy project, its frames read back as `format` (BGRA: libswscale converts them),
+    // or converted into hardware frames (--hw-frames on), into libx264 -> yuv420p: the null
+    // muxer, or MPEG-TS into output; with a sound file's AAC track beside them. Timed whole:
+    // its GL context, compile and output included.
     void in_process(glr_format format, const char *output = nullptr, bool audio = false,
-                    const glr_project *project = nullptr)
+                    const glr_project *project = nullptr, bool hw_frames = false)
     {
         glr_export_params p{};
         p.player.width = c_.size.width;
@@ -269,6 +282,7 @@ private:
         p.player.date = "2026-01-01"; // every run the same
         p.frame_count = frames_;
         p.conversion = format == GLR_FORMAT_BGRA8 ? GLR_EXPORT_CONVERT_CPU : GLR_EXPORT_CONVERT_GPU;
+        p.hw_frames = hw_frames ? GLR_HW_FRAMES_ON : GLR_HW_FRAMES_OFF;
         glr_encoder_params &ep = p.encoder;
         ep.codec = "libx264";
         ep.pix_fmt = "yuv420p";
@@ -285,8 +299,15 @@ private:
             channel_ms_ = s.player.channels.mean_ms;
         if (s.encoder.frames_encoded != static_cast<uint64_t>(frames_))
             throw std::runtime_error("the export job encoded " + std::to_string(s.encoder.frames_encoded) + " frames");
-        if (format != GLR_FORMAT_BGRA8 && s.encoder.zero_copy_frames + s.encoder.copied_frames != s.encoder.frames_encoded)
+        if (hw_frames && (s.encoder.transferred_frames != s.encoder.frames_encoded || s.ring.readback.count != 0))
+            throw std::runtime_error("the hardware frames were not all transferred, or frames were read back");
+        if (!hw_frames && format != GLR_FORMAT_BGRA8 &&
+            s.encoder.zero_copy_frames + s.encoder.copied_frames != s.encoder.frames_encoded)
             throw std::runtime_error("the GPU yuv420p frames were converted on the CPU");
+        // The render thread's own work for a frame (the conversion or copy issued, the fence,
+        // the host's GL state kept), without its waits for a free slot: the ring's readback
+        // figure; hardware frames' capture, which returns -EBUSY instead of waiting.
+        capture_ms_ = hw_frames ? s.ring.stall.p50_ms : s.ring.readback.p50_ms;
     }
 
     // The same frames written to `ffmpeg -f rawvideo -i -` with the same encoder settings:
@@ -355,6 +376,7 @@ private:
 
 public:
     double channel_ms_ = 0; // the sound channel's analysis and upload, ms per frame
+    double capture_ms_ = -1; // the last export job's median time in capture (-1: not an export job's row)
 };
 
 // A WAV of a 440 Hz tone, seconds long, for the audio row; deleted by the caller.
@@ -410,10 +432,26 @@ std::vector<AVFrame *> render_yuv_frames(sample::scene &scene, const size_spec &
     return out;
 }
 
-size_t readback_bytes(method m, const size_spec &size)
+size_t to_memory_bytes(method m, const size_spec &size)
 {
-    glr_format f = readback_format(m);
+    glr_format f = to_memory_format(m);
     return f ? glr_format_frame_bytes(f, size.width, size.height) : 0;
+}
+
+// Why hardware frames cannot start in the current GL context (no Vulkan in this FFmpeg, no
+// device GL shares memory with); "" when they can.
+std::string hardware_frames_missing()
+{
+    glr_hw_frames_params p{};
+    p.kind = GLR_HW_VULKAN;
+    p.frame.width = 64;
+    p.frame.height = 64;
+    p.frame.format = GLR_FORMAT_I420;
+    glr_hw_frames *frames = glr_hw_frames_create(nullptr, &p);
+    if (!frames)
+        return glr_last_error();
+    glr_hw_frames_destroy(&frames);
+    return "";
 }
 
 } // namespace
@@ -431,11 +469,19 @@ int bench_encode(int argc, char **argv)
     av_log_set_level(AV_LOG_ERROR);
 
     glr::context ctx;
+    std::vector<method> run_methods(std::begin(methods), std::end(methods));
+    std::string missing = hardware_frames_missing();
+    if (!missing.empty()) {
+        std::fprintf(stderr, "glreader-bench encode: hardware frames cannot start here, so their row is left out: %s\n",
+                     missing.c_str());
+        run_methods.erase(std::find(run_methods.begin(), run_methods.end(), method::in_process_hw_frames));
+    }
     std::vector<encode_case> cases;
-    const size_t method_count = std::size(methods);
+    const size_t method_count = run_methods.size();
     for (const size_spec &s : parse_sizes(sizes))
         for (const std::string &p : split(presets))
             cases.push_back({s, p, std::vector<std::vector<double>>(method_count),
+                             std::vector<std::vector<double>>(method_count),
                              std::vector<std::vector<double>>(method_count), {}, {}});
     std::fprintf(stderr, "glreader-bench encode on %s: %d runs x %d frames, interleaved\n", ctx.renderer().c_str(),
                  runs, frames);
@@ -453,12 +499,15 @@ int bench_encode(int argc, char **argv)
             runner r(scene, c, frames, sound, scene_shader, reactive_shader);
             load.other_cpu_seconds();
             for (size_t m = 0; m < method_count; m++) {
-                run_cost cost = measure([&] { return r.run(methods[m], yuv); });
+                r.capture_ms_ = -1;
+                run_cost cost = measure([&] { return r.run(run_methods[m], yuv); });
                 c.fps[m].push_back(cost.fps);
                 c.cpu_ms[m].push_back(cost.cpu_ms_per_frame);
+                if (r.capture_ms_ >= 0)
+                    c.capture_ms[m].push_back(r.capture_ms_);
                 // Each cell as it ends: a run cut short still says how far it came.
                 std::fprintf(stderr, "    %s %s, %s: %.1f fps\n", c.size.name.c_str(), c.preset.c_str(),
-                             method_name(methods[m]), cost.fps);
+                             method_name(run_methods[m]), cost.fps);
             }
             c.load.push_back(load.other_cpu_seconds());
             c.channel_ms.push_back(r.channel_ms_);
@@ -472,23 +521,31 @@ int bench_encode(int argc, char **argv)
                 frames);
     std::printf("fps as min / median / max of the runs; CPU ms per frame (median) over every process (this one "
                 "with its GL driver's threads, and the ffmpeg children); every path but the ceiling renders a "
-                "cheap scene and reads it back; other CPU s = CPU time of unrelated processes during the case\n\n");
-    std::printf("| size | preset | method | fps | CPU ms/frame | read back/frame | fps vs ceiling | other CPU s |\n"
-                "|---|---|---|---|---|---|---|---|\n");
+                "cheap scene and moves it from the GPU to memory (read back, or transferred from hardware frames "
+                "for libx264, an encoder on the CPU: on a GPU encoder they would stay on the GPU); capture ms = the "
+                "render thread's median time issuing a frame's capture (conversion or copy, fence, the host's GL "
+                "state; waits for a free slot left out), for the export job's rows; other CPU s = CPU time of "
+                "unrelated processes during the case\n\n");
+    std::printf("| size | preset | method | fps | CPU ms/frame | to memory/frame | capture ms | fps vs ceiling | "
+                "other CPU s |\n|---|---|---|---|---|---|---|---|---|\n");
     for (const encode_case &c : cases) {
         double ceiling = summarize(c.fps[method_count - 1]).median;
         for (size_t m = 0; m < method_count; m++) {
             summary f = summarize(c.fps[m]), cpu = summarize(c.cpu_ms[m]);
-            size_t bytes = readback_bytes(methods[m], c.size);
-            std::printf("| %s | %s | %s | %s | %.1f | %s | %.2fx | %.2f |\n", c.size.name.c_str(), c.preset.c_str(),
-                        method_name(methods[m]), min_median_max(f).c_str(), cpu.median,
-                        bytes ? (std::to_string(bytes / 1024) + " KiB").c_str() : "-", f.median / ceiling,
+            size_t bytes = to_memory_bytes(run_methods[m], c.size);
+            char capture[32] = "-";
+            if (!c.capture_ms[m].empty())
+                std::snprintf(capture, sizeof capture, "%.3f", summarize(c.capture_ms[m]).median);
+            std::printf("| %s | %s | %s | %s | %.1f | %s | %s | %.2fx | %.2f |\n", c.size.name.c_str(),
+                        c.preset.c_str(), method_name(run_methods[m]), min_median_max(f).c_str(), cpu.median,
+                        bytes ? (std::to_string(bytes / 1024) + " KiB").c_str() : "-", capture, f.median / ceiling,
                         summarize(c.load).max);
         }
     }
     // The costs the outputs-and-sound work promises to keep small, read off the medians.
     auto median_of = [&](const encode_case &c, method m) {
-        return summarize(c.fps[static_cast<size_t>(std::find(std::begin(methods), std::end(methods), m) - std::begin(methods))]).median;
+        return summarize(c.fps[static_cast<size_t>(std::find(run_methods.begin(), run_methods.end(), m) -
+                                                   run_methods.begin())]).median;
     };
     std::printf("\n");
     for (const encode_case &c : cases)
@@ -512,10 +569,15 @@ int bench_encode(int argc, char **argv)
         std::string item = "{\"size\": \"" + c.size.name + "\", \"preset\": \"" + c.preset +
                            "\", \"other_cpu_seconds\": " + json_summary(c.load) +
                            ", \"sound_channel_ms_per_frame\": " + json_summary(c.channel_ms);
-        for (size_t m = 0; m < method_count; m++)
-            item += ",\n     \"" + std::string(method_key(methods[m])) + "\": {\"fps\": " + json_summary(c.fps[m]) +
+        for (size_t m = 0; m < method_count; m++) {
+            bool transferred = run_methods[m] == method::in_process_hw_frames;
+            size_t bytes = to_memory_bytes(run_methods[m], c.size);
+            item += ",\n     \"" + std::string(method_key(run_methods[m])) + "\": {\"fps\": " + json_summary(c.fps[m]) +
                     ", \"cpu_ms_per_frame\": " + json_summary(c.cpu_ms[m]) +
-                    ", \"readback_bytes_per_frame\": " + std::to_string(readback_bytes(methods[m], c.size)) + "}";
+                    ", \"readback_bytes_per_frame\": " + std::to_string(transferred ? 0 : bytes) +
+                    ", \"transferred_bytes_per_frame\": " + std::to_string(transferred ? bytes : 0) +
+                    (c.capture_ms[m].empty() ? "" : ", \"capture_ms_p50\": " + json_summary(c.capture_ms[m])) + "}";
+        }
         items.push_back(item + "}");
     }
     write_json(json, "encode", ctx, runs, "\"frames_per_run\": " + std::to_string(frames), items);
