@@ -144,7 +144,7 @@ TEST_F(vulkan_frames_test, every_plane_equals_the_ring_s_bytes)
 // held (the pool never hands their memory on), and a pool's frames keep their imports.
 TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
 {
-    const int w = 64, h = 48, count = 48, held = 3;
+    const int w = 64, h = 48, count = glr_test::frames_per_case(240), held = 3;
     std::vector<std::vector<std::vector<uint8_t>>> want;
     for (int n = 0; n < count; n++) {
         scene().draw(static_cast<uint64_t>(n));
