@@ -19,6 +19,7 @@ packages=(
   ffmpeg                            # the ffmpeg child of pipe mode's tests, samples and benchmarks
   python3-dev python3-venv          # the Python package (python/): its headers, its virtual environments
   libvulkan-dev mesa-vulkan-drivers  # Vulkan headers + lavapipe: hardware frames (AV_PIX_FMT_VULKAN) tested on the CPU
+  libffmpeg-nvenc-dev               # FFmpeg's ffnvcodec headers: CUDA frames, CUDA loaded at run time (no toolkit)
   iproute2 util-linux               # ip and unshare: tests (and scripts/test.sh's stages) in loopback-only namespaces
   "$@"
 )

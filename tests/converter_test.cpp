@@ -93,6 +93,49 @@ TEST_F(converter_test, every_plane_equals_the_ring_s_bytes)
             }
 }
 
+// The converter's own textures (for CUDA to register): one per plane, of its format and
+// exact size, written by a conversion as the caller's are; deleted and zeroed after.
+TEST_F(converter_test, textures_it_makes_fit_each_plane_and_take_the_conversion)
+{
+    const int w = 208, h = 118;
+    for (glr_format format : {GLR_FORMAT_NV12, GLR_FORMAT_I420, GLR_FORMAT_P010, GLR_FORMAT_YUV444}) {
+        const glr_format_info &f = *glr_format_get_info(format);
+        SCOPED_TRACE(f.name);
+        glr_converter_params params = converter_params(w, h, format);
+        converter_ptr conv(glr_converter_create(nullptr, &params));
+        ASSERT_TRUE(conv) << glr_last_error();
+        unsigned made[4] = {};
+        ASSERT_EQ(glr_converter_make_textures(conv.get(), made), 0) << glr_last_error();
+        for (int p = 0; p < 4; p++) {
+            if (p >= f.planes) {
+                EXPECT_EQ(made[p], 0u) << "a texture for plane " << p << ", which " << f.name << " lacks";
+                continue;
+            }
+            GLint internal = 0, width = 0, rows = 0;
+            gl().GetTextureLevelParameteriv(made[p], 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+            gl().GetTextureLevelParameteriv(made[p], 0, GL_TEXTURE_WIDTH, &width);
+            gl().GetTextureLevelParameteriv(made[p], 0, GL_TEXTURE_HEIGHT, &rows);
+            EXPECT_EQ(static_cast<unsigned>(internal), glr_converter_plane_format(conv.get(), p)) << "plane " << p;
+            EXPECT_EQ(width, glr_converter_plane_width(conv.get(), p)) << "plane " << p;
+            EXPECT_EQ(rows, glr_format_plane_rows(format, p, h)) << "plane " << p;
+        }
+        glr_source source = glr::texture_source(noise_texture(w, h, 3));
+        ASSERT_EQ(glr_converter_convert(conv.get(), &source, made), 0) << glr_last_error();
+        std::vector<std::vector<uint8_t>> want = ring_planes(source, w, h, format, {});
+        for (int p = 0; p < f.planes; p++)
+            EXPECT_EQ(read_plane(made[p], glr_converter_plane_format(conv.get(), p),
+                                 glr_format_plane_row_bytes(format, p, w), glr_format_plane_rows(format, p, h)),
+                      want[static_cast<size_t>(p)])
+                << "plane " << p;
+        unsigned names[4];
+        std::copy(std::begin(made), std::end(made), names);
+        glr_converter_delete_textures(conv.get(), made);
+        EXPECT_EQ(made[0], 0u);
+        for (int p = 0; p < f.planes; p++)
+            EXPECT_FALSE(gl().IsTexture(names[p])) << "plane " << p << "'s texture is left";
+    }
+}
+
 // GL's order on request: row 0 is then the frame's bottom row.
 TEST_F(converter_test, gl_order_keeps_the_bottom_row_first)
 {

@@ -148,7 +148,7 @@ TEST(export_options, every_kind_reads_its_text_into_the_params)
     EXPECT_STREQ(p.encoder.output, "out.mkv");
     EXPECT_EQ(p.context.require_hw, 0);
     EXPECT_EQ(p.hw_frames, GLR_HW_FRAMES_ON);
-    EXPECT_STREQ(p.hw_device, "1"); // ffmpeg's TYPE=NAME:DEVICE: the device
+    EXPECT_STREQ(p.hw_device, "vulkan=gpu:1"); // ffmpeg's spelling, read by the recorder (TYPE=NAME:DEVICE)
 }
 
 TEST(export_options, values_out_of_kind_or_bounds_are_refused_naming_the_option_as_spelled)
@@ -173,7 +173,8 @@ TEST(export_options, values_out_of_kind_or_bounds_are_refused_naming_the_option_
         {"--date", "tomorrow", "--date: "},
         {"--compile-timeout", "-1", "--compile-timeout needs a number like 1.5 or 3/2, from 0 to 1000000"},
         {"--hw-frames", "yes", "--hw-frames takes auto, on or off, not 'yes'"},
-        {"-init_hw_device", "cuda:0", "-init_hw_device cuda:0: hardware frames are Vulkan's here"},
+        {"-init_hw_device", "opencl:0", "-init_hw_device opencl:0: hardware frames are Vulkan's or CUDA's here"},
+        {"-init_hw_device", "cuda:0,primary_ctx=1", "device options (,KEY=VALUE) are not taken"},
         {"hw_device", "vulkan:0,debug=1", "hw_device vulkan:0,debug=1: device options (,KEY=VALUE) are not taken"},
     };
     for (const refusal &r : refusals) {

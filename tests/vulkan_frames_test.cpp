@@ -84,27 +84,6 @@ protected:
         return frame_ptr(frame);
     }
 
-    // frame's planes in memory, transferred back by FFmpeg (vulkan frames to sw_format).
-    std::vector<std::vector<uint8_t>> planes_in_memory(const AVFrame *frame, glr_format format, int w, int h)
-    {
-        frame_ptr sw(av_frame_alloc());
-        int err = av_hwframe_transfer_data(sw.get(), frame, 0);
-        EXPECT_EQ(err, 0) << "av_hwframe_transfer_data";
-        std::vector<std::vector<uint8_t>> planes;
-        if (err < 0)
-            return planes;
-        for (int p = 0; p < glr_format_get_info(format)->planes; p++) {
-            int rows = glr_format_plane_rows(format, p, h);
-            size_t row_bytes = glr_format_plane_row_bytes(format, p, w);
-            std::vector<uint8_t> bytes;
-            for (int r = 0; r < rows; r++) {
-                const uint8_t *row = sw->data[p] + static_cast<ptrdiff_t>(r) * sw->linesize[p];
-                bytes.insert(bytes.end(), row, row + row_bytes);
-            }
-            planes.push_back(std::move(bytes));
-        }
-        return planes;
-    }
 };
 
 // Every YUV format (FFmpeg's Vulkan frames take each), at sizes of whole blocks, of none (208: an odd multiple
@@ -126,7 +105,7 @@ TEST_F(vulkan_frames_test, every_plane_equals_the_ring_s_bytes)
                 frame_ptr frame = convert(f.get(), source);
                 ASSERT_TRUE(frame);
                 std::vector<std::vector<uint8_t>> want = ring_planes(source, s.w, s.h, format, color);
-                std::vector<std::vector<uint8_t>> got = planes_in_memory(frame.get(), format, s.w, s.h);
+                std::vector<std::vector<uint8_t>> got = glr_test::hw_planes_in_memory(frame.get(), format, s.w, s.h);
                 ASSERT_EQ(got.size(), want.size());
                 for (size_t p = 0; p < got.size(); p++)
                     EXPECT_EQ(got[p], want[p]) << "plane " << p;
@@ -179,7 +158,7 @@ TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
             // The oldest held frame is checked and let go once `held` newer ones are held.
             while (static_cast<int>(acquired.size()) > held) {
                 int64_t k = next - static_cast<int64_t>(acquired.size());
-                EXPECT_EQ(planes_in_memory(acquired.front().get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
+                EXPECT_EQ(glr_test::hw_planes_in_memory(acquired.front().get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
                 acquired.erase(acquired.begin());
             }
         }
@@ -188,7 +167,7 @@ TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
         EXPECT_EQ(next, count);
         for (size_t i = 0; i < acquired.size(); i++) {
             int64_t k = next - static_cast<int64_t>(acquired.size() - i);
-            EXPECT_EQ(planes_in_memory(acquired[i].get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
+            EXPECT_EQ(glr_test::hw_planes_in_memory(acquired[i].get(), GLR_FORMAT_NV12, w, h), want[k]) << "frame " << k;
         }
         AVFrame *none = nullptr;
         EXPECT_EQ(glr_hw_frames_acquire(f.get(), &none, 0), -ENODATA);
@@ -431,7 +410,7 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
         EXPECT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n;
 
     glr_recorder_stats unused{};
-    EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, "no-such-gpu", &unused));
+    EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, "vulkan:no-such-gpu", &unused));
     EXPECT_NE(std::string(glr_last_error()).find("hardware frames cannot start: no Vulkan device named no-such-gpu"),
               std::string::npos)
         << glr_last_error();

@@ -390,6 +390,26 @@ int glr_converter_plane_width(const glr_converter *conv, int plane)
     return conv ? conv->plane(plane).width : 0;
 }
 
+int glr_converter_make_textures(glr_converter *conv, unsigned textures[4])
+{
+    if (!conv || !textures)
+        return null_argument(conv ? conv->log() : nullptr, "glr_converter_make_textures", conv ? "textures" : "conv");
+    return glr::guarded(conv->log(), [&] {
+        conv->make_textures(textures);
+        return 0;
+    });
+}
+
+void glr_converter_delete_textures(glr_converter *conv, unsigned textures[4])
+{
+    if (!conv || !textures)
+        return;
+    glr::guarded(conv->log(), [&] {
+        conv->delete_textures(textures);
+        return 0;
+    });
+}
+
 int glr_converter_convert(glr_converter *conv, const struct glr_source *source, const unsigned textures[4])
 {
     if (!conv)

@@ -29,9 +29,9 @@ def _source(frame: Any) -> tuple:
 _HW_FRAMES = {"auto": 0, "off": 1, "on": 2}  # glr_hw_frames_use
 
 
-def _hardware_frames(use: str, device: Optional[str], gpu_convert: bool) -> tuple:
-    """(glr_hw_frames_use, the device after "vulkan:" or None), checked by the export's
-    option table in its words, as glreader.render's hw_frames and hw_device are."""
+def _hardware_frames(use: str, device: Optional[str], gpu_convert: bool) -> int:
+    """glr_hw_frames_use, with use and device checked by the export's option table in its
+    words, as glreader.render's hw_frames and hw_device are."""
     for key, value in (("hw_frames", use), ("hw_device", device)):
         if value is not None:
             if not isinstance(value, str):
@@ -41,7 +41,7 @@ def _hardware_frames(use: str, device: Optional[str], gpu_convert: bool) -> tupl
         if use == "on":
             raise ValueError("gpu_convert=False reads frames back and hw_frames='on' reads none back: give one")
         use = "off"
-    return _HW_FRAMES[use], (device.split(":", 1)[1] or None) if device and ":" in device else None
+    return _HW_FRAMES[use]
 
 
 class Recorder:
@@ -66,11 +66,12 @@ class Recorder:
     samples pushed with write_audio(). overwrite: replace an existing file (default:
     FileExistsError, the file untouched). gpu_convert=False reads back RGBA and converts
     on the CPU. hw_frames: "auto" converts on the GPU straight into the hardware frames of
-    an encoder that takes them (Vulkan), reading nothing back; "on" does so for any
+    an encoder that takes them (CUDA, Vulkan), reading nothing back; "on" does so for any
     encoder (one on the CPU gets each frame copied to memory by FFmpeg) or raises saying
-    what is missing; "off" always reads back. hw_device: their device as ffmpeg's
-    -init_hw_device spells it ("vulkan", "vulkan:1", "vulkan:NAME"); default: the one
-    behind the GL context, which must be current when the Recorder is made.
+    what is missing; "off" always reads back. hw_device: their kind and device as ffmpeg's
+    -init_hw_device spells them ("vulkan", "vulkan:1", "cuda", "cuda:0"); default: the
+    kind the encoder takes (CUDA for NVENC), on the device behind the GL context, which
+    must be current when the Recorder is made.
     progress: called with the statistics after each write().
     """
 
@@ -83,7 +84,7 @@ class Recorder:
                  gpu_convert: bool = True, hw_frames: str = "auto", hw_device: Optional[str] = None,
                  progress: Optional[Callable[[dict], None]] = None) -> None:
         width, height = _size(size)
-        hw_use, hw_device_name = _hardware_frames(hw_frames, hw_device, gpu_convert)
+        hw_use = _hardware_frames(hw_frames, hw_device, gpu_convert)
         fps_num, fps_den = _rate(fps)
         if audio is not None and audio_rate is not None:
             raise ValueError("audio (a file) and audio_rate (pushed samples) both give the sound: give one")
@@ -99,7 +100,7 @@ class Recorder:
             "audio": os.fspath(audio) if audio is not None else None, "audio_codec": audio_codec,
             "audio_bitrate": audio_bitrate, "audio_rate": audio_rate,
             "audio_channels": audio_channels if audio_rate is not None else None,
-            "overwrite": overwrite, "gpu_convert": gpu_convert, "hw_frames": hw_use, "hw_device": hw_device_name,
+            "overwrite": overwrite, "gpu_convert": gpu_convert, "hw_frames": hw_use, "hw_device": hw_device,
         })
 
     def write(self, frame: Any) -> None:

@@ -1,9 +1,12 @@
 #include "decoder.hpp"
 #include "pattern_scene.hpp"
 
+#include <gtest/gtest.h>
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -167,6 +170,27 @@ std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int hei
         }
     }
     return "";
+}
+
+std::vector<std::vector<uint8_t>> hw_planes_in_memory(const AVFrame *frame, glr_format format, int width, int height)
+{
+    std::unique_ptr<AVFrame, void (*)(AVFrame *)> sw(av_frame_alloc(), [](AVFrame *f) { av_frame_free(&f); });
+    int err = av_hwframe_transfer_data(sw.get(), frame, 0);
+    EXPECT_EQ(err, 0) << "av_hwframe_transfer_data";
+    std::vector<std::vector<uint8_t>> planes;
+    if (err < 0)
+        return planes;
+    for (int p = 0; p < glr_format_get_info(format)->planes; p++) {
+        int rows = glr_format_plane_rows(format, p, height);
+        size_t row_bytes = glr_format_plane_row_bytes(format, p, width);
+        std::vector<uint8_t> bytes;
+        for (int r = 0; r < rows; r++) {
+            const uint8_t *row = sw->data[p] + static_cast<ptrdiff_t>(r) * sw->linesize[p];
+            bytes.insert(bytes.end(), row, row + row_bytes);
+        }
+        planes.push_back(std::move(bytes));
+    }
+    return planes;
 }
 
 } // namespace glr_test

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+struct AVFrame;
+
 namespace glr_test {
 
 struct decoded_frame {
@@ -34,6 +36,12 @@ decoded_video decode_file(const std::string &path, const char *decoder = nullptr
 // "" when the decoded frame is frame n of the test pattern (pattern_scene.hpp), byte for
 // byte (alpha only if with_alpha), else the first difference.
 std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int height, bool with_alpha);
+
+// A hardware frame's planes (format's, width x height) in memory, transferred by FFmpeg
+// (av_hwframe_transfer_data) and packed row after row; empty, with a failure added, when the
+// transfer fails.
+std::vector<std::vector<uint8_t>> hw_planes_in_memory(const AVFrame *frame, glr_format format, int width,
+                                                      int height);
 
 // PSNR in dB of b against a over all RGB bytes (alpha ignored); 100 when identical.
 double psnr_rgb(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b);

@@ -50,6 +50,15 @@ GLR_API glr_converter *glr_converter_create(glr_log *log, const struct glr_conve
 GLR_API unsigned glr_converter_plane_format(const glr_converter *conv, int plane);
 GLR_API int glr_converter_plane_width(const glr_converter *conv, int plane);
 
+/* Makes textures[0..planes-1] (the rest 0): a 2D texture of each plane's format and size,
+ * one level of immutable storage, for another API to read what the conversion writes
+ * (CUDA's cuGraphicsGLRegisterImage). Returns 0, or a negative code with the reason logged
+ * (none made then). Free them with glr_converter_delete_textures, the context current. */
+GLR_API int glr_converter_make_textures(glr_converter *conv, unsigned textures[4]);
+
+/* Deletes textures made by glr_converter_make_textures and zeroes them (0s are skipped). */
+GLR_API void glr_converter_delete_textures(glr_converter *conv, unsigned textures[4]);
+
 /* Converts source's frame (its lower-left width x height pixels) into textures[0..planes-1],
  * 2D textures of the formats above, at least the planes' sizes, level 0. The writes are
  * ordered before later GL commands, a fence or a semaphore signal included: a reader

@@ -2,6 +2,7 @@
 #include "glreader/av/export_options.h"
 
 #include "av/edit_distance.hpp"
+#include "av/hw_device_spec.hpp"
 #include "error.hpp"
 #include "guarded.hpp"
 #include "glreader/frame_range.h"
@@ -99,11 +100,12 @@ const glr_export_option table[] = {
      "--alpha with the colour multiplied by the alpha (premultiplied)", encoding},
     {"hw_frames", "--hw-frames", "auto|on|off", GLR_EXPORT_OPTION_CHOICE, 0, 0, "auto|on|off",
      "auto: for an encoder on the GPU",
-     "convert on the GPU straight into the encoder's hardware frames (Vulkan), nothing read back: auto for an encoder "
-     "that takes them, on for any (an encoder on the CPU gets each copied to memory), off to read back",
+     "convert on the GPU straight into the encoder's hardware frames (CUDA, Vulkan), nothing read back: auto for an "
+     "encoder that takes them, on for any (an encoder on the CPU gets each copied to memory), off to read back",
      encoding},
-    {"hw_device", "-init_hw_device", "vulkan[:DEVICE]", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr, "the GL context's",
-     "the hardware frames' device, as ffmpeg spells it: vulkan, vulkan:0, vulkan:NAME", encoding},
+    {"hw_device", "-init_hw_device", "TYPE[:DEVICE]", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr,
+     "the encoder's kind, the GL context's device",
+     "the hardware frames' kind and device, as ffmpeg spells them: vulkan, vulkan:0, vulkan:NAME, cuda, cuda:0", encoding},
 
     {"audio", "--audio", "FILE", GLR_EXPORT_OPTION_TEXT, 0, 0, nullptr,
      "none: the project's Sound pass (mainSound), rendered on the GPU, when it has one",
@@ -228,23 +230,6 @@ std::string encoder_option(const std::string &key)
     bool found = !name.empty() && av_opt_find(&codec_class, name.c_str(), nullptr, AV_OPT_FLAG_ENCODING_PARAM,
                                               AV_OPT_SEARCH_CHILDREN | AV_OPT_SEARCH_FAKE_OBJ) != nullptr;
     return found ? name : "";
-}
-
-// The device of ffmpeg's -init_hw_device TYPE[=NAME][:DEVICE]: DEVICE ("" for the GL
-// context's); only Vulkan's devices take hardware frames here.
-std::string vulkan_device_of(const std::string &key, const std::string &spec)
-{
-    size_t type_end = spec.find_first_of("=:");
-    std::string type = spec.substr(0, type_end);
-    if (type != "vulkan")
-        fail(-EINVAL, "%s %s: hardware frames are Vulkan's here (vulkan, vulkan:DEVICE), not %s's", key.c_str(),
-             spec.c_str(), type.c_str());
-    size_t colon = spec.find(':');
-    std::string device = colon == std::string::npos ? "" : spec.substr(colon + 1);
-    if (device.find(',') != std::string::npos)
-        fail(-EINVAL, "%s %s: device options (,KEY=VALUE) are not taken; name the device alone", key.c_str(),
-             spec.c_str());
-    return device;
 }
 
 // A value inside "k=v:k=v" as av_dict_parse_string reads it back.
@@ -389,7 +374,7 @@ void check_value(const glr_export_option &o, const std::string &key, const std::
             if (glr_shadertoy_parse_date(text.c_str(), &seconds) < 0)
                 fail(-EINVAL, "%s: %s", key.c_str(), glr_last_error());
         } else if (std::strcmp(o.name, "hw_device") == 0) {
-            vulkan_device_of(key, text);
+            glr::av::parse_hw_device(key, text);
         }
         return;
     case GLR_EXPORT_OPTION_SWITCH:
@@ -457,7 +442,7 @@ struct glr_export_settings {
     std::vector<std::pair<std::string, std::string>> encoder; // encoder options the table lacks
     glr_project *project = nullptr;
     // What a resolve's params point into.
-    std::string codec_options, output, hw_device;
+    std::string codec_options, output;
     std::vector<const char *> metadata_pointers;
     bool command_line = false; // keys spelled as on the command line ("-t"), not as names
 
@@ -661,10 +646,7 @@ void resolve(glr_export_settings &s, const glr_log *log, glr_export_params &p)
     p.hw_frames = !hw || !std::strcmp(hw, "auto") ? GLR_HW_FRAMES_AUTO
                   : !std::strcmp(hw, "on")        ? GLR_HW_FRAMES_ON
                                                   : GLR_HW_FRAMES_OFF;
-    if (const char *device = s.text("hw_device")) {
-        s.hw_device = vulkan_device_of("-init_hw_device", device);
-        p.hw_device = s.hw_device.empty() ? nullptr : s.hw_device.c_str();
-    }
+    p.hw_device = s.text("hw_device"); // checked at set
     double limit = s.number("compile_timeout", GLR_EXPORT_DEFAULT_COMPILE_TIMEOUT);
     p.compile_timeout = limit > 0 ? limit : -1; // the table's 0, never, is the params' -1
     p.no_sound_pass = s.on("no_audio");

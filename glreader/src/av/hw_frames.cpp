@@ -1,7 +1,8 @@
 // glr_hw_frames (glreader/av/hw_frames.h): the conversion, the kind's frames and the
-// frames in flight, each waiting for its GL fence, behind the C API.
+// frames in flight, each waiting for its mark (a GL fence, a CUDA event), behind the C API.
 #include "glreader/av/hw_frames.h"
 
+#include "av/cuda_frames.hpp"
 #include "av/logged_failure.hpp"
 #include "av/vulkan_frames.hpp"
 #include "enum_value.hpp"
@@ -27,16 +28,24 @@ public:
     {
         constexpr const char *call = "glr_hw_frames_create";
         int kind = glr::enum_value(p.kind);
-        if (kind != GLR_HW_VULKAN)
-            glr::fail(-EINVAL, "%s: unknown kind %d of hardware frames (GLR_HW_VULKAN is %d)", call, kind,
-                      static_cast<int>(GLR_HW_VULKAN));
+        if (kind != GLR_HW_VULKAN && kind != GLR_HW_CUDA)
+            glr::fail(-EINVAL, "%s: unknown kind %d of hardware frames (GLR_HW_VULKAN %d, GLR_HW_CUDA %d)", call, kind,
+                      static_cast<int>(GLR_HW_VULKAN), static_cast<int>(GLR_HW_CUDA));
         if (p.depth < 0 || p.depth > max_depth)
             glr::fail(-EINVAL, "%s: depth %d is not 1..%d (0: %d)", call, p.depth, max_depth, default_depth);
         depth_ = p.depth ? static_cast<size_t>(p.depth) : default_depth;
         converter_ = glr::check(glr_converter_create(const_cast<glr_log *>(log), &p.frame));
         try {
-            device_ = glr::av::vulkan_device_for_gl(log, p.device ? p.device : "", p.frame.get_proc_address);
-            vulkan_ = std::make_unique<glr::av::vulkan_frames>(log, device_, p.frame, converter_);
+            std::string device = p.device ? p.device : "";
+            if (kind == GLR_HW_CUDA) {
+                device_ = glr::av::cuda_device_for_gl(log, device);
+                kind_ = std::make_unique<glr::av::cuda_frames>(log, device_, p.frame, converter_);
+                path_ = "cuda-frames+cuda-event";
+            } else {
+                device_ = glr::av::vulkan_device_for_gl(log, device, p.frame.get_proc_address);
+                kind_ = std::make_unique<glr::av::vulkan_frames>(log, device_, p.frame, converter_);
+                path_ = "vulkan-frames+gl-fence";
+            }
         } catch (...) {
             release();
             throw;
@@ -47,21 +56,16 @@ public:
     glr_hw_frames &operator=(const glr_hw_frames &) = delete;
 
     const glr_log *log() const { return log_; }
-    AVBufferRef *frames_context() const { return vulkan_->frames_context(); }
+    AVBufferRef *frames_context() const { return kind_->frames_context(); }
 
     int capture(const glr_source &source, int64_t pts)
     {
         if (in_flight_.size() >= depth_)
             return -EBUSY;
         uint64_t start = glr::now_ns();
-        AVFrame *frame = vulkan_->convert(source);
-        frame->pts = pts;
-        glr_gl_fence *fence = glr_converter_fence(converter_);
-        if (!fence) {
-            av_frame_free(&frame);
-            throw glr::logged_failure(glr_last_error_code());
-        }
-        in_flight_.push_back({frame, fence});
+        glr::av::hw_frame_kind::converted c = kind_->convert(source);
+        c.frame->pts = pts;
+        in_flight_.push_back({c.frame, c.mark});
         std::lock_guard<std::mutex> lock(stats_mutex_);
         captured_++;
         stall_.record_ns(glr::now_ns() - start);
@@ -73,11 +77,10 @@ public:
         if (in_flight_.empty())
             return -ENODATA;
         uint64_t start = glr::now_ns();
-        int done = glr::check(glr_converter_fence_wait(converter_, in_flight_.front().fence, timeout_ns));
-        if (!done)
+        if (!kind_->wait(in_flight_.front().mark, timeout_ns))
             return -EAGAIN;
         uint64_t waited = glr::now_ns() - start;
-        glr_converter_fence_delete(converter_, in_flight_.front().fence);
+        kind_->forget(in_flight_.front().mark);
         *out = in_flight_.front().frame;
         in_flight_.pop_front();
         std::lock_guard<std::mutex> lock(stats_mutex_);
@@ -91,7 +94,7 @@ public:
         glr_ring_stats s{};
         s.depth = static_cast<int>(depth_);
         s.fences = 1;
-        s.path = "vulkan-frames+gl-fence";
+        s.path = path_;
         s.fill = "hardware-frames";
         std::lock_guard<std::mutex> lock(stats_mutex_);
         s.frames_captured = captured_;
@@ -105,24 +108,25 @@ private:
     void release()
     {
         for (in_flight &f : in_flight_) {
-            glr_converter_fence_delete(converter_, f.fence);
+            kind_->forget(f.mark);
             av_frame_free(&f.frame);
         }
         in_flight_.clear();
-        vulkan_.reset();
+        kind_.reset();
         av_buffer_unref(&device_);
         glr_converter_destroy(&converter_);
     }
 
     struct in_flight {
         AVFrame *frame;
-        glr_gl_fence *fence;
+        void *mark; // the kind's: done once it passed
     };
     const glr_log *log_;
     size_t depth_ = default_depth;
     glr_converter *converter_ = nullptr;
     AVBufferRef *device_ = nullptr;
-    std::unique_ptr<glr::av::vulkan_frames> vulkan_;
+    std::unique_ptr<glr::av::hw_frame_kind> kind_;
+    const char *path_ = "";
     std::deque<in_flight> in_flight_; // captured, oldest first
     mutable std::mutex stats_mutex_;   // the figures below: read from any thread
     uint64_t captured_ = 0, acquired_ = 0;

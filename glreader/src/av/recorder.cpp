@@ -2,6 +2,7 @@
 
 #include "av/encoder.hpp"
 #include "av/encoder_plan.hpp"
+#include "av/hw_device_spec.hpp"
 #include "ring/fence_seam.h"
 
 #include "enum_value.hpp"
@@ -122,8 +123,15 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
     // Only the encoder's choice, which opens nothing (the encoder's own create opens it, and
     // says what it chose): auto asks it of every recording.
     const AVCodec *encoder = glr::choose_video_encoder(ep, nullptr);
-    if (use == GLR_HW_FRAMES_AUTO && !glr::takes_hardware_frames_of(encoder, AV_PIX_FMT_VULKAN))
-        return; // an encoder on the CPU: the readback is the way in
+    // The kind: the one named, else CUDA's for an encoder that takes them (NVENC), else Vulkan's.
+    glr::av::hw_device_spec spec{GLR_HW_VULKAN, ""};
+    if (params_.hw_device)
+        spec = glr::av::parse_hw_device("hw_device", params_.hw_device);
+    else if (glr::takes_hardware_frames_of(encoder, AV_PIX_FMT_CUDA))
+        spec.kind = GLR_HW_CUDA;
+    auto hw_format = static_cast<AVPixelFormat>(glr::av::hw_pix_fmt_of(spec.kind));
+    if (use == GLR_HW_FRAMES_AUTO && !glr::takes_hardware_frames_of(encoder, hw_format))
+        return; // an encoder on the CPU (or of another kind): the readback is the way in
     const glr_format_info *f = glr_format_get_info(ep.format);
     std::string why;
     if (!f || !f->yuv)
@@ -132,8 +140,8 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
                           encoder->name, glr_format_name(ep.format));
     else {
         glr_hw_frames_params hp{};
-        hp.kind = GLR_HW_VULKAN;
-        hp.device = params_.hw_device;
+        hp.kind = spec.kind;
+        hp.device = spec.device.c_str();
         hp.frame.width = ep.width;
         hp.frame.height = ep.height;
         hp.frame.format = ep.format;
@@ -163,8 +171,8 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
         if (use == GLR_HW_FRAMES_ON)
             glr::fail(GLR_ERROR_UNSUPPORTED, "%s: hardware frames cannot start: %s", call, why.c_str());
         glr_log_message(log_, GLR_LOG_INFO,
-                        glr::format("hardware frames for %s cannot start (%s): frames are read back", encoder->name,
-                                    why.c_str())
+                        glr::format("%s hardware frames for %s cannot start (%s): frames are read back",
+                                    glr::av::hw_kind_name(spec.kind), encoder->name, why.c_str())
                             .c_str());
         return;
     }

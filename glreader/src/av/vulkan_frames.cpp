@@ -187,7 +187,7 @@ const vulkan_frames::plane_image &vulkan_frames::imported(VkImage image, VkDevic
     return images_.back();
 }
 
-AVFrame *vulkan_frames::convert(const glr_source &source)
+hw_frame_kind::converted vulkan_frames::convert(const glr_source &source)
 {
     AVFrame *frame = av_frame_alloc();
     if (!frame)
@@ -203,11 +203,21 @@ AVFrame *vulkan_frames::convert(const glr_source &source)
             textures[p] = glr_memory_texture_name(imported(vk->img[p], vk->mem[p], vk->size[p], vk->offset[p], p).texture);
         check(glr_converter_convert(converter_, &source, textures));
         glr_av_set_color(frame, &color_);
+        glr_gl_fence *fence = glr_converter_fence(converter_);
+        if (!fence)
+            throw logged_failure(glr_last_error_code());
+        return {frame, fence};
     } catch (...) {
         av_frame_free(&frame);
         throw;
     }
-    return frame;
 }
+
+int vulkan_frames::wait(void *mark, uint64_t timeout_ns)
+{
+    return check(glr_converter_fence_wait(converter_, static_cast<glr_gl_fence *>(mark), timeout_ns));
+}
+
+void vulkan_frames::forget(void *mark) { glr_converter_fence_delete(converter_, static_cast<glr_gl_fence *>(mark)); }
 
 } // namespace glr::av

@@ -3,10 +3,12 @@
 // GL_EXT_memory_object_fd) and the ring's conversion (glr_converter) writing the frame's
 // planes into it. Nothing is read back: the encoder reads the frame where GL wrote it.
 //
-// Ordering: the conversion is a GL command; whoever hands the frame on must first know GL
-// finished it (glr_hw_frames waits on a fence). Threads: every call with the GL context
-// current; the frames themselves go to any thread.
+// Ordering: the conversion is a GL command; the frame's mark is a GL fence after it, which
+// glr_hw_frames waits on before it hands the frame on. Threads: every call with the GL
+// context current; the frames themselves go to any thread.
 #pragma once
+
+#include "av/hw_frame_kind.hpp"
 
 #include "glreader/convert.h"
 #include "glreader/interop.h"
@@ -35,21 +37,20 @@ AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, g
 // Converts GL frames into Vulkan frames of a pool it makes on device: format's planes
 // (NV12, P010, I420, YUV444 ...), width x height, optimally tiled, exportable memory, with
 // converter (made for params, outliving this).
-class vulkan_frames {
+class vulkan_frames : public hw_frame_kind {
 public:
     vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
                   glr_converter *converter);
-    ~vulkan_frames(); // the GL context current
+    ~vulkan_frames() override; // the GL context current
     vulkan_frames(const vulkan_frames &) = delete;
     vulkan_frames &operator=(const vulkan_frames &) = delete;
 
-    // The pool, for an encoder's hw_frames_ctx (a new reference is the caller's).
-    AVBufferRef *frames_context() const { return frames_; }
-
-    // A frame of the pool with source's frame converted into it, tagged with its colour,
-    // ordered before later GL commands (a fence). The caller owns it (av_frame_free), and frees it only once the
-    // GL commands are done: the pool gives the memory to the next frame.
-    AVFrame *convert(const glr_source &source);
+    AVBufferRef *frames_context() const override { return frames_; }
+    // The mark is a flushed GL fence: the frame may be freed (its memory given to the next
+    // frame of the pool) only once it signalled.
+    converted convert(const glr_source &source) override;
+    int wait(void *mark, uint64_t timeout_ns) override;
+    void forget(void *mark) override;
 
 private:
     struct plane_image {

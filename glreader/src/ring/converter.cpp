@@ -97,6 +97,37 @@ int glr_converter::convert(const glr_source &source, const unsigned textures[4])
     return 0;
 }
 
+void glr_converter::make_textures(unsigned textures[4])
+{
+    constexpr const char *call = "glr_converter_make_textures";
+    glr::gl::require_current(fns_, call);
+    const GladGLContext &gl = fns_.gl;
+    glr::gl::state_scope scope(fns_, glr::gl::scope::objects, log_, call);
+    unsigned made[4] = {};
+    try {
+        for (int p = 0; p < format_.planes; p++) {
+            plane_texture t = plane(p);
+            gl.GenTextures(1, &made[p]);
+            gl.BindTexture(GL_TEXTURE_2D, made[p]);
+            gl.TexStorage2D(GL_TEXTURE_2D, 1, t.format, t.width, t.height);
+            glr::gl::check_errors(gl, "glr_converter_make_textures: making a plane's texture");
+        }
+    } catch (...) {
+        delete_textures(made);
+        throw;
+    }
+    std::copy(std::begin(made), std::end(made), textures);
+}
+
+void glr_converter::delete_textures(unsigned textures[4])
+{
+    glr::gl::require_current(fns_, "glr_converter_delete_textures");
+    for (int p = 0; p < 4; p++)
+        if (textures[p])
+            fns_.gl.DeleteTextures(1, &textures[p]);
+    std::fill(textures, textures + 4, 0u);
+}
+
 // A plane's texture: a 2D texture of its format, at least its size.
 void glr_converter::check_texture(int p, unsigned texture) const
 {

@@ -27,6 +27,8 @@ public:
     };
     plane_texture plane(int p) const; // zeros past the format's planes
 
+    void make_textures(unsigned textures[4]);
+    void delete_textures(unsigned textures[4]);
     int convert(const glr_source &source, const unsigned textures[4]);
     GLsync fence();
     int wait(GLsync fence, uint64_t timeout_ns);

@@ -128,9 +128,9 @@ struct glr_export_params {
     int chunk;
     /* Frames converted on the GPU straight into the encoder's hardware frames, nothing read
      * back (glr_recorder_params.hw_frames, glreader/av/hw_frames.h): auto (where the encoder
-     * takes them as they are), off, or on; hw_device the Vulkan device, as after "vulkan:"
-     * in ffmpeg's -init_hw_device (NULL: the job's GL context's). Strings are copied at
-     * create. */
+     * takes them as they are), off, or on; hw_device their kind and device as ffmpeg's
+     * -init_hw_device spells them ("vulkan", "vulkan:1", "cuda:0"; NULL: the kind the
+     * encoder takes, on the job's GL context's device). Strings are copied at create. */
     enum glr_hw_frames_use hw_frames;
     const char *hw_device;
     uint64_t reserved_[2];       /* zero: room for later fields without an ABI break */

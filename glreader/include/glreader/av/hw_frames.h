@@ -6,11 +6,14 @@
  *
  * Kinds: GLR_HW_VULKAN, AV_PIX_FMT_VULKAN frames whose memory GL imports
  * (GL_EXT_memory_object_fd), on the Vulkan device that drives the GL context (matched by
- * UUID).
+ * UUID). GLR_HW_CUDA, AV_PIX_FMT_CUDA frames for NVIDIA's encoders, on the CUDA device GL
+ * runs on: the conversion writes GL textures registered with CUDA once, whose planes are
+ * copied GPU to GPU into the frame on a CUDA stream of glreader's, the device context's
+ * (CUDA is loaded at run time: no driver, a refusal saying so).
  *
  * As a ring: capture converts a frame into a pooled frame and returns at once; acquire
- * hands out the oldest one once a GL fence says GL finished writing it (never glFinish), so
- * an encoder never reads a frame GL is still writing. An acquired frame is the caller's;
+ * hands out the oldest one once a GL fence (Vulkan) or a CUDA event after its copies (CUDA)
+ * says it is written (never glFinish), so an encoder never reads a frame still being written. An acquired frame is the caller's;
  * the pool never gives its memory to another frame while it is held.
  *
  * Threads: create, capture, acquire and destroy with the GL context current; the acquired
@@ -34,13 +37,14 @@ typedef struct glr_hw_frames glr_hw_frames;
 
 enum glr_hw_kind {
     GLR_HW_VULKAN = 1, /* AV_PIX_FMT_VULKAN (FFmpeg's hwcontext_vulkan) */
+    GLR_HW_CUDA = 2,   /* AV_PIX_FMT_CUDA (FFmpeg's hwcontext_cuda, loaded through ffnvcodec) */
 };
 
 /* Whether a recorder (and every front-end through it) uses hardware frames. */
 enum glr_hw_frames_use {
     /* Hardware frames where the encoder takes them as they are (an encoder on the GPU:
-     * AV_PIX_FMT_VULKAN among its formats) and they can start (else one info line says why,
-     * and frames are read back); read back for an encoder on the CPU. */
+     * AV_PIX_FMT_CUDA or AV_PIX_FMT_VULKAN among its formats) and they can start (else one
+     * info line says why, and frames are read back); read back for an encoder on the CPU. */
     GLR_HW_FRAMES_AUTO = 0,
     GLR_HW_FRAMES_OFF = 1, /* always read back */
     /* Hardware frames, or a refusal naming what is missing; an encoder on the CPU then gets
@@ -50,9 +54,10 @@ enum glr_hw_frames_use {
 
 struct glr_hw_frames_params {
     enum glr_hw_kind kind;
-    /* The device, in FFmpeg's -init_hw_device spelling after "vulkan:" (an index or a
-     * name); NULL or "": the device behind the current GL context. A device GL cannot share
-     * memory with is refused. */
+    /* The device, in FFmpeg's -init_hw_device spelling after the type: Vulkan's index or
+     * name ("vulkan:1"), CUDA's number ("cuda:0", as CUDA numbers devices); NULL or "": the
+     * device behind the current GL context. A device GL cannot share memory with (Vulkan),
+     * or that GL does not run on (CUDA), is refused. */
     const char *device;
     /* Size, YUV format (NV12, P010, I420, YUV444 ...), colour, row order and GL loader of the
      * frames, as for glr_converter. */
@@ -63,9 +68,9 @@ struct glr_hw_frames_params {
 };
 
 /* Opens the device, makes the pool and the conversion. Returns NULL with the reason logged
- * and in glr_last_error(), naming what is missing: no Vulkan in this FFmpeg, no device, GL
- * without GL_EXT_memory_object_fd, a device GL shares no memory with, a format the frames
- * do not take. */
+ * and in glr_last_error(), naming what is missing: no Vulkan (or CUDA) in this FFmpeg, no
+ * device, GL without GL_EXT_memory_object_fd, a device GL shares no memory with, no CUDA
+ * driver, a GL context on no CUDA device, a format the frames do not take. */
 GLR_API glr_hw_frames *glr_hw_frames_create(glr_log *log, const struct glr_hw_frames_params *params);
 
 /* The frames context (AVHWFramesContext), for an encoder's hw_frames_ctx: borrowed, take a
@@ -87,7 +92,8 @@ GLR_API int glr_hw_frames_capture(glr_hw_frames *frames, const struct glr_source
 GLR_API int glr_hw_frames_acquire(glr_hw_frames *frames, struct AVFrame **frame, uint64_t timeout_ns);
 
 /* The capture's figures in the ring's terms, from any thread: frames_captured and
- * frames_acquired, depth, fences (1), path ("vulkan-frames+gl-fence"), fill
+ * frames_acquired, depth, fences (1), path ("vulkan-frames+gl-fence",
+ * "cuda-frames+cuda-event"), fill
  * ("hardware-frames"), stall (the whole of capture: the conversion issued and fenced),
  * fence_wait (acquire's wait for GL). Nothing is read back: readback's count and
  * frame_bytes stay 0, as do the figures of a ring's slots (slot_wait, map, hold). */

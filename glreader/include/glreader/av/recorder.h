@@ -74,9 +74,10 @@ struct glr_recorder_params {
     /* In-process encoder only: frames converted on the GPU into the encoder's hardware
      * frames (glreader/av/hw_frames.h), nothing read back. Where they are used, create makes
      * their pool in the GL context current on the calling thread, which capture must then
-     * use: the Vulkan device is the one behind that context. hw_device: the Vulkan device in
-     * FFmpeg's -init_hw_device spelling after "vulkan:" (an index or a name); NULL: the
-     * context's. */
+     * use: the device is the one behind that context. hw_device: the kind and device as
+     * FFmpeg's -init_hw_device spells them, TYPE[=NAME][:DEVICE] with TYPE vulkan or cuda
+     * ("vulkan", "vulkan:1", "cuda:0"); NULL: the kind the encoder takes (CUDA for one that
+     * lists AV_PIX_FMT_CUDA, else Vulkan), on the context's device. */
     enum glr_hw_frames_use hw_frames;
     const char *hw_device;
     uint64_t reserved_[3]; /* zero: room for later fields without an ABI break */
