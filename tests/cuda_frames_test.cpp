@@ -5,11 +5,11 @@
 // a refusal for another reason fails it. Here (no GPU) the driver is missing; the GPU bundle
 // runs it too.
 #include "glreader/av/hw_frames.h"
-#include "glreader/av/recorder.h"
 
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
+#include "support/hw_frames_support.hpp"
 
 extern "C" {
 #include <libavutil/frame.h>
@@ -25,14 +25,8 @@ extern "C" {
 
 namespace {
 
-struct hw_frames_deleter {
-    void operator()(glr_hw_frames *f) const { glr_hw_frames_destroy(&f); }
-};
-using hw_frames_ptr = std::unique_ptr<glr_hw_frames, hw_frames_deleter>;
-struct frame_deleter {
-    void operator()(AVFrame *f) const { av_frame_free(&f); }
-};
-using frame_ptr = std::unique_ptr<AVFrame, frame_deleter>;
+using glr_test::frame_ptr;
+using glr_test::hw_frames_ptr;
 
 class cuda_frames_test : public glr_test::scene_test {
 protected:
@@ -162,18 +156,7 @@ TEST_F(cuda_frames_test, the_recorder_uses_them_when_asked_or_refuses_before_the
         rp.encoder.output = path.c_str();
         rp.hw_frames = use;
         rp.hw_device = "cuda";
-        glr_recorder *rec = glr_recorder_create(nullptr, &rp);
-        if (!rec)
-            return false;
-        for (int n = 0; n < count; n++) {
-            scene().draw(static_cast<uint64_t>(n));
-            glr_source source = scene().source();
-            EXPECT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-        }
-        EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
-        glr_recorder_get_stats(rec, stats);
-        glr_recorder_destroy(&rec);
-        return true;
+        return glr_test::record_scene(scene(), rp, count, stats);
     };
     const std::string on = glr_test::scratch_path("cuda_on.mkv"), off = glr_test::scratch_path("cuda_off.mkv");
     glr_recorder_stats hw{}, rb{};

@@ -13,6 +13,7 @@
 
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
+#include "support/hw_frames_support.hpp"
 
 extern "C" {
 #include <libavutil/hwcontext.h>
@@ -44,14 +45,8 @@ public:
 };
 [[maybe_unused]] const ::testing::Environment *const pinned = ::testing::AddGlobalTestEnvironment(new pinned_vulkan);
 
-struct hw_frames_deleter {
-    void operator()(glr_hw_frames *f) const { glr_hw_frames_destroy(&f); }
-};
-using hw_frames_ptr = std::unique_ptr<glr_hw_frames, hw_frames_deleter>;
-struct frame_deleter {
-    void operator()(AVFrame *f) const { av_frame_free(&f); }
-};
-using frame_ptr = std::unique_ptr<AVFrame, frame_deleter>;
+using glr_test::frame_ptr;
+using glr_test::hw_frames_ptr;
 
 glr_hw_frames_params params_of(int w, int h, glr_format format, const glr_color &color = {})
 {
@@ -366,18 +361,7 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
         rp.ring.format = format;
         rp.hw_frames = use;
         rp.hw_device = device;
-        glr_recorder *rec = glr_recorder_create(nullptr, &rp);
-        if (!rec)
-            return false;
-        for (int n = 0; n < count; n++) {
-            scene().draw(static_cast<uint64_t>(n));
-            glr_source source = scene().source();
-            EXPECT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
-        }
-        EXPECT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
-        glr_recorder_get_stats(rec, stats);
-        glr_recorder_destroy(&rec);
-        return true;
+        return glr_test::record_scene(scene(), rp, count, stats);
     };
     const std::string on = glr_test::scratch_path("recorder_hw.mkv"), off = glr_test::scratch_path("recorder_rb.mkv"),
                       automatic = glr_test::scratch_path("recorder_auto.mkv"),

@@ -183,20 +183,8 @@ cuda_frames::cuda_frames(const glr_log *log, AVBufferRef *device, const glr_conv
 {
     glr_color_resolve(params.format, &params.color, &color_); // the converter took it
     try {
-        AVPixelFormat sw_format = glr_av_pix_fmt(params.format);
-        frames_ = av_hwframe_ctx_alloc(device);
-        if (!frames_)
-            fail(-ENOMEM, "out of memory for a CUDA frames context");
-        auto *ctx = reinterpret_cast<AVHWFramesContext *>(frames_->data);
-        ctx->format = AV_PIX_FMT_CUDA;
-        ctx->sw_format = sw_format;
-        ctx->width = params.width;
-        ctx->height = params.height;
-        int err = av_hwframe_ctx_init(frames_);
-        if (err < 0)
-            fail(code_of_av_error(err), "FFmpeg cannot make %dx%d CUDA frames of %s: %s", params.width, params.height,
-                 av_get_pix_fmt_name(sw_format), av_error_text(err).c_str());
-        planes_ = av_pix_fmt_count_planes(sw_format);
+        frames_ = make_frames_pool(device, AV_PIX_FMT_CUDA, "CUDA", params);
+        planes_ = av_pix_fmt_count_planes(glr_av_pix_fmt(params.format));
         const CudaFunctions &cu = *cuda_->cu;
         for (texture_set &set : sets_) {
             check(glr_converter_make_textures(converter_, set.textures));
@@ -238,13 +226,8 @@ void cuda_frames::release()
 hw_frame_kind::converted cuda_frames::convert(const glr_source &source)
 {
     const CudaFunctions &cu = *cuda_->cu;
-    AVFrame *frame = av_frame_alloc();
-    if (!frame)
-        fail(-ENOMEM, "out of memory for a frame");
+    AVFrame *frame = pooled_frame(frames_, "CUDA");
     try {
-        int err = av_hwframe_get_buffer(frames_, frame, 0);
-        if (err < 0)
-            fail(code_of_av_error(err), "no CUDA frame from the pool: %s", av_error_text(err).c_str());
         texture_set &set = sets_[next_set_];
         next_set_ ^= 1;
         check(glr_converter_convert(converter_, &source, set.textures));

@@ -3,14 +3,17 @@
 // so that no frame reaches an encoder before its memory holds the whole picture.
 #pragma once
 
+#include "glreader/convert.h"
 #include "glreader/ring.h"
 
 extern "C" {
 #include <libavutil/buffer.h>
 #include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
 }
 
 #include <cstdint>
+#include <functional>
 
 namespace glr::av {
 
@@ -33,5 +36,15 @@ public:
     // Frees mark (done or not).
     virtual void forget(void *mark) = 0;
 };
+
+// A pool of hw (AV_PIX_FMT_VULKAN, AV_PIX_FMT_CUDA) frames of params' format and size on
+// device, the kind's own settings made by configure before FFmpeg initialises it; kind
+// ("Vulkan") names it in a refusal. Throws glr::failure with FFmpeg's words. The caller owns it.
+AVBufferRef *make_frames_pool(AVBufferRef *device, AVPixelFormat hw, const char *kind,
+                              const glr_converter_params &params,
+                              const std::function<void(AVHWFramesContext &)> &configure = {});
+
+// A frame of pool (the caller's); throws glr::failure.
+AVFrame *pooled_frame(AVBufferRef *pool, const char *kind);
 
 } // namespace glr::av

@@ -104,24 +104,14 @@ vulkan_frames::vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_
     try {
         // (No av_vkfmt_from_pixfmt here: glreader-av must load with an FFmpeg built without
         // Vulkan; av_hwframe_ctx_init refuses a format the frames do not take.)
-        AVPixelFormat sw_format = glr_av_pix_fmt(params.format);
-        frames_ = av_hwframe_ctx_alloc(device);
-        if (!frames_)
-            fail(-ENOMEM, "out of memory for a Vulkan frames context");
+        frames_ = make_frames_pool(device, AV_PIX_FMT_VULKAN, "Vulkan", params, [](AVHWFramesContext &ctx) {
+            auto *vk = static_cast<AVVulkanFramesContext *>(ctx.hwctx);
+            // Optimal tiling, which GL can import (not a DRM format modifier's), and a memory
+            // object per plane: each plane becomes one GL texture.
+            vk->tiling = VK_IMAGE_TILING_OPTIMAL;
+            vk->flags = AV_VK_FRAME_FLAG_NONE;
+        });
         auto *ctx = reinterpret_cast<AVHWFramesContext *>(frames_->data);
-        ctx->format = AV_PIX_FMT_VULKAN;
-        ctx->sw_format = sw_format;
-        ctx->width = params.width;
-        ctx->height = params.height;
-        auto *vk = static_cast<AVVulkanFramesContext *>(ctx->hwctx);
-        // Optimal tiling, which GL can import (not a DRM format modifier's), and a memory
-        // object per plane: each plane becomes one GL texture.
-        vk->tiling = VK_IMAGE_TILING_OPTIMAL;
-        vk->flags = AV_VK_FRAME_FLAG_NONE;
-        int err = av_hwframe_ctx_init(frames_);
-        if (err < 0)
-            fail(code_of_av_error(err), "FFmpeg cannot make %dx%d Vulkan frames of %s: %s", params.width, params.height,
-                 av_get_pix_fmt_name(sw_format), av_error_text(err).c_str());
         const auto &dev = *static_cast<const AVVulkanDeviceContext *>(ctx->device_ctx->hwctx);
         vulkan_functions f = loaders(dev);
         device_ = dev.act_dev;
@@ -189,13 +179,8 @@ const vulkan_frames::plane_image &vulkan_frames::imported(VkImage image, VkDevic
 
 hw_frame_kind::converted vulkan_frames::convert(const glr_source &source)
 {
-    AVFrame *frame = av_frame_alloc();
-    if (!frame)
-        fail(-ENOMEM, "out of memory for a frame");
+    AVFrame *frame = pooled_frame(frames_, "Vulkan");
     try {
-        int err = av_hwframe_get_buffer(frames_, frame, 0);
-        if (err < 0)
-            fail(code_of_av_error(err), "no Vulkan frame from the pool: %s", av_error_text(err).c_str());
         const auto *vk = reinterpret_cast<const AVVkFrame *>(frame->data[0]);
         unsigned textures[4] = {};
         int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(params_.format));
