@@ -211,6 +211,9 @@ void cuda_frames::release()
 {
     {
         current_context scope(*cuda_, std::nothrow);
+        // The copies still reading the textures end before CUDA lets go of them.
+        if (scope.made())
+            cuda_->cu->cuStreamSynchronize(cuda_->stream);
         for (texture_set &set : sets_)
             for (void *&resource : set.resources) {
                 if (resource && scope.made())
