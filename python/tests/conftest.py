@@ -1,6 +1,8 @@
 """What every test of the Python package shares: a time limit per test (a hang ends the
 run with every thread's traceback, never waits forever), decoding with the system's
-ffmpeg, and a moderngl scene that draws a frame counter."""
+ffmpeg, what the FFmpeg glreader loaded was built with, and a moderngl scene that draws a
+frame counter."""
+import ctypes
 import faulthandler
 import os
 import subprocess
@@ -17,6 +19,23 @@ def time_limit():
     faulthandler.dump_traceback_later(TEST_SECONDS, exit=True, file=sys.stderr)
     yield
     faulthandler.cancel_dump_traceback_later()
+
+
+def ffmpeg_has_device_type(name):
+    """Whether the libavutil glreader's module loaded (the system's, or the GPU bundle's) was
+    built with hardware device type name ("vulkan"): asked of FFmpeg itself, not of glreader."""
+    import glreader  # noqa: F401 (loads the module, and with it its libavutil)
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "/libavutil.so" in line}
+    assert len(paths) == 1, f"one libavutil loaded, not {paths}"
+    avutil = ctypes.CDLL(paths.pop())
+    wanted = avutil.av_hwdevice_find_type_by_name(name.encode())
+    kind = avutil.av_hwdevice_iterate_types(0)
+    while kind != 0:
+        if kind == wanted:
+            return True
+        kind = avutil.av_hwdevice_iterate_types(kind)
+    return False
 
 
 @pytest.fixture

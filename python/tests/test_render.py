@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import REPO, decode_frames, decode_sound, export_program, inputs_shader
+from conftest import REPO, decode_frames, decode_sound, export_program, ffmpeg_has_device_type, inputs_shader
 
 import subprocess
 
@@ -227,6 +227,12 @@ def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_
 def test_hardware_frames_give_the_readback_s_frames(tmp_path):
     # Vulkan frames (lavapipe here) through the table's hw_frames and hw_device, copied to
     # memory for FFV1: glreader-export's --hw-frames on -init_hw_device vulkan.
+    if not ffmpeg_has_device_type("vulkan"):  # the GPU bundle's FFmpeg: refused, before the file
+        with pytest.raises(glreader.Error, match="this FFmpeg has no Vulkan"):
+            glreader.render(None, tmp_path / "on.mkv", size=(64, 36), frames=4, codec="ffv1", pix_fmt="yuv420p",
+                            progress=False, hw_frames="on", hw_device="vulkan")
+        assert not (tmp_path / "on.mkv").exists()
+        return
     outputs = {}
     for use in ("on", "off"):
         outputs[use] = tmp_path / f"{use}.mkv"

@@ -115,9 +115,11 @@ std::shared_ptr<cuda_driver> &driver_of(AVBufferRef *device)
 
 AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec)
 {
+    if (!ffmpeg_has(AV_HWDEVICE_TYPE_CUDA))
+        fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no CUDA (built without ffnvcodec): CUDA frames need one that has");
     AVBufferRef *device = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
     if (!device)
-        fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no CUDA (built without ffnvcodec): CUDA frames need one that has");
+        fail(-ENOMEM, "out of memory for a CUDA device context");
     try {
         auto driver = std::make_shared<cuda_driver>();
         auto *ctx = reinterpret_cast<AVHWDeviceContext *>(device->data);

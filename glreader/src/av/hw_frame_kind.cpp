@@ -37,6 +37,15 @@ AVBufferRef *make_frames_pool(AVBufferRef *device, AVPixelFormat hw, const char 
     return pool;
 }
 
+bool ffmpeg_has(AVHWDeviceType type)
+{
+    for (AVHWDeviceType t = av_hwdevice_iterate_types(AV_HWDEVICE_TYPE_NONE); t != AV_HWDEVICE_TYPE_NONE;
+         t = av_hwdevice_iterate_types(t))
+        if (t == type)
+            return true;
+    return false;
+}
+
 AVFrame *pooled_frame(AVBufferRef *pool, const char *kind)
 {
     AVFrame *frame = av_frame_alloc();

@@ -44,6 +44,9 @@ AVBufferRef *make_frames_pool(AVBufferRef *device, AVPixelFormat hw, const char 
                               const glr_converter_params &params,
                               const std::function<void(AVHWFramesContext &)> &configure = {});
 
+// Whether this FFmpeg was built with the device type (av_hwdevice_iterate_types).
+bool ffmpeg_has(AVHWDeviceType type);
+
 // A frame of pool (the caller's); throws glr::failure.
 AVFrame *pooled_frame(AVBufferRef *pool, const char *kind);
 
