@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <new>
 #include <cstdio>
+#include <new>
 #include <thread>
 
 // The loader's words go into the buffer it is given as its log context (quoted in our
@@ -115,8 +115,6 @@ std::shared_ptr<cuda_driver> &driver_of(AVBufferRef *device)
 
 AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec)
 {
-    if (!ffmpeg_has(AV_HWDEVICE_TYPE_CUDA))
-        fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no CUDA (built without ffnvcodec): CUDA frames need one that has");
     AVBufferRef *device = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
     if (!device)
         fail(-ENOMEM, "out of memory for a CUDA device context");
@@ -179,9 +177,8 @@ AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec)
     }
 }
 
-cuda_frames::cuda_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
-                         glr_converter *converter)
-    : log_(log), params_(params), converter_(converter), cuda_(driver_of(device))
+cuda_frames::cuda_frames(AVBufferRef *device, const glr_converter_params &params, glr_converter *converter)
+    : params_(params), converter_(converter), cuda_(driver_of(device))
 {
     glr_color_resolve(params.format, &params.color, &color_); // the converter took it
     try {

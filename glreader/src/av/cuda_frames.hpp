@@ -26,8 +26,9 @@ struct cuda_driver; // the CUDA functions, loaded once for a device
 // The CUDA device behind the current GL context, or the one spec numbers (as CUDA numbers
 // devices under CUDA_VISIBLE_DEVICES: "0"), which must be the GL context's, as an
 // AVHWDeviceContext with a stream of glreader's own. Throws glr::failure naming what is
-// missing: no CUDA in this FFmpeg, no CUDA driver, a GL context on no CUDA device (Mesa's),
-// a device that is not GL's. The caller owns the reference (av_buffer_unref).
+// missing: no CUDA driver, a GL context on no CUDA device (Mesa's),
+// a device that is not GL's (that this FFmpeg has CUDA at all, glr_hw_frames checks before).
+// The caller owns the reference (av_buffer_unref).
 AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec);
 
 // Converts GL frames into CUDA frames of a pool it makes on device (cuda_device_for_gl's):
@@ -35,13 +36,13 @@ AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec);
 // params, outliving this).
 class cuda_frames : public hw_frame_kind {
 public:
-    cuda_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
-                glr_converter *converter);
+    cuda_frames(AVBufferRef *device, const glr_converter_params &params, glr_converter *converter);
     ~cuda_frames() override; // the GL context current
     cuda_frames(const cuda_frames &) = delete;
     cuda_frames &operator=(const cuda_frames &) = delete;
 
     AVBufferRef *frames_context() const override { return frames_; }
+    const char *path() const override { return "cuda-frames+cuda-event"; }
     converted convert(const glr_source &source) override;
     int wait(void *mark, uint64_t timeout_ns) override;
     void forget(void *mark) override;
@@ -55,7 +56,6 @@ private:
     };
     void release();
 
-    const glr_log *log_;
     glr_converter_params params_;
     glr_color color_{};
     glr_converter *converter_;

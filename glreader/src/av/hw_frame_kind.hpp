@@ -23,6 +23,8 @@ public:
 
     // The pool, for an encoder's hw_frames_ctx (a new reference is the caller's).
     virtual AVBufferRef *frames_context() const = 0;
+    // How frames reach the pool and are waited for, for the statistics ("vulkan-frames+gl-fence").
+    virtual const char *path() const = 0;
 
     struct converted {
         AVFrame *frame; // the caller's (av_frame_free), pts unset, tagged with the colour

@@ -3,6 +3,7 @@
 #include "glreader/av/hw_frames.h"
 
 #include "av/cuda_frames.hpp"
+#include "av/hw_device_spec.hpp"
 #include "av/logged_failure.hpp"
 #include "av/vulkan_frames.hpp"
 #include "enum_value.hpp"
@@ -34,17 +35,21 @@ public:
         if (p.depth < 0 || p.depth > max_depth)
             glr::fail(-EINVAL, "%s: depth %d is not 1..%d (0: %d)", call, p.depth, max_depth, default_depth);
         depth_ = p.depth ? static_cast<size_t>(p.depth) : default_depth;
+        auto type = kind == GLR_HW_CUDA ? AV_HWDEVICE_TYPE_CUDA : AV_HWDEVICE_TYPE_VULKAN;
+        if (!glr::av::ffmpeg_has(type)) {
+            const char *name = glr::av::hw_kind_name(static_cast<glr_hw_kind>(kind));
+            glr::fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no %s (built without it): %s frames need one that has",
+                      name, name);
+        }
         converter_ = glr::check(glr_converter_create(const_cast<glr_log *>(log), &p.frame));
         try {
             std::string device = p.device ? p.device : "";
             if (kind == GLR_HW_CUDA) {
                 device_ = glr::av::cuda_device_for_gl(log, device);
-                kind_ = std::make_unique<glr::av::cuda_frames>(log, device_, p.frame, converter_);
-                path_ = "cuda-frames+cuda-event";
+                kind_ = std::make_unique<glr::av::cuda_frames>(device_, p.frame, converter_);
             } else {
                 device_ = glr::av::vulkan_device_for_gl(log, device, p.frame.get_proc_address);
                 kind_ = std::make_unique<glr::av::vulkan_frames>(log, device_, p.frame, converter_);
-                path_ = "vulkan-frames+gl-fence";
             }
         } catch (...) {
             release();
@@ -94,7 +99,7 @@ public:
         glr_ring_stats s{};
         s.depth = static_cast<int>(depth_);
         s.fences = 1;
-        s.path = path_;
+        s.path = kind_->path();
         s.fill = "hardware-frames";
         std::lock_guard<std::mutex> lock(stats_mutex_);
         s.frames_captured = captured_;
@@ -126,7 +131,6 @@ private:
     glr_converter *converter_ = nullptr;
     AVBufferRef *device_ = nullptr;
     std::unique_ptr<glr::av::hw_frame_kind> kind_;
-    const char *path_ = "";
     std::deque<in_flight> in_flight_; // captured, oldest first
     mutable std::mutex stats_mutex_;   // the figures below: read from any thread
     uint64_t captured_ = 0, acquired_ = 0;

@@ -62,8 +62,6 @@ bool has_device_extension(const AVVulkanDeviceContext &vk, const char *name)
 
 AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, glr_get_proc_address_fn loader)
 {
-    if (!ffmpeg_has(AV_HWDEVICE_TYPE_VULKAN))
-        fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no Vulkan (built without it): Vulkan frames need one that has");
     uint8_t gl_device[16], gl_driver[16];
     check(glr_gl_device_uuids(const_cast<glr_log *>(log), loader, gl_device, gl_driver));
     std::string tried;

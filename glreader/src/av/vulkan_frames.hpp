@@ -30,8 +30,9 @@ namespace glr::av {
 // A Vulkan device (AVHWDeviceContext) whose memory the current GL context can import: the
 // device named by spec (FFmpeg's -init_hw_device vulkan spelling: an index or a name; empty:
 // each in turn) with GL's device and driver UUIDs. Throws glr::failure naming what is
-// missing: no Vulkan in this FFmpeg, no device, GL without GL_EXT_memory_object_fd, no device
-// GL shares memory with. The caller owns the reference (av_buffer_unref).
+// missing: no device, GL without GL_EXT_memory_object_fd, no device GL shares memory with
+// (that this FFmpeg has Vulkan at all, glr_hw_frames checks before). The caller owns the
+// reference (av_buffer_unref).
 AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, glr_get_proc_address_fn loader);
 
 // Converts GL frames into Vulkan frames of a pool it makes on device: format's planes
@@ -46,6 +47,7 @@ public:
     vulkan_frames &operator=(const vulkan_frames &) = delete;
 
     AVBufferRef *frames_context() const override { return frames_; }
+    const char *path() const override { return "vulkan-frames+gl-fence"; }
     // The mark is a flushed GL fence: the frame may be freed (its memory given to the next
     // frame of the pool) only once it signalled.
     converted convert(const glr_source &source) override;
