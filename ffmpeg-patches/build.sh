@@ -10,10 +10,12 @@
 # libraries Debian packages (x264, x265, libvpx, libdav1d, libaom, libopus, libvorbis,
 # libmp3lame, libass, freetype, fontconfig, ..., installed through scripts/setup.sh), so
 # the result is a drop-in ffmpeg and ffprobe that runs every example of the docs.
-# --lean: only the filters and what the per-line filter tests use (quick to build; what
-# scripts/test.sh builds for each release line).
-# --bundle: every built-in component but no external library except libx264, zlib and
-# NVIDIA's codec headers (NVENC, which loads the driver's library only when used),
+# --lean: only the filters and what the per-line filter tests use, Vulkan where the release
+# takes the system's Vulkan headers (quick to build; what scripts/test.sh builds for each
+# release line).
+# --bundle: every built-in component but no external library except libx264, zlib,
+# NVIDIA's codec headers (CUDA and NVENC, whose driver libraries it loads only when used)
+# and Vulkan's headers (hwcontext_vulkan loads libvulkan.so.1 only when used),
 # as shared libraries installed with their headers and pkg-config files (under the
 # build's install/): complete enough for glreader's test suites and samples, small
 # enough to carry to another machine (scripts/gpu-bundle.sh).
@@ -75,7 +77,7 @@ full_libraries=(
 # font for drawtext in a full one.
 packages=(nasm libx264-dev xz-utils)
 [ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
-[ $flavour = bundle ] && packages+=(zlib1g-dev libffmpeg-nvenc-dev)
+[ $flavour = bundle ] && packages+=(zlib1g-dev libffmpeg-nvenc-dev libvulkan-dev)
 "$root/scripts/setup.sh" "${packages[@]}" >&2
 if $fetch_only; then
   $configure_only && usage
@@ -165,7 +167,7 @@ if [ $flavour = lean ] || [ $flavour = asan ]; then
   components=(
     --disable-everything --disable-autodetect
     --enable-libglreader
-    --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample,testsrc
+    --enable-filter=glreader,glshader,scale,format,null,reverse,split,trim,setpts,fps,anull,aformat,atrim,aresample,testsrc,hwupload,hwdownload
     --enable-indev=lavfi
     --enable-protocol=file,pipe
     --enable-encoder=rawvideo,ffv1,wrapped_avframe,pcm_s16le
@@ -179,13 +181,24 @@ if [ $flavour = lean ] || [ $flavour = asan ]; then
   else
     say "no libx264 development files: building without the libx264 encoder"
   fi
+  # Vulkan, for the source's hardware frames (hwdownload brings them back to compare), where
+  # this release takes the system's Vulkan headers (5.1 takes Debian 12's; 7.1 and later
+  # want newer ones).
+  vulkan_needed=$(grep -o 'vulkan >= [0-9.]*' "$work/src/configure" | head -n 1 | cut -d' ' -f3)
+  if [ -n "$vulkan_needed" ] && pkg-config --atleast-version="$vulkan_needed" vulkan; then
+    components+=(--enable-vulkan)
+  else
+    say "FFmpeg $version wants Vulkan headers ${vulkan_needed:-(none found)} or newer, this system has $(pkg-config --modversion vulkan 2>/dev/null || echo none): building without Vulkan"
+  fi
   [ $flavour = asan ] && components+=(--toolchain=gcc-asan)
 elif [ $flavour = bundle ]; then
   # --enable-rpath: the installed programs find the installed libraries.
-  # ffnvcodec + nvenc: h264_nvenc and hevc_nvenc, for the suites' hardware encoder test on
-  # a lent GPU machine (the headers only: the driver's libnvidia-encode is opened at run time).
+  # ffnvcodec + nvenc: CUDA frames and h264_nvenc, hevc_nvenc, for the suites' hardware
+  # frames and encoder tests on a lent GPU machine (the headers only: the driver's libcuda
+  # and libnvidia-encode are opened at run time). vulkan: Vulkan frames there (the loader,
+  # libvulkan.so.1, is opened at run time; the bundle carries Debian's).
   components=(--disable-autodetect --enable-gpl --enable-libx264 --enable-zlib --enable-libglreader
-              --enable-ffnvcodec --enable-nvenc --enable-shared --disable-static --enable-rpath)
+              --enable-ffnvcodec --enable-nvenc --enable-vulkan --enable-shared --disable-static --enable-rpath)
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.
@@ -200,6 +213,12 @@ else
     fi
   done
 fi
+
+# FFmpeg's compiles through ccache, paths hashed relative to the build's folder: a build of
+# a new key (an edited filter) compiles only what changed.
+# shellcheck source=../scripts/ccache-env.sh
+. "$root/scripts/ccache-env.sh"
+use_ccache "$work" && components+=(--cc="ccache gcc")
 
 mkdir -p "$work/build"
 say "configuring (log: $work/build/configure.log)"

@@ -18,7 +18,7 @@
 #                      compares with the tests that passed
 # OUT/lib/             every library those need but glibc's: glreader's, FFmpeg's
 #                      (shared, every built-in component, libx264), libstdc++ and the like
-# OUT/loaders/         the GL/EGL loader packages (glvnd), fetched with apt-get download
+# OUT/loaders/         the GL/EGL loader packages (glvnd) and Vulkan's, fetched with apt-get download
 #                      here and unpacked there by gpu-check.sh
 # OUT/src/doc/         FFmpeg's filters.texi and the filters' sections it includes,
 #                      whose examples a filter test runs
@@ -44,9 +44,10 @@ say() { echo "gpu-bundle: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
 # The Debian packages it carries, fetched once (apt-get download) into a cache outside the
-# clone, made again when the list changes: the GL/EGL loaders (glvnd) and CPython 3.11.
+# clone, made again when the list changes: the GL/EGL loaders (glvnd), Vulkan's loader (the
+# bundle's FFmpeg opens libvulkan.so.1 for Vulkan frames) and CPython 3.11.
 debs=${XDG_CACHE_HOME:-$HOME/.cache}/glreader-bundle-debs
-loader_debs="libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2"
+loader_debs="libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 libvulkan1"
 python_debs="python3.11-minimal libpython3.11-minimal libpython3.11-stdlib"
 fetch_debs() {
   [ "$(cat "$debs/packages" 2>/dev/null)" = "$loader_debs; $python_debs" ] && return 0

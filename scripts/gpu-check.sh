@@ -78,6 +78,20 @@ if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}${__EGL_VENDOR_LIBRARY_DIRS:-}" ] &&
    ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* /etc/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1; then
   export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
+# Vulkan's loader (carried) finds NVIDIA's driver through an ICD file. A container given
+# the driver's libraries but no such file gets one naming the library that holds NVIDIA's
+# Vulkan driver, so that Vulkan frames run there on the GPU GL runs on.
+if [ -z "${VK_ICD_FILENAMES:-}${VK_DRIVER_FILES:-}" ] &&
+   ! ls /usr/share/vulkan/icd.d/nvidia* /etc/vulkan/icd.d/nvidia* >/dev/null 2>&1; then
+  if [ -f "$nvidia/share/vulkan/icd.d/nvidia_icd.json" ]; then
+    export VK_ICD_FILENAMES=$nvidia/share/vulkan/icd.d/nvidia_icd.json
+  elif ldconfig -p 2>/dev/null | grep -q 'libGLX_nvidia\.so\.0' || ls "$nvidia"/lib*/libGLX_nvidia.so.0 >/dev/null 2>&1; then
+    printf '{ "file_format_version": "1.0.0", "ICD": { "library_path": "libGLX_nvidia.so.0", "api_version": "1.3.0" } }\n' \
+      >"$work/nvidia_icd.json"
+    export VK_ICD_FILENAMES=$work/nvidia_icd.json
+    say "no Vulkan ICD file for NVIDIA's driver: using one written for libGLX_nvidia.so.0"
+  fi
+fi
 export LD_LIBRARY_PATH=$gl_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # The bundle's ffmpeg and ffprobe for the tests, the pipe mode's child and the benchmarks.
 export PATH=$bundle/bin:$PATH GLREADER_FFMPEG=$bundle/bin/ffmpeg

@@ -35,12 +35,10 @@ export GLREADER_FFMPEG_CACHE=${GLREADER_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.c
 # preprocessed source, flags and compiler). A run builds glreader eight times over (plain,
 # the Python package's, the bundle's, the wheel's, two with ASan, TSan's, the fuzzers'), and a
 # fresh clone rebuilds each from scratch: cached, what a commit left alone compiles once.
-# The base directory and the unhashed working directory let a clone elsewhere hit too (its
-# debug information then names the first clone's folder).
-if command -v ccache >/dev/null; then
-  export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/glreader-ccache} \
-    CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-6G} \
-    CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+# shellcheck source=ccache-env.sh
+. "$root/scripts/ccache-env.sh"
+if use_ccache "$root"; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 mode=${1:-whole}
 case "$mode" in

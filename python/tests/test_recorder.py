@@ -152,7 +152,7 @@ def test_hardware_frames_are_the_readback_s_frames_with_nothing_read_back(tmp_pa
                 rec.write(scene.fbo)
         return rec.stats, decode_frames(str(out), WIDTH, HEIGHT)
 
-    if not ffmpeg_has_device_type("vulkan"):  # the GPU bundle's FFmpeg: refused, before the file
+    if not ffmpeg_has_device_type("vulkan"):  # an FFmpeg built without Vulkan: refused, before the file
         with pytest.raises(glreader.Error, match="this FFmpeg has no Vulkan"):
             record("hw.mkv", hw_frames="on", hw_device="vulkan")
         assert not (tmp_path / "hw.mkv").exists()

@@ -227,7 +227,7 @@ def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_
 def test_hardware_frames_give_the_readback_s_frames(tmp_path):
     # Vulkan frames (lavapipe here) through the table's hw_frames and hw_device, copied to
     # memory for FFV1: glreader-export's --hw-frames on -init_hw_device vulkan.
-    if not ffmpeg_has_device_type("vulkan"):  # the GPU bundle's FFmpeg: refused, before the file
+    if not ffmpeg_has_device_type("vulkan"):  # an FFmpeg built without Vulkan: refused, before the file
         with pytest.raises(glreader.Error, match="this FFmpeg has no Vulkan"):
             glreader.render(None, tmp_path / "on.mkv", size=(64, 36), frames=4, codec="ffv1", pix_fmt="yuv420p",
                             progress=False, hw_frames="on", hw_device="vulkan")
