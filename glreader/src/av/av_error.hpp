@@ -3,6 +3,8 @@
 
 #include "error.hpp"
 
+#include "glreader/utils/libav.h"
+
 extern "C" {
 #include <libavutil/error.h>
 }
@@ -20,9 +22,6 @@ inline std::string av_error_text(int error)
 
 // AVERROR(errno) values stay errno codes (-ENOSPC stays -ENOSPC); FFmpeg's own codes
 // become GLR_ERROR_CODEC.
-inline int code_of_av_error(int error)
-{
-    return error < 0 && error > -4096 ? error : GLR_ERROR_CODEC;
-}
+inline int code_of_av_error(int error) { return glr_av_code_of(error); }
 
 } // namespace glr

@@ -4,7 +4,7 @@
 #include "av/logged_failure.hpp"
 #include "error.hpp"
 
-#include "glreader/utils/libav.h"
+#include "glreader/utils/libav_hw_frames.h"
 
 #include <algorithm>
 #include <chrono>
@@ -177,12 +177,13 @@ AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec)
     }
 }
 
-cuda_frames::cuda_frames(AVBufferRef *device, const glr_converter_params &params, glr_converter *converter)
-    : params_(params), converter_(converter), cuda_(driver_of(device))
+cuda_frames::cuda_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
+                         glr_converter *converter)
+    : log_(const_cast<glr_log *>(log)), params_(params), converter_(converter), cuda_(driver_of(device))
 {
     glr_color_resolve(params.format, &params.color, &color_); // the converter took it
     try {
-        frames_ = make_frames_pool(device, AV_PIX_FMT_CUDA, "CUDA", params);
+        check(glr_av_hw_frames_pool(log_, device, AV_PIX_FMT_CUDA, "CUDA", &params, nullptr, &frames_));
         planes_ = av_pix_fmt_count_planes(glr_av_pix_fmt(params.format));
         const CudaFunctions &cu = *cuda_->cu;
         for (texture_set &set : sets_) {
@@ -228,7 +229,8 @@ void cuda_frames::release()
 hw_frame_kind::converted cuda_frames::convert(const glr_source &source)
 {
     const CudaFunctions &cu = *cuda_->cu;
-    AVFrame *frame = pooled_frame(frames_, "CUDA");
+    AVFrame *frame = nullptr;
+    check(glr_av_hw_pooled_frame(log_, frames_, "CUDA", &frame));
     try {
         texture_set &set = sets_[next_set_];
         next_set_ ^= 1;

@@ -36,7 +36,8 @@ AVBufferRef *cuda_device_for_gl(const glr_log *log, const std::string &spec);
 // params, outliving this).
 class cuda_frames : public hw_frame_kind {
 public:
-    cuda_frames(AVBufferRef *device, const glr_converter_params &params, glr_converter *converter);
+    cuda_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
+                glr_converter *converter);
     ~cuda_frames() override; // the GL context current
     cuda_frames(const cuda_frames &) = delete;
     cuda_frames &operator=(const cuda_frames &) = delete;
@@ -56,6 +57,7 @@ private:
     };
     void release();
 
+    glr_log *log_;
     glr_converter_params params_;
     glr_color color_{};
     glr_converter *converter_;

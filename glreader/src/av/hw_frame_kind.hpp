@@ -13,7 +13,6 @@ extern "C" {
 }
 
 #include <cstdint>
-#include <functional>
 
 namespace glr::av {
 
@@ -38,18 +37,5 @@ public:
     // Frees mark (done or not).
     virtual void forget(void *mark) = 0;
 };
-
-// A pool of hw (AV_PIX_FMT_VULKAN, AV_PIX_FMT_CUDA) frames of params' format and size on
-// device, the kind's own settings made by configure before FFmpeg initialises it; kind
-// ("Vulkan") names it in a refusal. Throws glr::failure with FFmpeg's words. The caller owns it.
-AVBufferRef *make_frames_pool(AVBufferRef *device, AVPixelFormat hw, const char *kind,
-                              const glr_converter_params &params,
-                              const std::function<void(AVHWFramesContext &)> &configure = {});
-
-// Whether this FFmpeg was built with the device type (av_hwdevice_iterate_types).
-bool ffmpeg_has(AVHWDeviceType type);
-
-// A frame of pool (the caller's); throws glr::failure.
-AVFrame *pooled_frame(AVBufferRef *pool, const char *kind);
 
 } // namespace glr::av

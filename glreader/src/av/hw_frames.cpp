@@ -7,6 +7,7 @@
 #include "av/logged_failure.hpp"
 #include "av/vulkan_frames.hpp"
 #include "enum_value.hpp"
+#include "glreader/utils/libav_hw_frames.h"
 #include "error.hpp"
 #include "guarded.hpp"
 #include "latency.hpp"
@@ -36,7 +37,7 @@ public:
             glr::fail(-EINVAL, "%s: depth %d is not 1..%d (0: %d)", call, p.depth, max_depth, default_depth);
         depth_ = p.depth ? static_cast<size_t>(p.depth) : default_depth;
         auto type = kind == GLR_HW_CUDA ? AV_HWDEVICE_TYPE_CUDA : AV_HWDEVICE_TYPE_VULKAN;
-        if (!glr::av::ffmpeg_has(type)) {
+        if (!glr_av_has_device_type(type)) {
             const char *name = glr::av::hw_kind_name(static_cast<glr_hw_kind>(kind));
             glr::fail(GLR_ERROR_UNSUPPORTED, "this FFmpeg has no %s (built without it): %s frames need one that has",
                       name, name);
@@ -46,7 +47,7 @@ public:
             std::string device = p.device ? p.device : "";
             if (kind == GLR_HW_CUDA) {
                 device_ = glr::av::cuda_device_for_gl(log, device);
-                kind_ = std::make_unique<glr::av::cuda_frames>(device_, p.frame, converter_);
+                kind_ = std::make_unique<glr::av::cuda_frames>(log, device_, p.frame, converter_);
             } else {
                 device_ = glr::av::vulkan_device_for_gl(log, device, p.frame.get_proc_address);
                 kind_ = std::make_unique<glr::av::vulkan_frames>(log, device_, p.frame, converter_);

@@ -11,33 +11,26 @@
 #include "av/hw_frame_kind.hpp"
 
 #include "glreader/convert.h"
-#include "glreader/interop.h"
 #include "glreader/ring.h"
-
-extern "C" {
-#include <libavutil/frame.h>
-#include <libavutil/hwcontext.h>
-}
-
-#include <vulkan/vulkan.h>
+#include "glreader/utils/libav_vulkan_frames.h"
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace glr::av {
 
 // A Vulkan device (AVHWDeviceContext) whose memory the current GL context can import: the
 // device named by spec (FFmpeg's -init_hw_device vulkan spelling: an index or a name; empty:
-// each in turn) with GL's device and driver UUIDs. Throws glr::failure naming what is
-// missing: no device, GL without GL_EXT_memory_object_fd, no device GL shares memory with
-// (that this FFmpeg has Vulkan at all, glr_hw_frames checks before). The caller owns the
-// reference (av_buffer_unref).
+// each in turn) with GL's device and driver UUIDs (glr_av_vulkan_device_for_gl). Throws
+// glr::failure naming what is missing: no device, GL without GL_EXT_memory_object_fd, no
+// device GL shares memory with (that this FFmpeg has Vulkan at all, glr_hw_frames checks
+// before). The caller owns the reference (av_buffer_unref).
 AVBufferRef *vulkan_device_for_gl(const glr_log *log, const std::string &spec, glr_get_proc_address_fn loader);
 
 // Converts GL frames into Vulkan frames of a pool it makes on device: format's planes
 // (NV12, P010, I420, YUV444 ...), width x height, optimally tiled, exportable memory, with
-// converter (made for params, outliving this).
+// converter (made for params, outliving this). The FFmpeg side is the header-only bridge
+// the FFmpeg filter shares (glreader/utils/libav_vulkan_frames.h).
 class vulkan_frames : public hw_frame_kind {
 public:
     vulkan_frames(const glr_log *log, AVBufferRef *device, const glr_converter_params &params,
@@ -46,7 +39,7 @@ public:
     vulkan_frames(const vulkan_frames &) = delete;
     vulkan_frames &operator=(const vulkan_frames &) = delete;
 
-    AVBufferRef *frames_context() const override { return frames_; }
+    AVBufferRef *frames_context() const override { return vk_.pool; }
     const char *path() const override { return "vulkan-frames+gl-fence"; }
     // The mark is a flushed GL fence: the frame may be freed (its memory given to the next
     // frame of the pool) only once it signalled.
@@ -55,22 +48,10 @@ public:
     void forget(void *mark) override;
 
 private:
-    struct plane_image {
-        VkImage image;
-        glr_memory_texture *texture;
-    };
-    const plane_image &imported(VkImage image, VkDeviceMemory memory, size_t size, ptrdiff_t offset, int plane);
-
-    const glr_log *log_;
-    glr_converter_params params_;
+    glr_log *log_;
     glr_color color_{}; // resolved: the frames' tags, as the readback path's
-    AVBufferRef *frames_ = nullptr;
     glr_converter *converter_;
-    PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;
-    PFN_vkGetImageMemoryRequirements2 get_requirements_ = nullptr;
-    VkDevice device_ = VK_NULL_HANDLE;
-    // A pool's frames come round again: each image is imported once.
-    std::vector<plane_image> images_;
+    glr_av_vulkan_frames vk_{};
 };
 
 } // namespace glr::av

@@ -31,6 +31,13 @@ extern "C" {
 
 #include <string.h>
 
+/* glreader's code for an FFmpeg error: AVERROR(errno) stays -errno (-ENOSPC), FFmpeg's own
+ * codes (AVERROR_INVALIDDATA ...) become GLR_ERROR_CODEC. */
+static inline int glr_av_code_of(int averror)
+{
+    return averror < 0 && averror > -4096 ? averror : GLR_ERROR_CODEC;
+}
+
 /* FFmpeg's pixel format of a glreader format, AV_PIX_FMT_NONE for none. */
 static inline enum AVPixelFormat glr_av_pix_fmt(enum glr_format format)
 {

@@ -1,0 +1,272 @@
+/*
+ * glreader: a header-only bridge from GL to FFmpeg's Vulkan frames (AV_PIX_FMT_VULKAN), for
+ * glreader-av's hardware frames and the FFmpeg source filter alike: the Vulkan device whose
+ * memory the current GL context can import (the same device and driver UUIDs, exportable
+ * memory), a pool of frames GL can write (optimally tiled, a memory object per plane), and
+ * each pooled frame's planes as GL textures (GL_EXT_memory_object_fd), imported once, for
+ * glr_converter to write: the frame then holds exactly the bytes the ring would read back.
+ *
+ *   AVBufferRef *device;
+ *   struct glr_av_vulkan_frames vk;
+ *   glr_av_vulkan_device_for_gl(log, "", NULL, &device);   (-init_hw_device vulkan)
+ *   glr_av_vulkan_frames_init(&vk, log, device, &converter_params);
+ *   glr_av_hw_pooled_frame(log, vk.pool, "Vulkan", &frame);
+ *   glr_av_vulkan_frame_textures(&vk, log, converter, frame, textures);
+ *   glr_converter_convert(converter, &source, textures);   then a fence to wait on
+ *   glr_av_vulkan_frames_uninit(&vk);
+ *
+ * Static inline, compiled against the FFmpeg it is built with (its hwcontext_vulkan.h and
+ * the system's Vulkan headers); where that FFmpeg was built without Vulkan, making the
+ * device fails: ask glr_av_has_device_type(AV_HWDEVICE_TYPE_VULKAN) first to say so. Those
+ * that can fail return 0 or a negative glreader code with the reason logged and kept as the
+ * thread's last error (glr_last_error()). Threads: with the GL context current, but
+ * glr_av_vulkan_frames_init.
+ */
+#ifndef GLREADER_UTILS_LIBAV_VULKAN_FRAMES_H
+#define GLREADER_UTILS_LIBAV_VULKAN_FRAMES_H
+
+#include "glreader/interop.h"
+#include "glreader/utils/libav_hw_frames.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include <libavutil/hwcontext_vulkan.h>
+#ifdef __cplusplus
+}
+#endif
+
+#include <string.h>
+#include <unistd.h>
+
+/* One plane's image of a pooled frame, as GL imported it. */
+struct glr_av_vulkan_import {
+    VkImage image;
+    glr_memory_texture *texture;
+};
+
+/* A pool of Vulkan frames GL writes, and the planes imported so far (a pool's frames come
+ * round again: each image is imported once). Zeroed before glr_av_vulkan_frames_init. */
+struct glr_av_vulkan_frames {
+    AVBufferRef *pool; /* the frames context (AVHWFramesContext): the caller's to reference */
+    struct glr_converter_params params;
+    VkDevice device;
+    PFN_vkGetMemoryFdKHR get_memory_fd;
+    PFN_vkGetImageMemoryRequirements2 get_requirements;
+    struct glr_av_vulkan_import *imports;
+    int nb_imports;
+};
+
+static inline const AVVulkanDeviceContext *glr_av_vulkan_context_(AVBufferRef *device)
+{
+    return (const AVVulkanDeviceContext *)((AVHWDeviceContext *)device->data)->hwctx;
+}
+
+static inline int glr_av_vulkan_has_extension_(const AVVulkanDeviceContext *vk, const char *name)
+{
+    int i;
+
+    for (i = 0; i < vk->nb_enabled_dev_extensions; i++)
+        if (!strcmp(vk->enabled_dev_extensions[i], name))
+            return 1;
+    return 0;
+}
+
+/* Whether device (a Vulkan AVHWDeviceContext) is the one behind the current GL context and
+ * exports memory GL can import: 1, or 0 (another device, or no VK_KHR_external_memory_fd:
+ * not logged), or a negative code where GL cannot say (no GL_EXT_memory_object: logged).
+ * The device's name goes into name (size bytes), and where it is not, why not after it. */
+static inline int glr_av_vulkan_device_is_gl(glr_log *log, AVBufferRef *device, glr_get_proc_address_fn loader,
+                                             char *name, size_t size)
+{
+    const AVVulkanDeviceContext *vk = glr_av_vulkan_context_(device);
+    PFN_vkGetPhysicalDeviceProperties2 properties2 =
+        (PFN_vkGetPhysicalDeviceProperties2)vk->get_proc_addr(vk->inst, "vkGetPhysicalDeviceProperties2");
+    VkPhysicalDeviceIDProperties id;
+    VkPhysicalDeviceProperties2 props;
+    uint8_t gl_device[16], gl_driver[16];
+    int ret, same;
+
+    if ((ret = glr_gl_device_uuids(log, loader, gl_device, gl_driver)) < 0)
+        return ret;
+    memset(&id, 0, sizeof(id));
+    id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+    memset(&props, 0, sizeof(props));
+    props.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    props.pNext = &id;
+    properties2(vk->phys_dev, &props);
+    same = !memcmp(id.deviceUUID, gl_device, 16) && !memcmp(id.driverUUID, gl_driver, 16);
+    if (same && glr_av_vulkan_has_extension_(vk, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
+        snprintf(name, size, "%s", props.properties.deviceName);
+        return 1;
+    }
+    snprintf(name, size, "%s (%s)", props.properties.deviceName,
+             same ? "no " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME : "another device than GL's");
+    return 0;
+}
+
+/* Makes in *device the Vulkan device GL can share memory with: the one spec names
+ * (-init_hw_device vulkan's spelling after the colon: an index or a name), or with an empty
+ * spec (or NULL) each device in turn, as FFmpeg chooses them by index or name, not UUID.
+ * Refuses naming what is missing: no device at all, or named so; no device GL shares
+ * memory with (each one tried, and why not). The caller owns *device. */
+static inline int glr_av_vulkan_device_for_gl(glr_log *log, const char *spec, glr_get_proc_address_fn loader,
+                                              AVBufferRef **device)
+{
+    char tried[1024] = "", name[300], index[16], message[1400], why[AV_ERROR_MAX_STRING_SIZE];
+    int named = spec && *spec, i, err;
+
+    for (i = 0; i < (named ? 1 : 16); i++) {
+        snprintf(index, sizeof(index), "%d", i);
+        if ((err = av_hwdevice_ctx_create(device, AV_HWDEVICE_TYPE_VULKAN, named ? spec : index, NULL, 0)) < 0) {
+            if (i > 0)
+                break; /* past the last device */
+            av_strerror(err, why, sizeof(why));
+            snprintf(message, sizeof(message), "no Vulkan device %s%s: %s (FFmpeg's -init_hw_device vulkan%s%s)",
+                     named ? "named " : "", named ? spec : "at all", why, named ? ":" : "", named ? spec : "");
+            return glr_av_fail_(log, glr_av_code_of(err), message);
+        }
+        if ((err = glr_av_vulkan_device_is_gl(log, *device, loader, name, sizeof(name))) > 0) {
+            snprintf(message, sizeof(message), "hardware frames: Vulkan device %s (%s), the GL context's",
+                     named ? spec : index, name);
+            glr_log_message(log, GLR_LOG_INFO, message);
+            return 0;
+        }
+        av_buffer_unref(device);
+        if (err < 0) /* GL cannot tell, logged */
+            return err;
+        snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s", *tried ? ", " : "", name);
+    }
+    snprintf(message, sizeof(message), "no Vulkan device shares memory with the GL context: tried %s", tried);
+    return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
+}
+
+/* Optimal tiling, which GL imports (not a DRM format modifier's), and a memory object per
+ * plane: each plane becomes one GL texture. */
+static inline void glr_av_vulkan_configure_(AVHWFramesContext *ctx)
+{
+    AVVulkanFramesContext *vk = (AVVulkanFramesContext *)ctx->hwctx;
+    vk->tiling = VK_IMAGE_TILING_OPTIMAL;
+    vk->flags = AV_VK_FRAME_FLAG_NONE;
+}
+
+/* Makes vk's pool of params' frames (a YUV format of the ring, at its size) on device (made
+ * by glr_av_vulkan_device_for_gl, or one checked by glr_av_vulkan_device_is_gl). */
+static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr_log *log, AVBufferRef *device,
+                                            const struct glr_converter_params *params)
+{
+    const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(device);
+    PFN_vkGetDeviceProcAddr device_proc =
+        (PFN_vkGetDeviceProcAddr)dev->get_proc_addr(dev->inst, "vkGetDeviceProcAddr");
+    int ret;
+
+    /* (No av_vkfmt_from_pixfmt here: glreader-av must load with an FFmpeg built without
+     * Vulkan; av_hwframe_ctx_init refuses a format the frames do not take.) */
+    if ((ret = glr_av_hw_frames_pool(log, device, AV_PIX_FMT_VULKAN, "Vulkan", params, glr_av_vulkan_configure_,
+                                     &vk->pool)) < 0)
+        return ret;
+    vk->params = *params;
+    vk->device = dev->act_dev;
+    vk->get_memory_fd = (PFN_vkGetMemoryFdKHR)device_proc(vk->device, "vkGetMemoryFdKHR");
+    vk->get_requirements =
+        (PFN_vkGetImageMemoryRequirements2)device_proc(vk->device, "vkGetImageMemoryRequirements2");
+    if (!vk->get_memory_fd || !glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
+        av_buffer_unref(&vk->pool);
+        return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, "the Vulkan device does not export memory ("
+                            VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME "), so GL cannot write its frames");
+    }
+    return 0;
+}
+
+/* Plane p of a pooled frame as a GL texture: imported the first time its image is seen. */
+static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log *log, glr_converter *converter,
+                                        const AVVkFrame *frame, int p, unsigned *texture)
+{
+    VkImageMemoryRequirementsInfo2 info;
+    VkMemoryDedicatedRequirements dedicated;
+    VkMemoryRequirements2 requirements;
+    VkMemoryGetFdInfoKHR fd_info;
+    struct glr_memory_image m;
+    struct glr_av_vulkan_import *grown;
+    glr_memory_texture *imported;
+    char message[256];
+    VkResult result;
+    int i, fd = -1;
+
+    for (i = 0; i < vk->nb_imports; i++)
+        if (vk->imports[i].image == frame->img[p]) {
+            *texture = glr_memory_texture_name(vk->imports[i].texture);
+            return 0;
+        }
+    /* GL is told whether the memory is a dedicated allocation, as FFmpeg decided it: where
+     * the driver prefers or requires one. */
+    memset(&info, 0, sizeof(info));
+    info.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2;
+    info.image = frame->img[p];
+    memset(&dedicated, 0, sizeof(dedicated));
+    dedicated.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS;
+    memset(&requirements, 0, sizeof(requirements));
+    requirements.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2;
+    requirements.pNext = &dedicated;
+    vk->get_requirements(vk->device, &info, &requirements);
+
+    memset(&fd_info, 0, sizeof(fd_info));
+    fd_info.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR;
+    fd_info.memory = frame->mem[p];
+    fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    if ((result = vk->get_memory_fd(vk->device, &fd_info, &fd)) != VK_SUCCESS) {
+        snprintf(message, sizeof(message), "the Vulkan frame's memory is not exportable as an opaque fd "
+                 "(vkGetMemoryFdKHR: %d): the device cannot share it with GL", (int)result);
+        return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
+    }
+    memset(&m, 0, sizeof(m));
+    m.fd = fd;
+    m.memory_size = frame->size[p];
+    m.offset = (uint64_t)frame->offset[p];
+    m.dedicated = dedicated.prefersDedicatedAllocation || dedicated.requiresDedicatedAllocation;
+    m.width = glr_converter_plane_width(converter, p);
+    m.height = glr_format_plane_rows(vk->params.format, p, vk->params.height);
+    m.internal_format = glr_converter_plane_format(converter, p);
+    m.get_proc_address = vk->params.get_proc_address;
+    if (!(grown = (struct glr_av_vulkan_import *)av_realloc_array(vk->imports, vk->nb_imports + 1, sizeof(*grown)))) {
+        close(fd);
+        return glr_av_fail_(log, -ENOMEM, "out of memory for a Vulkan frame's import");
+    }
+    vk->imports = grown;
+    if (!(imported = glr_memory_texture_import(log, &m))) /* logged; the fd is closed */
+        return glr_last_error_code();
+    vk->imports[vk->nb_imports].image = frame->img[p];
+    vk->imports[vk->nb_imports++].texture = imported;
+    *texture = glr_memory_texture_name(imported);
+    return 0;
+}
+
+/* The GL textures of frame's planes (a frame of vk's pool), for glr_converter_convert;
+ * converter is the one made for vk's params. */
+static inline int glr_av_vulkan_frame_textures(struct glr_av_vulkan_frames *vk, glr_log *log,
+                                               glr_converter *converter, const AVFrame *frame, unsigned textures[4])
+{
+    const AVVkFrame *vk_frame = (const AVVkFrame *)frame->data[0];
+    int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(vk->params.format)), p, ret;
+
+    memset(textures, 0, 4 * sizeof(*textures));
+    for (p = 0; p < planes; p++)
+        if ((ret = glr_av_vulkan_import_(vk, log, converter, vk_frame, p, &textures[p])) < 0)
+            return ret;
+    return 0;
+}
+
+/* Deletes the imports (GL's side only; the context current) and the pool reference, and
+ * zeroes vk. */
+static inline void glr_av_vulkan_frames_uninit(struct glr_av_vulkan_frames *vk)
+{
+    int i;
+
+    for (i = 0; i < vk->nb_imports; i++)
+        glr_memory_texture_destroy(&vk->imports[i].texture);
+    av_freep(&vk->imports);
+    av_buffer_unref(&vk->pool);
+    memset(vk, 0, sizeof(*vk));
+}
+
+#endif /* GLREADER_UTILS_LIBAV_VULKAN_FRAMES_H */
