@@ -57,8 +57,157 @@ av_cold int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int requir
     return 0;
 }
 
-av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, const AVFilterLink *outlink,
-                                           int sync)
+/* The format hardware frames hold: the one asked for, else NV12 (what encoders on the GPU
+ * take), or YUVA420 where alpha is kept. */
+static int hw_frames_format(const GLReaderOutput *out)
+{
+    return out->format ? out->format : out->alpha ? GLR_FORMAT_YUVA420 : GLR_FORMAT_NV12;
+}
+
+/* The device part of -init_hw_device's TYPE[=NAME][:DEVICE] for Vulkan, into device ("" for
+ * none); -1 where spec is not Vulkan's, or has options after a comma. */
+static int vulkan_device_of(const char *spec, char *device, size_t size)
+{
+    const char *rest = spec + strlen("vulkan"), *colon;
+
+    if (strncmp(spec, "vulkan", strlen("vulkan")) || (*rest && *rest != '=' && *rest != ':') || strchr(spec, ','))
+        return -1;
+    colon = strchr(rest, ':');
+    snprintf(device, size, "%s", colon ? colon + 1 : "");
+    return 0;
+}
+
+/* Why hardware frames of out's format cannot be: RGB (why, else empty). */
+static void rgb_refused(const GLReaderOutput *out, char *why, size_t size)
+{
+    if (!glr_format_get_info(hw_frames_format(out))->yuv)
+        snprintf(why, size, "format=%s is RGB, and hardware frames hold YUV converted on the GPU "
+                 "(format=nv12, yuv420p, p010le, yuv444p)", glr_format_name(out->format));
+}
+
+av_cold int ff_glreader_check_hw_frames(AVFilterContext *ctx, const GLReaderOutput *out,
+                                        enum GLReaderHWFrames hw_frames, const char *spec)
+{
+    char why[300] = "", device[256];
+
+    if (spec && *spec && vulkan_device_of(spec, device, sizeof(device)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "hw_device=%s: this source writes Vulkan frames, on a device named as "
+               "-init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N (no options after a comma)\n", spec);
+        return AVERROR(EINVAL);
+    }
+    if (hw_frames == GLREADER_HW_FRAMES_ON)
+        rgb_refused(out, why, sizeof(why));
+    if (*why)
+        av_log(ctx, AV_LOG_ERROR, "hw_frames=on: %s\n", why);
+    return *why ? AVERROR(EINVAL) : 0;
+}
+
+av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLReaderOutput *out,
+                                         enum GLReaderHWFrames hw_frames, const char *spec)
+{
+    int on = hw_frames == GLREADER_HW_FRAMES_ON;
+    char why[400] = "", device[256] = "";
+
+    if (gl->hw_device || hw_frames == GLREADER_HW_FRAMES_OFF) /* chosen before the graph was configured again */
+        return 0;
+    if (!on && !(spec && *spec) && !ctx->hw_device_ctx) /* auto, and no device given: read back, as ever */
+        return 0;
+    if (spec && *spec)
+        vulkan_device_of(spec, device, sizeof(device)); /* checked at init */
+    rgb_refused(out, why, sizeof(why));
+    if (!*why) {
+#if CONFIG_VULKAN
+        if (!glr_av_has_device_type(AV_HWDEVICE_TYPE_VULKAN)) {
+            snprintf(why, sizeof(why), "this FFmpeg has no Vulkan (built without it)");
+        } else if (spec && *spec) { /* asked for by name: a failure is an error */
+            int ret = glr_av_vulkan_device_for_gl(gl->log, device, NULL, &gl->hw_device);
+            return ret < 0 ? ff_glreader_averror(ret) : 0;
+        } else if (ctx->hw_device_ctx) {
+            const AVHWDeviceContext *given = (const AVHWDeviceContext *)ctx->hw_device_ctx->data;
+            char name[300];
+            int is_gl;
+            if (given->type != AV_HWDEVICE_TYPE_VULKAN) {
+                snprintf(why, sizeof(why), "the graph's device (-filter_hw_device) is %s, not Vulkan",
+                         av_hwdevice_get_type_name(given->type));
+            } else if ((is_gl = glr_av_vulkan_device_is_gl(gl->log, ctx->hw_device_ctx, NULL, name, sizeof(name))) < 0) {
+                return ff_glreader_averror(is_gl);
+            } else if (!is_gl) {
+                snprintf(why, sizeof(why), "the graph's Vulkan device (-filter_hw_device) is %s: GL cannot write "
+                         "its memory", name);
+            } else if (!(gl->hw_device = av_buffer_ref(ctx->hw_device_ctx))) {
+                return AVERROR(ENOMEM);
+            } else {
+                av_log(ctx, AV_LOG_VERBOSE, "hardware frames: the graph's Vulkan device, %s, the GL context's\n", name);
+            }
+        } else if (on) { /* the GL context's own */
+            int ret = glr_av_vulkan_device_for_gl(gl->log, NULL, NULL, &gl->hw_device);
+            return ret < 0 ? ff_glreader_averror(ret) : 0;
+        }
+#else
+        snprintf(why, sizeof(why), "this FFmpeg has no Vulkan (built without it)");
+#endif
+    }
+    if (!*why)
+        return 0;
+    if (on) {
+        av_log(ctx, AV_LOG_ERROR, "hw_frames=on: %s\n", why);
+        return AVERROR(ENOSYS);
+    }
+    av_log(ctx, AV_LOG_INFO, "no hardware frames: %s; frames are read back\n", why);
+    return 0;
+}
+
+/* Hardware frames of outlink's negotiated size on gl->hw_device: the conversion and the
+ * pool, which becomes outlink's frames context. */
+static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink)
+{
+#if CONFIG_VULKAN
+    struct glr_converter_params params = { .width = outlink->w, .height = outlink->h, .format = hw_frames_format(out),
+                                           .color = { .matrix = out->matrix, .range = out->range,
+                                                      .chroma = out->chroma_loc } }; /* top row first */
+    int ret;
+
+    gl->format = params.format;
+    if (!(gl->converter = glr_converter_create(gl->log, &params)))
+        return ff_glreader_averror(glr_last_error_code());
+    if ((ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params)) < 0)
+        return ff_glreader_averror(ret);
+    av_buffer_unref(&GLR_LINK_HW_FRAMES(outlink));
+    return (GLR_LINK_HW_FRAMES(outlink) = av_buffer_ref(gl->vulkan.pool)) ? 0 : AVERROR(ENOMEM);
+#else
+    return AVERROR_BUG; /* never negotiated */
+#endif
+}
+
+int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct glr_source *source, AVFrame **frame,
+                           glr_gl_fence **fence)
+{
+#if CONFIG_VULKAN
+    struct glr_color color;
+    unsigned textures[4];
+    int ret;
+
+    if ((ret = glr_av_hw_pooled_frame(gl->log, gl->vulkan.pool, "Vulkan", frame)) < 0)
+        return ff_glreader_averror(ret);
+    if ((ret = glr_av_vulkan_frame_textures(&gl->vulkan, gl->log, gl->converter, *frame, textures)) >= 0 &&
+        (ret = glr_converter_convert(gl->converter, source, textures)) >= 0 &&
+        !(*fence = glr_converter_fence(gl->converter)))
+        ret = glr_last_error_code();
+    if (ret < 0) {
+        av_frame_free(frame);
+        return ff_glreader_averror(ret);
+    }
+    glr_color_resolve(gl->vulkan.params.format, &gl->vulkan.params.color, &color); /* as the ring tags its frames */
+    glr_av_set_color(*frame, &color);
+    glr_frame_take_link_properties(*frame, outlink);
+    return 0;
+#else
+    (void)gl; (void)outlink; (void)source; (void)frame; (void)fence;
+    return AVERROR_BUG;
+#endif
+}
+
+av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync)
 {
     int w = outlink->w, h = outlink->h, format = glr_av_format_of(outlink->format);
     struct glr_ring_params params = { .width = w, .height = h, .format = format,
@@ -68,6 +217,8 @@ av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput 
                                        * muxer's reader paused): wait with them. */
                                       .capture_timeout_ns = UINT64_MAX };
 
+    if (outlink->format == AV_PIX_FMT_VULKAN)
+        return create_hw_frames(gl, out, outlink);
     glr_ring_destroy(&gl->ring);
     av_freep(&gl->pixels);
     gl->format = format;
@@ -94,9 +245,14 @@ av_cold void ff_glreader_gl_uninit(GLReaderGL *gl)
 {
     if (gl->gl && glr_context_make_current(gl->gl) >= 0) {
         glr_ring_destroy(&gl->ring);
+#if CONFIG_VULKAN
+        glr_av_vulkan_frames_uninit(&gl->vulkan); /* the frames downstream keep the pool */
+#endif
+        glr_converter_destroy(&gl->converter);
         glr_scene_destroy(&gl->scene);
         glr_context_release_current(gl->gl);
     }
+    av_buffer_unref(&gl->hw_device);
     glr_context_destroy(&gl->gl);
     glr_log_destroy(&gl->log);
     av_freep(&gl->pixels);
@@ -117,7 +273,8 @@ int ff_glreader_averror(int code)
     }
 }
 
-int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out, int rgb_only)
+int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, const GLReaderOutput *out,
+                                   int rgb_only, enum GLReaderHWFrames hw_frames)
 {
     static const int negotiated[] = { GLR_FORMAT_I420, GLR_FORMAT_NV12, GLR_FORMAT_YUV444, GLR_FORMAT_P010,
                                       GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 };
@@ -126,7 +283,7 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *
                                       GLR_FORMAT_RGBA8, GLR_FORMAT_BGRA8 };
     const int *offered = out->alpha ? with_alpha : negotiated;
     int count = out->alpha ? FF_ARRAY_ELEMS(with_alpha) : FF_ARRAY_ELEMS(negotiated);
-    int formats[FF_ARRAY_ELEMS(negotiated) + 1], n = 0, i, ret, any_yuv = 0;
+    int formats[FF_ARRAY_ELEMS(negotiated) + 2], n = 0, i, ret, any_yuv = 0;
     struct glr_color color;
 
     if (out->alpha && out->format && glr_format_get_info(out->format)->planes != 4 &&
@@ -135,6 +292,12 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *
                "yuva444p, yuva444p10le, rgba, bgra) or leave format to the graph\n", glr_format_name(out->format));
         return AVERROR(EINVAL);
     }
+    if (gl->hw_device) { /* taken where the graph can: the encoder (or filter) lists it */
+        formats[n++] = AV_PIX_FMT_VULKAN;
+        any_yuv = 1;
+        if (hw_frames == GLREADER_HW_FRAMES_ON)
+            count = 0;
+    }
     for (i = 0; i < count && !out->format; i++) {
         int f = offered[i];
         if (rgb_only && glr_format_get_info(f)->yuv)
@@ -142,9 +305,9 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *
         formats[n++] = glr_av_pix_fmt(f);
         any_yuv |= glr_format_get_info(f)->yuv;
     }
-    if (out->format) {
+    if (out->format && count) {
         formats[n++] = glr_av_pix_fmt(out->format);
-        any_yuv = glr_format_get_info(out->format)->yuv;
+        any_yuv |= glr_format_get_info(out->format)->yuv;
     }
     formats[n] = AV_PIX_FMT_NONE;
     if ((ret = ff_formats_ref(ff_make_format_list(formats), &outlink->incfg.formats)) < 0 || !any_yuv)
@@ -199,6 +362,8 @@ void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReade
     if (gl->ring) {
         glr_ring_get_stats(gl->ring, &st);
         how = strcmp(st.fill, "gpu-convert") ? "read back as rendered" : "converted on the GPU";
+    } else if (gl->converter) {
+        how = "converted on the GPU into Vulkan frames, nothing read back";
     }
     if (glr_format_get_info(gl->format)->yuv) {
         const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };

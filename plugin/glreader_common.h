@@ -20,9 +20,13 @@
 
 #include <stdatomic.h>
 
+#include "config.h"
 #include "libavutil/buffer.h"
 #include "libavutil/opt.h"
 #include "avfilter.h"
+#if CONFIG_VULKAN
+#include <glreader/utils/libav_vulkan_frames.h>
+#endif
 
 /* The frames a filter outputs: format (0: negotiated with the graph), the Image pass's
  * alpha (enum glr_alpha), YUV colour, ring depth, hardware. */
@@ -75,7 +79,12 @@ typedef struct GLReaderGL {
     glr_context *gl;
     glr_scene *scene;
     glr_ring *ring;     /* frames read back asynchronously, or */
-    uint8_t *pixels;    /* a frame read synchronously, bottom row first */
+    uint8_t *pixels;    /* a frame read synchronously, bottom row first, or */
+    glr_converter *converter; /* frames converted into hardware frames: nothing read back */
+    AVBufferRef *hw_device;   /* the Vulkan device hardware frames are offered on, once chosen */
+#if CONFIG_VULKAN
+    struct glr_av_vulkan_frames vulkan; /* their pool, and its planes imported into GL */
+#endif
     struct glr_av_lender lender; /* frames lent downstream (lender.kept, atomic) */
     atomic_uintptr_t filter; /* the AVFilterContext messages go to; 0 once the filter is gone */
 } GLReaderGL;
@@ -90,10 +99,42 @@ int ff_glreader_gl_init(GLReaderGL *gl, AVFilterContext *ctx, AVBufferRef *owner
  * Returns 0 or an AVERROR, the cause logged. */
 int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int require_hw);
 
-/* Prepares reading back the frames of outlink (its size and negotiated format): the ring,
- * in the current context, or with `sync` the memory glReadPixels fills (RGB formats
- * only). Returns 0 or an AVERROR, the cause logged. */
-int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, const AVFilterLink *outlink, int sync);
+/* Whether the source offers hardware frames (hw_frames=): where a device is given and the
+ * graph takes them, always (or an error), never. */
+enum GLReaderHWFrames {
+    GLREADER_HW_FRAMES_AUTO,
+    GLREADER_HW_FRAMES_ON,
+    GLREADER_HW_FRAMES_OFF,
+};
+
+/* Checks the hardware frames' options (at init, before anything is made): spec in
+ * -init_hw_device's spelling for Vulkan, and with hw_frames=on a YUV format. Returns 0 or
+ * AVERROR(EINVAL), the cause logged. */
+int ff_glreader_check_hw_frames(AVFilterContext *ctx, const GLReaderOutput *out, enum GLReaderHWFrames hw_frames,
+                                const char *spec);
+
+/* Chooses the Vulkan device hardware frames go to (in query_formats, where the graph's
+ * device is known): the one `spec` names (-init_hw_device's spelling: vulkan, vulkan:1),
+ * else the graph's (-filter_hw_device, or the one -init_hw_device made), else with
+ * GLREADER_HW_FRAMES_ON the GL context's own. It must be the device behind the GL context.
+ * Sets gl->hw_device, or leaves it NULL where none is offered: off, and auto without a
+ * device or with one it cannot use (said in a line). The context must be current. Returns
+ * 0 or an AVERROR, the cause logged (hw_frames=on with nothing to use, a bad spec). */
+int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLReaderOutput *out,
+                                 enum GLReaderHWFrames hw_frames, const char *spec);
+
+/* Prepares the frames of outlink (its size and negotiated format): hardware frames of a
+ * pool made on gl->hw_device (outlink's frames context) where it negotiated them, else the
+ * ring reading them back, in the current context, or with `sync` the memory glReadPixels
+ * fills (RGB formats only). Returns 0 or an AVERROR, the cause logged. */
+int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync);
+
+/* Hardware frames: converts source's frame into a frame of the pool, tagged with outlink's
+ * properties, and starts the GPU's work: *fence signals once it is written
+ * (glr_converter_fence_wait, glr_converter_fence_delete with gl->converter). The context
+ * must be current. Returns 0 or an AVERROR, the cause logged. */
+int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct glr_source *source, AVFrame **frame,
+                           glr_gl_fence **fence);
 
 /* Reads the scene synchronously (glReadPixels into gl->pixels, waiting for the GL), then
  * copies it into a pooled frame of outlink, rows turned upright: the usual design, for
@@ -114,10 +155,12 @@ int ff_glreader_averror(int code);
 /* What outlink offers the graph: the format asked for, or every one the ring makes, yuv420p
  * first (the format most encoders take, converted on the GPU: libx264 gets 4:2:0 tagged
  * BT.709, not RGB it would encode as 4:4:4), then nv12, yuv444p and p010le, then rgba and
- * bgra read back as rendered; only RGB with `rgb_only` (the synchronous readback). YUV
- * carries the colour the ring converts with (where the release negotiates colour on
- * links). */
-int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderOutput *out, int rgb_only);
+ * bgra read back as rendered; only RGB with `rgb_only` (the synchronous readback). Where
+ * gl->hw_device is set, Vulkan frames come first (and alone with hw_frames=on): the graph
+ * takes them where it can. YUV carries the colour the ring converts with (where the
+ * release negotiates colour on links). */
+int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, const GLReaderOutput *out,
+                                   int rgb_only, enum GLReaderHWFrames hw_frames);
 
 /* Logs, at verbose level, what the filter sent: frames, their format and how they were
  * made (converted on the GPU, with its colour, or read back as rendered), and how many

@@ -3,7 +3,8 @@
  * declaration (AVFilter until libavfilter 10, FFFilter with the public part in .p since
  * 11), where a link's frame rate lives (AVFilterLink until 10.3, FilterLink since 10.4,
  * the 7.1 line), which frame properties a link negotiates (colour space and range since
- * the 7.1 line), and the internal headers (internal.h until 9, filters.h since).
+ * the 7.1 line), where a link's hardware frames context lives, and the internal headers
+ * (internal.h until 9, filters.h since).
  */
 #ifndef AVFILTER_GLREADER_COMPAT_H
 #define AVFILTER_GLREADER_COMPAT_H
@@ -36,6 +37,20 @@
 #define GLR_FRAME_RATE(link) ((link)->frame_rate)
 #else
 #error "glreader's filters support FFmpeg 5.1 (libavfilter 8), 7.1 (libavfilter 10.4+) and 8.0 and later (11+)"
+#endif
+
+/* The frames context of a link's hardware frames: on the link until libavfilter 10.4, on
+ * its FilterLink since. Filters that make hardware frames from a device the graph gives
+ * (-filter_hw_device) say so since libavfilter 9.5; earlier lines give every filter it. */
+#if LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 4, 100)
+#define GLR_LINK_HW_FRAMES(link) (ff_filter_link(link)->hw_frames_ctx)
+#else
+#define GLR_LINK_HW_FRAMES(link) ((link)->hw_frames_ctx)
+#endif
+#ifdef AVFILTER_FLAG_HWDEVICE
+#define GLR_FLAG_HWDEVICE AVFILTER_FLAG_HWDEVICE
+#else
+#define GLR_FLAG_HWDEVICE 0
 #endif
 
 /* Makes a link negotiate one colour space and range, where links negotiate them; older

@@ -205,7 +205,7 @@ static int glshader_query_formats(AVFilterContext *ctx)
     for (i = 0; i < ctx->nb_inputs; i++)
         if ((ret = ff_glreader_set_input_formats(ctx->inputs[i], sync)) < 0)
             return ret;
-    return ff_glreader_set_output_formats(ctx->outputs[0], &s->out, sync);
+    return ff_glreader_set_output_formats(ctx->outputs[0], gl_of(s), &s->out, sync, GLREADER_HW_FRAMES_OFF);
 }
 
 /* Says where each Y'CbCr input becomes RGB, and why. */

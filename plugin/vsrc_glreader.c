@@ -1,8 +1,10 @@
 /*
  * glreader video source: renders a Shadertoy shader or project (buffers, channels from
  * pictures, videos and sound) headless with OpenGL and reads each frame back through
- * glreader's ring of persistently mapped PBOs; with sound=1, a second output carries the
- * project's Sound pass, as glreader-export's sound track has it.
+ * glreader's ring of persistently mapped PBOs, or, where the graph takes hardware frames
+ * (hw_frames), converts it on the GPU into Vulkan frames with nothing read back; with
+ * sound=1, a second output carries the project's Sound pass, as glreader-export's sound
+ * track has it.
  *
  * A render thread of its own owns the GL context: it draws and captures frame after frame
  * into the ring's free slots and queues each finished one, while the graph's threads take
@@ -41,10 +43,22 @@
 
 #define MAX_DEPTH 16
 
+/* A finished frame: a lease of the ring's, or a hardware frame (hw set). */
+typedef struct GLReaderReady {
+    struct glr_frame lease;
+    AVFrame *hw;
+} GLReaderReady;
+
 /* The GL side and the render thread, shared by the filter and every frame it lent
  * downstream (see GLReaderGL). The fields below the mutex are guarded by it. */
 typedef struct GLReaderShared {
     GLReaderGL gl;
+    AVFilterLink *outlink;   /* hardware frames take its properties */
+    /* Hardware frames converted, oldest first, each with the fence after its conversion:
+     * the render thread's alone. */
+    AVFrame *converting[MAX_DEPTH];
+    glr_gl_fence *fences[MAX_DEPTH];
+    int converting_start;
     glr_project *project;
     glr_media_channels *media; /* decoded on the thread that renders */
     glr_player *player;      /* plays the project: clock, channels, exact start; its scene is gl.scene */
@@ -52,7 +66,7 @@ typedef struct GLReaderShared {
 
     pthread_mutex_t mutex;
     pthread_cond_t cond;     /* any change below */
-    struct glr_frame ready[MAX_DEPTH]; /* finished frames in order, for activate */
+    GLReaderReady ready[MAX_DEPTH]; /* finished frames in order, for activate */
     int ready_start, ready_count;
     int in_flight;           /* captured, not yet acquired */
     int error;               /* the render thread's first error (AVERROR), 0 if none */
@@ -85,6 +99,8 @@ typedef struct GLReaderContext {
     int audio_rate;
     GLReaderOutput out;
     int readback;
+    int hw_frames;        /* enum GLReaderHWFrames */
+    char *hw_device;
 
     AVBufferRef *shared;  /* GLReaderShared */
     pthread_t thread;
@@ -127,6 +143,11 @@ static const AVOption glreader_options[] = {
     { "readback",   "how frames are read back", OFFSET(readback), AV_OPT_TYPE_INT, { .i64 = READBACK_RING }, READBACK_RING, READBACK_SYNC, FLAGS, "readback" },
         { "ring",   "asynchronously, through the ring of mapped buffers", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_RING }, 0, 0, FLAGS, "readback" },
         { "sync",   "glReadPixels into memory, then a copy: the usual design, for comparison", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_SYNC }, 0, 0, FLAGS, "readback" },
+    { "hw_frames",  "Vulkan frames converted on the GPU, nothing read back: auto (where a device is given and the graph takes them), on (or an error), off", OFFSET(hw_frames), AV_OPT_TYPE_INT, { .i64 = GLREADER_HW_FRAMES_AUTO }, GLREADER_HW_FRAMES_AUTO, GLREADER_HW_FRAMES_OFF, FLAGS, "hw_frames" },
+        { "auto",   "where the graph has a Vulkan device (-filter_hw_device, or hw_device) and takes the frames", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_AUTO }, 0, 0, FLAGS, "hw_frames" },
+        { "on",     "always, on the graph's Vulkan device, hw_device's, or the GL context's own", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_ON }, 0, 0, FLAGS, "hw_frames" },
+        { "off",    "read back", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_OFF }, 0, 0, FLAGS, "hw_frames" },
+    { "hw_device",  "the Vulkan device of the hardware frames, as -init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N (default: the graph's)", OFFSET(hw_device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -216,8 +237,58 @@ static int render_frame(GLReaderShared *shared)
     return shared->sounds ? queue_sound(shared) : 0;
 }
 
+/* Whether a frame can be drawn and captured now (the mutex held): the ring has a free slot
+ * (neither in flight, queued nor lent), or fewer hardware frames than the depth are being
+ * converted or queued (those lent downstream hold their own memory from the pool). */
+static int can_capture(const GLReaderContext *s, const GLReaderShared *shared)
+{
+    return shared->gl.converter ? shared->in_flight + shared->ready_count < s->out.depth
+                                : glr_ring_free_slots(shared->gl.ring) > 0;
+}
+
+/* Captures the frame drawn last, number n: into the ring, or converted into a hardware
+ * frame whose fence goes behind the others'. Returns 0 or an AVERROR, the cause logged. */
+static int capture(GLReaderShared *shared, int64_t n)
+{
+    struct glr_source source = glr_scene_source(shared->gl.scene);
+    int slot = (shared->converting_start + shared->in_flight) % MAX_DEPTH, ret;
+
+    if (!shared->gl.converter)
+        return (ret = glr_ring_capture(shared->gl.ring, &source, n)) < 0 ? ff_glreader_averror(ret) : 0;
+    return ff_glreader_hw_capture(&shared->gl, shared->outlink, &source, &shared->converting[slot],
+                                  &shared->fences[slot]);
+}
+
+/* The oldest captured frame into *ready once the GPU wrote it, waiting for it when
+ * `blocking`: 0, -EAGAIN (not yet), or another negative code. */
+static int acquire(GLReaderShared *shared, GLReaderReady *ready, int blocking)
+{
+    int ret, slot = shared->converting_start;
+
+    ready->hw = NULL;
+    if (!shared->gl.converter)
+        return glr_ring_acquire(shared->gl.ring, &ready->lease, blocking ? UINT64_MAX : 0);
+    if ((ret = glr_converter_fence_wait(shared->gl.converter, shared->fences[slot], blocking ? UINT64_MAX : 0)) <= 0)
+        return ret < 0 ? ret : -EAGAIN;
+    glr_converter_fence_delete(shared->gl.converter, shared->fences[slot]);
+    ready->hw = shared->converting[slot];
+    shared->converting_start = (slot + 1) % MAX_DEPTH;
+    return 0;
+}
+
+/* Frees the hardware frames still being converted when the render thread stops early. */
+static void drop_converting(GLReaderShared *shared)
+{
+    for (; shared->gl.converter && shared->in_flight; shared->in_flight--) {
+        int slot = shared->converting_start;
+        glr_converter_fence_delete(shared->gl.converter, shared->fences[slot]);
+        av_frame_free(&shared->converting[slot]);
+        shared->converting_start = (slot + 1) % MAX_DEPTH;
+    }
+}
+
 /* The render thread: keeps every slot busy, drawing frame after frame while one is free
- * (neither in flight, queued nor lent) and moving finished frames to the queue. */
+ * (can_capture) and moving finished frames to the queue. */
 static void *render_thread(void *opaque)
 {
     GLReaderContext *s = opaque;
@@ -227,13 +298,11 @@ static void *render_thread(void *opaque)
 
     pthread_mutex_lock(&shared->mutex);
     while (ret >= 0 && !shared->stop && (rendered < s->total || shared->in_flight)) {
-        struct glr_frame f;
-        if (rendered < s->total && glr_ring_free_slots(shared->gl.ring) > 0) {
-            struct glr_source source = glr_scene_source(shared->gl.scene);
+        GLReaderReady f;
+        if (rendered < s->total && can_capture(s, shared)) {
             pthread_mutex_unlock(&shared->mutex);
-            ret = render_frame(shared);
-            if (ret >= 0 && (ret = glr_ring_capture(shared->gl.ring, &source, rendered)) < 0)
-                ret = ff_glreader_averror(ret);
+            if ((ret = render_frame(shared)) >= 0)
+                ret = capture(shared, rendered);
             pthread_mutex_lock(&shared->mutex);
             if (ret < 0)
                 break;
@@ -246,9 +315,9 @@ static void *render_thread(void *opaque)
         }
         /* Queue what has finished; wait for the oldest only when nothing can be drawn. */
         while (1) {
-            int blocking = rendered >= s->total || glr_ring_free_slots(shared->gl.ring) == 0;
+            int blocking = rendered >= s->total || !can_capture(s, shared);
             pthread_mutex_unlock(&shared->mutex);
-            ret = glr_ring_acquire(shared->gl.ring, &f, blocking ? UINT64_MAX : 0);
+            ret = acquire(shared, &f, blocking);
             pthread_mutex_lock(&shared->mutex);
             if (ret < 0)
                 break;
@@ -263,6 +332,7 @@ static void *render_thread(void *opaque)
     }
     if (ret < 0 && !shared->error)
         shared->error = ff_glreader_averror(ret);
+    drop_converting(shared);
     shared->ended = 1;
     pthread_cond_broadcast(&shared->cond);
     pthread_mutex_unlock(&shared->mutex);
@@ -367,6 +437,12 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "the frame rate must be positive\n");
         return AVERROR(EINVAL);
     }
+    if (s->readback == READBACK_SYNC && s->hw_frames == GLREADER_HW_FRAMES_ON) {
+        av_log(ctx, AV_LOG_ERROR, "readback=sync reads frames back, hw_frames=on reads nothing back: pick one\n");
+        return AVERROR(EINVAL);
+    }
+    if ((ret = ff_glreader_check_hw_frames(ctx, &s->out, s->hw_frames, s->hw_device)) < 0)
+        return ret;
     if (s->readback == READBACK_SYNC && s->out.format && glr_format_get_info(s->out.format)->yuv) {
         av_log(ctx, AV_LOG_ERROR, "readback=sync reads RGB formats only; %s is converted by the ring\n",
                glr_format_name(s->out.format));
@@ -427,9 +503,14 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
         pthread_mutex_unlock(&shared->mutex);
         pthread_join(s->thread, NULL);
     }
-    /* Frames rendered but never taken go back to the ring. */
-    for (; shared->ready_count; shared->ready_count--)
-        glr_frame_release(&shared->ready[shared->ready_start++ % MAX_DEPTH]);
+    /* Frames rendered but never taken go back to the ring (or the pool). */
+    for (; shared->ready_count; shared->ready_count--) {
+        GLReaderReady *f = &shared->ready[shared->ready_start++ % MAX_DEPTH];
+        if (f->hw)
+            av_frame_free(&f->hw);
+        else
+            glr_frame_release(&f->lease);
+    }
     ff_glreader_log_summary(ctx, &shared->gl, &s->out, s->emitted, s->copied);
     ff_glreader_gl_detach(&shared->gl);
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
@@ -441,10 +522,21 @@ static int glreader_query_formats(AVFilterContext *ctx)
     static const int sample_formats[] = { AV_SAMPLE_FMT_S16, -1 };
     static const AVChannelLayout layouts[] = { AV_CHANNEL_LAYOUT_STEREO, { 0 } };
     const int rates[] = { s->audio_rate, -1 };
+    GLReaderShared *shared = shared_of(s);
     AVFilterLink *sound;
-    int ret = ff_glreader_set_output_formats(ctx->outputs[0], &s->out, s->readback == READBACK_SYNC);
+    int ret;
 
-    if (ret < 0 || !s->sound)
+    if (s->hw_frames != GLREADER_HW_FRAMES_OFF && s->readback == READBACK_RING) {
+        /* The graph's device is known here (-filter_hw_device), and whether GL shares its memory. */
+        if ((ret = glr_context_make_current(shared->gl.gl)) < 0)
+            return ff_glreader_averror(ret);
+        ret = ff_glreader_choose_hw_device(&shared->gl, ctx, &s->out, s->hw_frames, s->hw_device);
+        glr_context_release_current(shared->gl.gl);
+        if (ret < 0)
+            return ret;
+    }
+    if ((ret = ff_glreader_set_output_formats(ctx->outputs[0], &shared->gl, &s->out, s->readback == READBACK_SYNC,
+                                              s->hw_frames)) < 0 || !s->sound)
         return ret;
     sound = ctx->outputs[1];
     if ((ret = ff_formats_ref(ff_make_format_list(sample_formats), &sound->incfg.formats)) < 0 ||
@@ -465,8 +557,10 @@ static int glreader_config_props(AVFilterLink *outlink)
     outlink->sample_aspect_ratio = (AVRational){ 1, 1 };
     outlink->time_base = av_inv_q(s->frame_rate);
     GLR_FRAME_RATE(outlink) = s->frame_rate;
-    if (s->thread_started) /* a graph configured again: the ring already reads this link's frames */
-        return shared->gl.format == glr_av_format_of(outlink->format) ? 0 : AVERROR(ENOSYS);
+    if (s->thread_started) /* a graph configured again: the ring (or pool) already makes this link's frames */
+        return outlink->format == (shared->gl.converter ? AV_PIX_FMT_VULKAN : glr_av_pix_fmt(shared->gl.format))
+                   ? 0 : AVERROR(ENOSYS);
+    shared->outlink = outlink;
     if ((ret = glr_context_make_current(shared->gl.gl)) < 0)
         return ff_glreader_averror(ret);
     ret = ff_glreader_gl_create_readback(&shared->gl, &s->out, outlink, s->readback == READBACK_SYNC);
@@ -492,7 +586,7 @@ static AVFrame *next_sound(GLReaderShared *shared)
 }
 
 /* Takes the oldest finished frame from the render thread, waiting for it if need be. */
-static int next_frame(GLReaderContext *s, struct glr_frame *f)
+static int next_frame(GLReaderContext *s, GLReaderReady *f)
 {
     GLReaderShared *shared = shared_of(s);
     int ret = 0;
@@ -541,7 +635,7 @@ static int glreader_activate(AVFilterContext *ctx)
     AVFilterLink *outlink = ctx->outputs[0];
     AVFilterLink *soundlink = s->sound ? ctx->outputs[1] : NULL;
     int sound_wanted = soundlink && ff_outlink_frame_wanted(soundlink);
-    struct glr_frame f;
+    GLReaderReady f;
     AVFrame *frame;
     int ret;
 
@@ -570,7 +664,7 @@ static int glreader_activate(AVFilterContext *ctx)
     } else {
         if ((ret = next_frame(s, &f)) < 0)
             return ret;
-        if (!(frame = ff_glreader_frame_from_lease(&shared_of(s)->gl, outlink, &f, &s->copied)))
+        if (!(frame = f.hw ? f.hw : ff_glreader_frame_from_lease(&shared_of(s)->gl, outlink, &f.lease, &s->copied)))
             return AVERROR(ENOMEM);
     }
     frame->pts = s->emitted++;
@@ -599,7 +693,8 @@ const GLR_FILTER_TYPE ff_vsrc_glreader = {
     .init                          = glreader_init,
     .uninit                        = glreader_uninit,
     .activate                      = glreader_activate,
-    GLR_FILTER_PUBLIC(flags)       = AVFILTER_FLAG_DYNAMIC_OUTPUTS, /* sound=1 adds the sound's */
+    /* sound=1 adds the sound's output; hardware frames on the graph's device. */
+    GLR_FILTER_PUBLIC(flags)       = AVFILTER_FLAG_DYNAMIC_OUTPUTS | GLR_FLAG_HWDEVICE,
     FILTER_OUTPUTS(glreader_outputs),
     FILTER_QUERY_FUNC(glreader_query_formats),
 };

@@ -384,6 +384,97 @@ TEST(filter_test, yuv_formats_are_the_gpu_conversion_byte_for_byte)
     }
 }
 
+// Whether this ffmpeg was built with Vulkan (-hwaccels lists its device types): the 5.1
+// line here, whose configure takes Debian 12's Vulkan headers (ffmpeg-patches/build.sh).
+bool ffmpeg_has_vulkan()
+{
+    run_result r = ffmpeg({"-hwaccels"}, "hwaccels");
+    return r.status == 0 && r.log.find("\nvulkan\n") != std::string::npos;
+}
+
+TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
+{
+    // Vulkan frames (lavapipe here, the Vulkan device behind llvmpipe's GL) where the graph
+    // takes them: hwdownload copies them to memory, and they are byte for byte what the
+    // ring makes of the same frames, every counter frame once and in order, at depths 1
+    // and 4, an odd multiple of 16 across; on the graph's device (-filter_hw_device, with
+    // the default hw_frames=auto) and on the filter's own (hw_frames=on).
+    if (!ffmpeg_has_vulkan()) {
+        std::string out = glr_test::scratch_path("no_vulkan.nut");
+        run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=64x32:d=0.2:hw_frames=on", "-c:v", "rawvideo", out},
+                              "no_vulkan");
+        expect_failure_saying(r, "hw_frames=on: this FFmpeg has no Vulkan (built without it)");
+        struct stat st;
+        EXPECT_NE(stat(out.c_str(), &st), 0) << "the output was created";
+        return;
+    }
+    std::string shader = glr_test::write_counter_shader();
+    const int width = 208, height = 118, frames = 24;
+    for (const char *format : {"nv12", "p010le", "yuv444p"}) {
+        auto want = glr_test::counter_frames_converted(width, height, frames, glr_format_from_name(format), {});
+        std::string source = "glreader=shader=" + shader + ":s=208x118:r=24:d=1:format=" + format;
+        std::string download = std::string(",hwdownload,format=") + format;
+        const std::vector<std::vector<std::string>> ways = {
+            {"-init_hw_device", "vulkan=vk", "-filter_hw_device", "vk", "-filter_complex", source + ":depth=1" + download},
+            {"-filter_complex", source + ":depth=4:hw_frames=on" + download},
+        };
+        for (const auto &way : ways) {
+            SCOPED_TRACE(std::string(format) + ": " + way.back());
+            std::string out = glr_test::scratch_path("hw_frames.raw");
+            std::vector<std::string> args = {"-v", "verbose"};
+            args.insert(args.end(), way.begin(), way.end());
+            args.insert(args.end(), {"-f", "rawvideo", out});
+            run_result r = ffmpeg(args, "hw_frames");
+            ASSERT_EQ(r.status, 0) << r.log;
+            EXPECT_NE(r.log.find(std::to_string(frames) + " frames of " + format +
+                                 ", converted on the GPU into Vulkan frames, nothing read back"),
+                      std::string::npos)
+                << r.log;
+            EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), width, height, want), "");
+            std::remove(out.c_str());
+        }
+    }
+}
+
+TEST(filter_test, hardware_frames_go_only_where_the_graph_takes_them_and_refusals_say_why)
+{
+    // With a Vulkan device given to the graph but an encoder on the CPU after the source
+    // (FFV1, whose formats ffmpeg holds the graph to), auto reads back: the graph does not
+    // take Vulkan frames.
+    std::string out = glr_test::scratch_path("hw_auto.mkv");
+    auto want = glr_test::counter_frames_converted(64, 32, 5, GLR_FORMAT_NV12, {});
+    std::string shader = glr_test::write_counter_shader();
+    if (ffmpeg_has_vulkan()) {
+        run_result r = ffmpeg({"-v", "verbose", "-init_hw_device", "vulkan=vk", "-filter_hw_device", "vk",
+                               "-filter_complex", "glreader=shader=" + shader + ":s=64x32:r=10:d=0.5:format=nv12",
+                               "-c:v", "ffv1", out},
+                              "hw_auto");
+        ASSERT_EQ(r.status, 0) << r.log;
+        EXPECT_NE(r.log.find("5 frames of nv12, converted on the GPU: "), std::string::npos) << r.log;
+        EXPECT_EQ(glr_test::compare_yuv_video(out, want), "");
+        std::remove(out.c_str());
+        // A device named that does not exist (':' escaped from the filter's own options).
+        run_result named = ffmpeg({"-filter_complex", "glreader=hw_device='vulkan\\:no-such-gpu',hwdownload,format=nv12",
+                                   "-f", "null", "-"},
+                                  "hw_named");
+        expect_failure_saying(named, "no Vulkan device named no-such-gpu");
+    }
+    // Refused at the source's start (-f lavfi: before the output exists), on every line.
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"hw_device=cuda", "hw_device=cuda: this source writes Vulkan frames, on a device named as -init_hw_device names it"},
+        {"format=rgba:hw_frames=on", "hw_frames=on: format=rgba is RGB, and hardware frames hold YUV"},
+        {"readback=sync:hw_frames=on", "readback=sync reads frames back, hw_frames=on reads nothing back: pick one"},
+    };
+    for (const auto &[options, words] : refused) {
+        SCOPED_TRACE(options);
+        run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=64x32:d=0.2:" + options, "-c:v", "ffv1", out},
+                              "hw_refused");
+        expect_failure_saying(r, words);
+        struct stat st;
+        EXPECT_NE(stat(out.c_str(), &st), 0) << "the output was created";
+    }
+}
+
 // The ffmpeg's major version, from `ffmpeg -version`.
 int ffmpeg_major()
 {
