@@ -15,6 +15,7 @@
 #ifndef AVFILTER_GLREADER_COMMON_H
 #define AVFILTER_GLREADER_COMMON_H
 
+#include <glreader/convert.h>
 #include <glreader/glreader.h>
 #include <glreader/utils/libav.h>
 
