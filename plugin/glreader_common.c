@@ -170,7 +170,7 @@ static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, A
     gl->format = params.format;
     if (!(gl->converter = glr_converter_create(gl->log, &params)))
         return ff_glreader_averror(glr_last_error_code());
-    if ((ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params)) < 0)
+    if ((ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params, gl->converter)) < 0)
         return ff_glreader_averror(ret);
     av_buffer_unref(&GLR_LINK_HW_FRAMES(outlink));
     return (GLR_LINK_HW_FRAMES(outlink) = av_buffer_ref(gl->vulkan.pool)) ? 0 : AVERROR(ENOMEM);
@@ -183,22 +183,10 @@ int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct g
                            glr_gl_fence **fence)
 {
 #if CONFIG_VULKAN
-    struct glr_color color;
-    unsigned textures[4];
-    int ret;
+    int ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, fence);
 
-    if ((ret = glr_av_hw_pooled_frame(gl->log, gl->vulkan.pool, "Vulkan", frame)) < 0)
+    if (ret < 0)
         return ff_glreader_averror(ret);
-    if ((ret = glr_av_vulkan_frame_textures(&gl->vulkan, gl->log, gl->converter, *frame, textures)) >= 0 &&
-        (ret = glr_converter_convert(gl->converter, source, textures)) >= 0 &&
-        !(*fence = glr_converter_fence(gl->converter)))
-        ret = glr_last_error_code();
-    if (ret < 0) {
-        av_frame_free(frame);
-        return ff_glreader_averror(ret);
-    }
-    glr_color_resolve(gl->vulkan.params.format, &gl->vulkan.params.color, &color); /* as the ring tags its frames */
-    glr_av_set_color(*frame, &color);
     glr_frame_take_link_properties(*frame, outlink);
     return 0;
 #else

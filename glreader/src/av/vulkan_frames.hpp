@@ -49,9 +49,7 @@ public:
 
 private:
     glr_log *log_;
-    glr_color color_{}; // resolved: the frames' tags, as the readback path's
-    glr_converter *converter_;
-    glr_av_vulkan_frames vk_{};
+    glr_av_vulkan_frames vk_{}; // with the converter, and the frames' colour tags
 };
 
 } // namespace glr::av

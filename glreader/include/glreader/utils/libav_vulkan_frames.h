@@ -9,10 +9,9 @@
  *   AVBufferRef *device;
  *   struct glr_av_vulkan_frames vk;
  *   glr_av_vulkan_device_for_gl(log, "", NULL, &device);   (-init_hw_device vulkan)
- *   glr_av_vulkan_frames_init(&vk, log, device, &converter_params);
- *   glr_av_hw_pooled_frame(log, vk.pool, "Vulkan", &frame);
- *   glr_av_vulkan_frame_textures(&vk, log, converter, frame, textures);
- *   glr_converter_convert(converter, &source, textures);   then a fence to wait on
+ *   glr_av_vulkan_frames_init(&vk, log, device, &converter_params, converter);
+ *   glr_av_vulkan_convert(&vk, log, &source, &frame, &fence);   wait on the fence, then
+ *                                                               hand the frame on
  *   glr_av_vulkan_frames_uninit(&vk);
  *
  * Static inline, compiled against the FFmpeg it is built with (its hwcontext_vulkan.h and
@@ -50,6 +49,8 @@ struct glr_av_vulkan_import {
 struct glr_av_vulkan_frames {
     AVBufferRef *pool; /* the frames context (AVHWFramesContext): the caller's to reference */
     struct glr_converter_params params;
+    glr_converter *converter; /* the caller's, made for params */
+    struct glr_color color;   /* params' resolved: the frames' tags, as the ring's */
     VkDevice device;
     PFN_vkGetMemoryFdKHR get_memory_fd;
     PFN_vkGetImageMemoryRequirements2 get_requirements;
@@ -72,23 +73,18 @@ static inline int glr_av_vulkan_has_extension_(const AVVulkanDeviceContext *vk, 
     return 0;
 }
 
-/* Whether device (a Vulkan AVHWDeviceContext) is the one behind the current GL context and
- * exports memory GL can import: 1, or 0 (another device, or no VK_KHR_external_memory_fd:
- * not logged), or a negative code where GL cannot say (no GL_EXT_memory_object: logged).
- * The device's name goes into name (size bytes), and where it is not, why not after it. */
-static inline int glr_av_vulkan_device_is_gl(glr_log *log, AVBufferRef *device, glr_get_proc_address_fn loader,
-                                             char *name, size_t size)
+/* Whether device is the one with GL's device and driver UUIDs and exports memory: 1 or 0,
+ * its name and, where it is not, why not in name. */
+static inline int glr_av_vulkan_matches_(AVBufferRef *device, const uint8_t gl_device[16], const uint8_t gl_driver[16],
+                                         char *name, size_t size)
 {
     const AVVulkanDeviceContext *vk = glr_av_vulkan_context_(device);
     PFN_vkGetPhysicalDeviceProperties2 properties2 =
         (PFN_vkGetPhysicalDeviceProperties2)vk->get_proc_addr(vk->inst, "vkGetPhysicalDeviceProperties2");
     VkPhysicalDeviceIDProperties id;
     VkPhysicalDeviceProperties2 props;
-    uint8_t gl_device[16], gl_driver[16];
-    int ret, same;
+    int same;
 
-    if ((ret = glr_gl_device_uuids(log, loader, gl_device, gl_driver)) < 0)
-        return ret;
     memset(&id, 0, sizeof(id));
     id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
     memset(&props, 0, sizeof(props));
@@ -105,6 +101,19 @@ static inline int glr_av_vulkan_device_is_gl(glr_log *log, AVBufferRef *device, 
     return 0;
 }
 
+/* Whether device (a Vulkan AVHWDeviceContext) is the one behind the current GL context and
+ * exports memory GL can import: 1, or 0 (another device, or no VK_KHR_external_memory_fd:
+ * not logged), or a negative code where GL cannot say (no GL_EXT_memory_object: logged).
+ * The device's name goes into name (size bytes), and where it is not, why not after it. */
+static inline int glr_av_vulkan_device_is_gl(glr_log *log, AVBufferRef *device, glr_get_proc_address_fn loader,
+                                             char *name, size_t size)
+{
+    uint8_t gl_device[16], gl_driver[16];
+    int ret = glr_gl_device_uuids(log, loader, gl_device, gl_driver);
+
+    return ret < 0 ? ret : glr_av_vulkan_matches_(device, gl_device, gl_driver, name, size);
+}
+
 /* Makes in *device the Vulkan device GL can share memory with: the one spec names
  * (-init_hw_device vulkan's spelling after the colon: an index or a name), or with an empty
  * spec (or NULL) each device in turn, as FFmpeg chooses them by index or name, not UUID.
@@ -114,8 +123,11 @@ static inline int glr_av_vulkan_device_for_gl(glr_log *log, const char *spec, gl
                                               AVBufferRef **device)
 {
     char tried[1024] = "", name[300], index[16], message[1400], why[AV_ERROR_MAX_STRING_SIZE];
+    uint8_t gl_device[16], gl_driver[16];
     int named = spec && *spec, i, err;
 
+    if ((err = glr_gl_device_uuids(log, loader, gl_device, gl_driver)) < 0) /* GL cannot say: logged */
+        return err;
     for (i = 0; i < (named ? 1 : 16); i++) {
         snprintf(index, sizeof(index), "%d", i);
         if ((err = av_hwdevice_ctx_create(device, AV_HWDEVICE_TYPE_VULKAN, named ? spec : index, NULL, 0)) < 0) {
@@ -126,15 +138,13 @@ static inline int glr_av_vulkan_device_for_gl(glr_log *log, const char *spec, gl
                      named ? "named " : "", named ? spec : "at all", why, named ? ":" : "", named ? spec : "");
             return glr_av_fail_(log, glr_av_code_of(err), message);
         }
-        if ((err = glr_av_vulkan_device_is_gl(log, *device, loader, name, sizeof(name))) > 0) {
+        if (glr_av_vulkan_matches_(*device, gl_device, gl_driver, name, sizeof(name))) {
             snprintf(message, sizeof(message), "hardware frames: Vulkan device %s (%s), the GL context's",
                      named ? spec : index, name);
             glr_log_message(log, GLR_LOG_INFO, message);
             return 0;
         }
         av_buffer_unref(device);
-        if (err < 0) /* GL cannot tell, logged */
-            return err;
         snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s", *tried ? ", " : "", name);
     }
     snprintf(message, sizeof(message), "no Vulkan device shares memory with the GL context: tried %s", tried);
@@ -151,9 +161,10 @@ static inline void glr_av_vulkan_configure_(AVHWFramesContext *ctx)
 }
 
 /* Makes vk's pool of params' frames (a YUV format of the ring, at its size) on device (made
- * by glr_av_vulkan_device_for_gl, or one checked by glr_av_vulkan_device_is_gl). */
+ * by glr_av_vulkan_device_for_gl, or one checked by glr_av_vulkan_device_is_gl), which
+ * converter (made for params, outliving vk) writes. */
 static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr_log *log, AVBufferRef *device,
-                                            const struct glr_converter_params *params)
+                                            const struct glr_converter_params *params, glr_converter *converter)
 {
     const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(device);
     PFN_vkGetDeviceProcAddr device_proc =
@@ -166,6 +177,8 @@ static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr
                                      &vk->pool)) < 0)
         return ret;
     vk->params = *params;
+    vk->converter = converter;
+    glr_color_resolve(params->format, &params->color, &vk->color); /* as the converter did */
     vk->device = dev->act_dev;
     vk->get_memory_fd = (PFN_vkGetMemoryFdKHR)device_proc(vk->device, "vkGetMemoryFdKHR");
     vk->get_requirements =
@@ -179,8 +192,8 @@ static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr
 }
 
 /* Plane p of a pooled frame as a GL texture: imported the first time its image is seen. */
-static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log *log, glr_converter *converter,
-                                        const AVVkFrame *frame, int p, unsigned *texture)
+static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log *log, const AVVkFrame *frame, int p,
+                                        unsigned *texture)
 {
     VkImageMemoryRequirementsInfo2 info;
     VkMemoryDedicatedRequirements dedicated;
@@ -224,9 +237,9 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     m.memory_size = frame->size[p];
     m.offset = (uint64_t)frame->offset[p];
     m.dedicated = dedicated.prefersDedicatedAllocation || dedicated.requiresDedicatedAllocation;
-    m.width = glr_converter_plane_width(converter, p);
+    m.width = glr_converter_plane_width(vk->converter, p);
     m.height = glr_format_plane_rows(vk->params.format, p, vk->params.height);
-    m.internal_format = glr_converter_plane_format(converter, p);
+    m.internal_format = glr_converter_plane_format(vk->converter, p);
     m.get_proc_address = vk->params.get_proc_address;
     if (!(grown = (struct glr_av_vulkan_import *)av_realloc_array(vk->imports, vk->nb_imports + 1, sizeof(*grown)))) {
         close(fd);
@@ -241,18 +254,30 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     return 0;
 }
 
-/* The GL textures of frame's planes (a frame of vk's pool), for glr_converter_convert;
- * converter is the one made for vk's params. */
-static inline int glr_av_vulkan_frame_textures(struct glr_av_vulkan_frames *vk, glr_log *log,
-                                               glr_converter *converter, const AVFrame *frame, unsigned textures[4])
+/* Converts source's frame into a new frame of vk's pool (*frame, the caller's), tagged with
+ * the colour as the ring's frames are, and starts the GPU's work without waiting: *fence
+ * (glr_converter_fence_wait, then glr_converter_fence_delete with vk's converter) signals
+ * once the frame is written, and no one may read it before. */
+static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log *log, const struct glr_source *source,
+                                        AVFrame **frame, glr_gl_fence **fence)
 {
-    const AVVkFrame *vk_frame = (const AVVkFrame *)frame->data[0];
+    unsigned textures[4] = { 0 };
+    const AVVkFrame *vk_frame;
     int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(vk->params.format)), p, ret;
 
-    memset(textures, 0, 4 * sizeof(*textures));
-    for (p = 0; p < planes; p++)
-        if ((ret = glr_av_vulkan_import_(vk, log, converter, vk_frame, p, &textures[p])) < 0)
-            return ret;
+    if ((ret = glr_av_hw_pooled_frame(log, vk->pool, "Vulkan", frame)) < 0)
+        return ret;
+    vk_frame = (const AVVkFrame *)(*frame)->data[0];
+    for (p = 0; p < planes && ret >= 0; p++)
+        ret = glr_av_vulkan_import_(vk, log, vk_frame, p, &textures[p]);
+    if (ret >= 0 && (ret = glr_converter_convert(vk->converter, source, textures)) >= 0 &&
+        !(*fence = glr_converter_fence(vk->converter)))
+        ret = glr_last_error_code(); /* each failure was logged */
+    if (ret < 0) {
+        av_frame_free(frame);
+        return ret;
+    }
+    glr_av_set_color(*frame, &vk->color);
     return 0;
 }
 
