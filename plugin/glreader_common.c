@@ -68,13 +68,8 @@ static int hw_frames_format(const GLReaderOutput *out)
  * none); -1 where spec is not Vulkan's, or has options after a comma. */
 static int vulkan_device_of(const char *spec, char *device, size_t size)
 {
-    const char *rest = spec + strlen("vulkan"), *colon;
-
-    if (strncmp(spec, "vulkan", strlen("vulkan")) || (*rest && *rest != '=' && *rest != ':') || strchr(spec, ','))
-        return -1;
-    colon = strchr(rest, ':');
-    snprintf(device, size, "%s", colon ? colon + 1 : "");
-    return 0;
+    char type[256];
+    return glr_av_hw_device_parse(spec, type, sizeof(type), device, size) == AV_HWDEVICE_TYPE_VULKAN ? 0 : -1;
 }
 
 /* Why hardware frames of out's format cannot be: RGB (why, else empty). */

@@ -15,9 +15,9 @@
 #ifndef AVFILTER_GLREADER_COMMON_H
 #define AVFILTER_GLREADER_COMMON_H
 
-#include <glreader/convert.h>
 #include <glreader/glreader.h>
 #include <glreader/utils/libav.h>
+#include <glreader/utils/libav_hw_frames.h>
 
 #include <stdatomic.h>
 

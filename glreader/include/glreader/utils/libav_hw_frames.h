@@ -25,6 +25,7 @@ extern "C" {
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Logs message as an error and keeps it as the thread's last error; returns code. */
 static inline int glr_av_fail_(glr_log *log, int code, const char *message)
@@ -44,6 +45,26 @@ static inline int glr_av_has_device_type(enum AVHWDeviceType type)
         if (t == type)
             return 1;
     return 0;
+}
+
+/* Reads ffmpeg's -init_hw_device spelling, TYPE[=NAME][:DEVICE], as hardware frames take it:
+ * the type's name (up to '=' or ':') into type, and DEVICE into device ("" for none), each
+ * of its size in bytes. Returns the type, AV_HWDEVICE_TYPE_VULKAN or AV_HWDEVICE_TYPE_CUDA, or
+ * AV_HWDEVICE_TYPE_NONE for any other and for options after a comma (",key=value", which are
+ * not taken). Nothing is logged: the caller names its option. */
+static inline enum AVHWDeviceType glr_av_hw_device_parse(const char *spec, char *type, size_t type_size, char *device,
+                                                         size_t device_size)
+{
+    size_t type_length = strcspn(spec, "=:");
+    const char *colon = strchr(spec, ':');
+
+    snprintf(type, type_size, "%.*s", (int)type_length, spec);
+    snprintf(device, device_size, "%s", colon ? colon + 1 : "");
+    if (strchr(spec, ','))
+        return AV_HWDEVICE_TYPE_NONE;
+    return !strcmp(type, "vulkan") ? AV_HWDEVICE_TYPE_VULKAN
+         : !strcmp(type, "cuda")   ? AV_HWDEVICE_TYPE_CUDA
+                                   : AV_HWDEVICE_TYPE_NONE;
 }
 
 /* Makes in *pool a frames context (AVHWFramesContext) of hw frames (AV_PIX_FMT_VULKAN,
