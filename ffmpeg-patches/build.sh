@@ -10,9 +10,8 @@
 # libraries Debian packages (x264, x265, libvpx, libdav1d, libaom, libopus, libvorbis,
 # libmp3lame, libass, freetype, fontconfig, ..., installed through scripts/setup.sh), so
 # the result is a drop-in ffmpeg and ffprobe that runs every example of the docs.
-# --lean: only the filters and what the per-line filter tests use, Vulkan where the release
-# takes the system's Vulkan headers (quick to build; what scripts/test.sh builds for each
-# release line).
+# --lean: only the filters and what the per-line filter tests use, and Vulkan (but 8.1's:
+# see Vulkan below) (quick to build; what scripts/test.sh builds for each release line).
 # --bundle: every built-in component but no external library except libx264, zlib,
 # NVIDIA's codec headers (CUDA and NVENC, whose driver libraries it loads only when used)
 # and Vulkan's headers (hwcontext_vulkan loads libvulkan.so.1 only when used),
@@ -27,7 +26,8 @@
 # the cache is left alone): what scripts/test.sh runs for the complete build of every line
 # it does not compile. Prints "configured" last.
 # --fetch-only: installs the Debian packages that flavour's build needs and fetches the
-# release's source into the cache (once), building nothing; prints the source's path. What
+# release's source into the cache (once), and the Vulkan headers it wants where the system's
+# are too old (see Vulkan below), building nothing; prints the source's path. What
 # scripts/test.sh's setup runs, so that its stages build offline.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
@@ -82,6 +82,11 @@ packages=(nasm libx264-dev xz-utils)
 if $fetch_only; then
   $configure_only && usage
   [ -n "$source" ] || source=$(fetch_release_tarball)
+  if [ -f "$source" ]; then
+    vulkan_options --from-tarball "$source" >/dev/null
+  else
+    vulkan_options "$source/configure" >/dev/null
+  fi
   echo "$source"
   exit 0
 fi
@@ -181,15 +186,6 @@ if [ $flavour = lean ] || [ $flavour = asan ]; then
   else
     say "no libx264 development files: building without the libx264 encoder"
   fi
-  # Vulkan, for the source's hardware frames (hwdownload brings them back to compare), where
-  # this release takes the system's Vulkan headers (5.1 takes Debian 12's; 7.1 and later
-  # want newer ones).
-  vulkan_needed=$(grep -o 'vulkan >= [0-9.]*' "$work/src/configure" | head -n 1 | cut -d' ' -f3)
-  if [ -n "$vulkan_needed" ] && pkg-config --atleast-version="$vulkan_needed" vulkan; then
-    components+=(--enable-vulkan)
-  else
-    say "FFmpeg $version wants Vulkan headers ${vulkan_needed:-(none found)} or newer, this system has $(pkg-config --modversion vulkan 2>/dev/null || echo none): building without Vulkan"
-  fi
   [ $flavour = asan ] && components+=(--toolchain=gcc-asan)
 elif [ $flavour = bundle ]; then
   # --enable-rpath: the installed programs find the installed libraries.
@@ -198,7 +194,7 @@ elif [ $flavour = bundle ]; then
   # and libnvidia-encode are opened at run time). vulkan: Vulkan frames there (the loader,
   # libvulkan.so.1, is opened at run time; the bundle carries Debian's).
   components=(--disable-autodetect --enable-gpl --enable-libx264 --enable-zlib --enable-libglreader
-              --enable-ffnvcodec --enable-nvenc --enable-vulkan --enable-shared --disable-static --enable-rpath)
+              --enable-ffnvcodec --enable-nvenc --enable-shared --disable-static --enable-rpath)
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.
@@ -212,6 +208,19 @@ else
       say "FFmpeg $version's configure has no --enable-$library: built without it"
     fi
   done
+fi
+
+# Vulkan in every flavour, for the source's hardware frames (the lean builds' tests bring them
+# back with hwdownload to compare), with the system's headers or, for the releases that want
+# newer ones, Debian 13's (vulkan_options); but not in the lean build of one line, so that
+# the filters' refusals in an FFmpeg without Vulkan are tested too (tests/filter_test.cpp).
+lean_without_vulkan=8.1
+if [ $flavour = lean ] && [ "$line" = $lean_without_vulkan ]; then
+  say "the lean build of $line is built without Vulkan: its tests check the refusals of an FFmpeg without it"
+else
+  mapfile -t vulkan < <(vulkan_options "$work/src/configure")
+  [ ${#vulkan[@]} -gt 0 ] || die "no Vulkan headers for FFmpeg $version (see above)"
+  components+=("${vulkan[@]}")
 fi
 
 # FFmpeg's compiles through ccache, paths hashed relative to the build's folder: a build of

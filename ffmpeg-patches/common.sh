@@ -43,6 +43,39 @@ fetch_release_tarball() {
   $0 $line --source ffmpeg-$version.tar.xz   (or a directory holding that release)"
 }
 
+# Vulkan's headers for the releases that want newer ones than Debian 12's 1.3.239 (7.1 and
+# later want 1.3.277): Debian 13's, from its Vulkan loader's source, which carries Khronos's
+# Vulkan-Headers. Headers only: FFmpeg opens the system's libvulkan.so.1 at run time.
+vulkan_headers_version=1.4.309.0
+vulkan_headers_sha256=6e37284e5c8ef5f06cef273cc207f0b31cb3b63c1ea2875639e843b01da4e6d7
+
+# Prints FFmpeg's configure options for Vulkan, one a line, given the header version its configure
+# (CONFIGURE, the file or, with --from-tarball, the release's tarball) wants: the system's
+# headers where they are new enough, else Debian 13's, downloaded once into $cache.
+vulkan_options() { # CONFIGURE | --from-tarball TARBALL
+  local wanted
+  if [ "$1" = --from-tarball ]; then
+    wanted=$(tar -xOf "$2" --wildcards '*/configure' | grep -o 'vulkan >= [0-9.]*' | head -n 1 | cut -d' ' -f3)
+  else
+    wanted=$(grep -o 'vulkan >= [0-9.]*' "$1" | head -n 1 | cut -d' ' -f3)
+  fi
+  [ -n "$wanted" ] || die "found no Vulkan header version in FFmpeg $version's configure"
+  if pkg-config --atleast-version="$wanted" vulkan; then
+    printf '%s\n' --enable-vulkan
+    return
+  fi
+  dpkg --compare-versions "$vulkan_headers_version" ge "$wanted" ||
+    die "FFmpeg $version wants Vulkan headers $wanted, newer than the $vulkan_headers_version this script fetches"
+  local include=$cache/vulkan-headers-$vulkan_headers_version/include tarball
+  if [ ! -f "$include/vulkan/vulkan_core.h" ]; then
+    tarball=$(fetch_debian_source vulkan-loader "$vulkan_headers_version" "$vulkan_headers_sha256" trixie "$cache" vulkan)
+    rm -rf "$include" && mkdir -p "$include"
+    tar -C "$include" -xf "$tarball" --strip-components=4 "vulkan-loader-$vulkan_headers_version/./vulkan-headers/include" ||
+      die "cannot unpack Vulkan's headers from $tarball"
+  fi
+  printf '%s\n' --enable-vulkan "--extra-cflags=-I$include"
+}
+
 # Fails unless SOURCE (a tree or a tarball) is FFmpeg $version, by its RELEASE file.
 check_source_release() { # SOURCE
   local source=$1 found

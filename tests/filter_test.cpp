@@ -384,8 +384,17 @@ TEST(filter_test, yuv_formats_are_the_gpu_conversion_byte_for_byte)
     }
 }
 
-// Whether this ffmpeg was built with Vulkan (-hwaccels lists its device types): the 5.1
-// line here, whose configure takes Debian 12's Vulkan headers (ffmpeg-patches/build.sh).
+// The ffmpeg's major version, from `ffmpeg -version`.
+int ffmpeg_major()
+{
+    run_result r = ffmpeg({"-version"}, "version");
+    size_t at = r.log.find("ffmpeg version ");
+    return at == std::string::npos ? 0 : std::atoi(r.log.c_str() + at + 15);
+}
+
+// Whether this ffmpeg was built with Vulkan (-hwaccels lists its device types): every lean
+// build but 8.1's, which is built without it so that its refusal is tested
+// (ffmpeg-patches/build.sh).
 bool ffmpeg_has_vulkan()
 {
     run_result r = ffmpeg({"-hwaccels"}, "hwaccels");
@@ -398,7 +407,8 @@ TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
     // takes them: hwdownload copies them to memory, and they are byte for byte what the
     // ring makes of the same frames, every counter frame once and in order, at depths 1
     // and 4, an odd multiple of 16 across; on the graph's device (-filter_hw_device, with
-    // the default hw_frames=auto) and on the filter's own (hw_frames=on).
+    // the default hw_frames=auto) and on the filter's own (hw_frames=on); from 7.1 on also
+    // through the lavfi device (-f lavfi -i), which passes hardware frames on there.
     if (!ffmpeg_has_vulkan()) {
         std::string out = glr_test::scratch_path("no_vulkan.nut");
         run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=64x32:d=0.2:hw_frames=on", "-c:v", "rawvideo", out},
@@ -414,12 +424,17 @@ TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
         auto want = glr_test::counter_frames_converted(width, height, frames, glr_format_from_name(format), {});
         std::string source = "glreader=shader=" + shader + ":s=208x118:r=24:d=1:format=" + format;
         std::string download = std::string(",hwdownload,format=") + format;
-        const std::vector<std::vector<std::string>> ways = {
+        std::vector<std::vector<std::string>> ways = {
             {"-init_hw_device", "vulkan=vk", "-filter_hw_device", "vk", "-filter_complex", source + ":depth=1" + download},
             {"-filter_complex", source + ":depth=4:hw_frames=on" + download},
         };
+        if (ffmpeg_major() >= 7)
+            ways.push_back({"-f", "lavfi", "-i", source + ":depth=2:hw_frames=on", "-vf", download.substr(1)});
         for (const auto &way : ways) {
-            SCOPED_TRACE(std::string(format) + ": " + way.back());
+            std::string command;
+            for (const std::string &arg : way)
+                command += " " + arg;
+            SCOPED_TRACE(std::string(format) + ":" + command);
             std::string out = glr_test::scratch_path("hw_frames.raw");
             std::vector<std::string> args = {"-v", "verbose"};
             args.insert(args.end(), way.begin(), way.end());
@@ -473,14 +488,6 @@ TEST(filter_test, hardware_frames_go_only_where_the_graph_takes_them_and_refusal
         struct stat st;
         EXPECT_NE(stat(out.c_str(), &st), 0) << "the output was created";
     }
-}
-
-// The ffmpeg's major version, from `ffmpeg -version`.
-int ffmpeg_major()
-{
-    run_result r = ffmpeg({"-version"}, "version");
-    size_t at = r.log.find("ffmpeg version ");
-    return at == std::string::npos ? 0 : std::atoi(r.log.c_str() + at + 15);
 }
 
 TEST(filter_test, yuv_frames_and_streams_carry_the_colour_asked_for)
