@@ -10,8 +10,9 @@
 # libraries Debian packages (x264, x265, libvpx, libdav1d, libaom, libopus, libvorbis,
 # libmp3lame, libass, freetype, fontconfig, ..., installed through scripts/setup.sh), so
 # the result is a drop-in ffmpeg and ffprobe that runs every example of the docs.
-# --lean: only the filters and what the per-line filter tests use, and Vulkan (but 8.1's:
-# see Vulkan below) (quick to build; what scripts/test.sh builds for each release line).
+# --lean: only the filters and what the per-line filter tests use, with Vulkan (but 8.1's:
+# see Vulkan below) and CUDA (quick to build; what scripts/test.sh builds for each release
+# line).
 # --bundle: every built-in component but no external library except libx264, zlib,
 # NVIDIA's codec headers (CUDA and NVENC, whose driver libraries it loads only when used)
 # and Vulkan's headers (hwcontext_vulkan loads libvulkan.so.1 only when used),
@@ -26,8 +27,8 @@
 # the cache is left alone): what scripts/test.sh runs for the complete build of every line
 # it does not compile. Prints "configured" last.
 # --fetch-only: installs the Debian packages that flavour's build needs and fetches the
-# release's source into the cache (once), and the Vulkan headers it wants where the system's
-# are too old (see Vulkan below), building nothing; prints the source's path. What
+# release's source into the cache (once), and the Vulkan and NVIDIA headers it wants where
+# the system's are too old (see Vulkan below), building nothing; prints the source's path. What
 # scripts/test.sh's setup runs, so that its stages build offline.
 #
 # LINE is a folder of ffmpeg-patches/ (5.1, 9.0). The source is the Debian source package
@@ -77,15 +78,17 @@ full_libraries=(
 # font for drawtext in a full one.
 packages=(nasm libx264-dev xz-utils)
 [ $flavour = full ] && packages+=("${full_libraries[@]#*:}" fonts-dejavu-core)
-[ $flavour = bundle ] && packages+=(zlib1g-dev libffmpeg-nvenc-dev libvulkan-dev)
+[ $flavour = bundle ] && packages+=(zlib1g-dev)
 "$root/scripts/setup.sh" "${packages[@]}" >&2
 if $fetch_only; then
   $configure_only && usage
   [ -n "$source" ] || source=$(fetch_release_tarball)
   if [ -f "$source" ]; then
     vulkan_options --from-tarball "$source" >/dev/null
+    ffnvcodec_pkgconfig --from-tarball "$source" >/dev/null
   else
     vulkan_options "$source/configure" >/dev/null
+    ffnvcodec_pkgconfig "$source/configure" >/dev/null
   fi
   echo "$source"
   exit 0
@@ -189,12 +192,12 @@ if [ $flavour = lean ] || [ $flavour = asan ]; then
   [ $flavour = asan ] && components+=(--toolchain=gcc-asan)
 elif [ $flavour = bundle ]; then
   # --enable-rpath: the installed programs find the installed libraries.
-  # ffnvcodec + nvenc: CUDA frames and h264_nvenc, hevc_nvenc, for the suites' hardware
-  # frames and encoder tests on a lent GPU machine (the headers only: the driver's libcuda
-  # and libnvidia-encode are opened at run time). vulkan: Vulkan frames there (the loader,
-  # libvulkan.so.1, is opened at run time; the bundle carries Debian's).
+  # nvenc: h264_nvenc, hevc_nvenc, for the suites' encoder tests on a lent GPU machine
+  # (libnvidia-encode is opened at run time). Vulkan and CUDA (below): the hardware frames
+  # there (the Vulkan loader, libvulkan.so.1, is opened at run time; the bundle carries
+  # Debian's).
   components=(--disable-autodetect --enable-gpl --enable-libx264 --enable-zlib --enable-libglreader
-              --enable-ffnvcodec --enable-nvenc --enable-shared --disable-static --enable-rpath)
+              --enable-nvenc --enable-shared --disable-static --enable-rpath)
 else
   # Everything FFmpeg builds by itself (system libraries it finds on its own included),
   # plus the external libraries above.
@@ -210,10 +213,11 @@ else
   done
 fi
 
-# Vulkan in every flavour, for the source's hardware frames (the lean builds' tests bring them
-# back with hwdownload to compare), with the system's headers or, for the releases that want
-# newer ones, Debian 13's (vulkan_options); but not in the lean build of one line, so that
-# the filters' refusals in an FFmpeg without Vulkan are tested too (tests/filter_test.cpp).
+# Vulkan and CUDA in every flavour, for the source's hardware frames (the lean builds' tests
+# bring Vulkan's back with hwdownload to compare, and check CUDA's refusals), with the
+# system's headers or, for the releases that want newer ones, Debian 13's (vulkan_options,
+# ffnvcodec_pkgconfig); but no Vulkan in the lean build of one line, so that the filters'
+# refusals in an FFmpeg without it are tested too (tests/filter_test.cpp).
 lean_without_vulkan=8.1
 if [ $flavour = lean ] && [ "$line" = $lean_without_vulkan ]; then
   say "the lean build of $line is built without Vulkan: its tests check the refusals of an FFmpeg without it"
@@ -222,6 +226,10 @@ else
   [ ${#vulkan[@]} -gt 0 ] || die "no Vulkan headers for FFmpeg $version (see above)"
   components+=("${vulkan[@]}")
 fi
+pkg_config_path=$prefix/lib/pkgconfig
+ffnvcodec=$(ffnvcodec_pkgconfig "$work/src/configure") || die "no NVIDIA codec headers for FFmpeg $version (see above)"
+[ -z "$ffnvcodec" ] || pkg_config_path=$ffnvcodec:$pkg_config_path
+components+=(--enable-ffnvcodec)
 
 # FFmpeg's compiles through ccache, paths hashed relative to the build's folder: a build of
 # a new key (an edited filter) compiles only what changed.
@@ -232,7 +240,7 @@ use_ccache "$work" && components+=(--cc="ccache gcc")
 mkdir -p "$work/build"
 say "configuring (log: $work/build/configure.log)"
 (cd "$work/build" &&
-  PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+  PKG_CONFIG_PATH="$pkg_config_path${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
   "$work/src/configure" --prefix="$work/install" \
     --disable-doc --disable-debug --disable-programs --enable-ffmpeg --enable-ffprobe \
     --extra-ldflags="-Wl,-rpath,$prefix/lib" "${components[@]}" >configure.log 2>&1) ||

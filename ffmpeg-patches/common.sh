@@ -43,37 +43,68 @@ fetch_release_tarball() {
   $0 $line --source ffmpeg-$version.tar.xz   (or a directory holding that release)"
 }
 
-# Vulkan's headers for the releases that want newer ones than Debian 12's 1.3.239 (7.1 and
-# later want 1.3.277): Debian 13's, from its Vulkan loader's source, which carries Khronos's
-# Vulkan-Headers. Headers only: FFmpeg opens the system's libvulkan.so.1 at run time.
+# Headers for the releases that want newer ones than Debian 12's, from Debian 13's sources
+# (fetched once as the releases are, checked by their sha256; headers only: FFmpeg opens
+# the drivers' libraries at run time): Vulkan's 1.4.309 (7.1 and later want 1.3.277; Debian
+# 12 has 1.3.239), from its Vulkan loader's source, which carries Khronos's Vulkan-Headers;
+# NVIDIA's codec headers (ffnvcodec) 12.1.14.0 (7.1 and later want 12.1.14.0, or 11.1.5.3
+# of the 11.1 series; Debian 12 has 11.1.5.2).
 vulkan_headers_version=1.4.309.0
 vulkan_headers_sha256=6e37284e5c8ef5f06cef273cc207f0b31cb3b63c1ea2875639e843b01da4e6d7
+ffnvcodec_version=12.1.14.0
+ffnvcodec_sha256=0ca1a0c85b149646fa6ce4d600584507fdccf5a23d58e668d8701e89cee0c3fb
 
-# Prints FFmpeg's configure options for Vulkan, one a line, given the header version its configure
-# (CONFIGURE, the file or, with --from-tarball, the release's tarball) wants: the system's
-# headers where they are new enough, else Debian 13's, downloaded once into $cache.
-vulkan_options() { # CONFIGURE | --from-tarball TARBALL
-  local wanted
-  if [ "$1" = --from-tarball ]; then
-    wanted=$(tar -xOf "$2" --wildcards '*/configure' | grep -o 'vulkan >= [0-9.]*' | head -n 1 | cut -d' ' -f3)
+# The version of pkg-config's PACKAGE that FFmpeg's configure (CONFIGURE, the file or, with
+# --from-tarball, the release's tarball) asks for first.
+wanted_version() { # PACKAGE CONFIGURE | PACKAGE --from-tarball TARBALL
+  local package=$1 wanted
+  if [ "$2" = --from-tarball ]; then
+    wanted=$(tar -xOf "$3" --wildcards '*/configure' | grep -o "$package >= [0-9.]*" | head -n 1 | cut -d' ' -f3)
   else
-    wanted=$(grep -o 'vulkan >= [0-9.]*' "$1" | head -n 1 | cut -d' ' -f3)
+    wanted=$(grep -o "$package >= [0-9.]*" "$2" | head -n 1 | cut -d' ' -f3)
   fi
-  [ -n "$wanted" ] || die "found no Vulkan header version in FFmpeg $version's configure"
+  [ -n "$wanted" ] || die "found no $package version in FFmpeg $version's configure"
+  echo "$wanted"
+}
+
+# Prints the folder of Debian 13's source PACKAGE VERSION (its upstream tree), unpacked into
+# $cache once, after checking that it is as new as WANTED.
+debian13_headers() { # PACKAGE VERSION SHA256 WANTED
+  local package=$1 upstream=$2 sha256=$3 wanted=$4 tree=$cache/headers/$1-$2 tarball
+  dpkg --compare-versions "$upstream" ge "$wanted" ||
+    die "FFmpeg $version wants $package $wanted, newer than the $upstream this script fetches"
+  if [ ! -f "$tree/.unpacked" ]; then
+    tarball=$(fetch_debian_source "$package" "$upstream" "$sha256" trixie "$cache" "$package")
+    rm -rf "$tree" && mkdir -p "$tree"
+    tar -C "$tree" --strip-components=1 -xf "$tarball" || die "cannot unpack $tarball"
+    touch "$tree/.unpacked"
+  fi
+  echo "$tree"
+}
+
+# Prints FFmpeg's configure options for Vulkan, one a line: the system's headers where they
+# are as new as the release wants (CONFIGURE as wanted_version takes it), else Debian 13's.
+vulkan_options() { # CONFIGURE | --from-tarball TARBALL
+  local wanted tree
+  wanted=$(wanted_version vulkan "$@")
   if pkg-config --atleast-version="$wanted" vulkan; then
     printf '%s\n' --enable-vulkan
     return
   fi
-  dpkg --compare-versions "$vulkan_headers_version" ge "$wanted" ||
-    die "FFmpeg $version wants Vulkan headers $wanted, newer than the $vulkan_headers_version this script fetches"
-  local include=$cache/vulkan-headers-$vulkan_headers_version/include tarball
-  if [ ! -f "$include/vulkan/vulkan_core.h" ]; then
-    tarball=$(fetch_debian_source vulkan-loader "$vulkan_headers_version" "$vulkan_headers_sha256" trixie "$cache" vulkan)
-    rm -rf "$include" && mkdir -p "$include"
-    tar -C "$include" -xf "$tarball" --strip-components=4 "vulkan-loader-$vulkan_headers_version/./vulkan-headers/include" ||
-      die "cannot unpack Vulkan's headers from $tarball"
-  fi
-  printf '%s\n' --enable-vulkan "--extra-cflags=-I$include"
+  tree=$(debian13_headers vulkan-loader "$vulkan_headers_version" "$vulkan_headers_sha256" "$wanted")
+  printf '%s\n' --enable-vulkan "--extra-cflags=-I$tree/vulkan-headers/include"
+}
+
+# Prints the folder of the ffnvcodec.pc FFmpeg's configure must find (CONFIGURE as
+# wanted_version takes it) for CUDA and NVENC, or nothing where the system's is as new as
+# the release wants.
+ffnvcodec_pkgconfig() { # CONFIGURE | --from-tarball TARBALL
+  local wanted tree
+  wanted=$(wanted_version ffnvcodec "$@")
+  pkg-config --atleast-version="$wanted" ffnvcodec && return
+  tree=$(debian13_headers nv-codec-headers "$ffnvcodec_version" "$ffnvcodec_sha256" "$wanted")
+  sed "s#@@PREFIX@@#$tree#" "$tree/ffnvcodec.pc.in" >"$tree/ffnvcodec.pc"
+  echo "$tree"
 }
 
 # Fails unless SOURCE (a tree or a tarball) is FFmpeg $version, by its RELEASE file.

@@ -64,12 +64,12 @@ static int hw_frames_format(const GLReaderOutput *out)
     return out->format ? out->format : out->alpha ? GLR_FORMAT_YUVA420 : GLR_FORMAT_NV12;
 }
 
-/* The device part of -init_hw_device's TYPE[=NAME][:DEVICE] for Vulkan, into device ("" for
- * none); -1 where spec is not Vulkan's, or has options after a comma. */
-static int vulkan_device_of(const char *spec, char *device, size_t size)
+/* -init_hw_device's TYPE[=NAME][:DEVICE]: the type, Vulkan or CUDA (AV_HWDEVICE_TYPE_NONE
+ * for another, or for options after a comma), and the device part into device ("" for none). */
+static enum AVHWDeviceType device_of(const char *spec, char *device, size_t size)
 {
     char type[256];
-    return glr_av_hw_device_parse(spec, type, sizeof(type), device, size) == AV_HWDEVICE_TYPE_VULKAN ? 0 : -1;
+    return glr_av_hw_device_parse(spec, type, sizeof(type), device, size);
 }
 
 /* Why hardware frames of out's format cannot be: RGB (why, else empty). */
@@ -85,9 +85,10 @@ av_cold int ff_glreader_check_hw_frames(AVFilterContext *ctx, const GLReaderOutp
 {
     char why[300] = "", device[256];
 
-    if (spec && *spec && vulkan_device_of(spec, device, sizeof(device)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "hw_device=%s: this source writes Vulkan frames, on a device named as "
-               "-init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N (no options after a comma)\n", spec);
+    if (spec && *spec && device_of(spec, device, sizeof(device)) == AV_HWDEVICE_TYPE_NONE) {
+        av_log(ctx, AV_LOG_ERROR, "hw_device=%s: this source writes Vulkan or CUDA frames, on a device named as "
+               "-init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N, cuda, cuda:N (no options after a comma)\n",
+               spec);
         return AVERROR(EINVAL);
     }
     if (hw_frames == GLREADER_HW_FRAMES_ON)
@@ -97,53 +98,101 @@ av_cold int ff_glreader_check_hw_frames(AVFilterContext *ctx, const GLReaderOutp
     return *why ? AVERROR(EINVAL) : 0;
 }
 
+/* "Vulkan" or "CUDA", as the docs name the kinds. */
+static const char *kind_name(enum AVHWDeviceType type)
+{
+    return type == AV_HWDEVICE_TYPE_CUDA ? "CUDA" : "Vulkan";
+}
+
+/* The device spec names, made for GL's (gl->hw_device), or why not where this FFmpeg lacks
+ * its type. Returns 0 or an AVERROR: a device asked for by name that cannot be is an error. */
+static int make_named_device(GLReaderGL *gl, const char *spec, char *why, size_t size)
+{
+    char device[256];
+    enum AVHWDeviceType type = device_of(spec, device, sizeof(device)); /* checked at init */
+    int ret = 0;
+
+    if (!glr_av_has_device_type(type)) {
+        snprintf(why, size, "this FFmpeg has no %s (built without it)", kind_name(type));
+        return 0;
+    }
+#if CONFIG_VULKAN
+    if (type == AV_HWDEVICE_TYPE_VULKAN)
+        ret = glr_av_vulkan_device_for_gl(gl->log, device, NULL, &gl->hw_device);
+#endif
+#if CONFIG_CUDA
+    if (type == AV_HWDEVICE_TYPE_CUDA)
+        ret = glr_av_cuda_device_for_gl(gl->log, device, &gl->hw_device);
+#endif
+    return ret < 0 ? ff_glreader_averror(ret) : 0;
+}
+
+/* The graph's device (ctx->hw_device_ctx) as gl->hw_device where GL writes its memory, or
+ * why not. Returns 0 or an AVERROR where GL cannot say. */
+static int take_graph_device(GLReaderGL *gl, AVFilterContext *ctx, char *why, size_t size)
+{
+    const AVHWDeviceContext *given = (const AVHWDeviceContext *)ctx->hw_device_ctx->data;
+    char name[300] = "";
+    int is_gl = 0, known = 0;
+
+#if CONFIG_VULKAN
+    if (given->type == AV_HWDEVICE_TYPE_VULKAN) {
+        known = 1;
+        is_gl = glr_av_vulkan_device_is_gl(gl->log, ctx->hw_device_ctx, NULL, name, sizeof(name));
+    }
+#endif
+#if CONFIG_CUDA
+    if (given->type == AV_HWDEVICE_TYPE_CUDA) {
+        known = 1;
+        is_gl = glr_av_cuda_device_is_gl(gl->log, ctx->hw_device_ctx, name, sizeof(name));
+    }
+#endif
+    if (!known) {
+        snprintf(why, size, "the graph's device (-filter_hw_device) is %s, not Vulkan or CUDA",
+                 av_hwdevice_get_type_name(given->type));
+        return 0;
+    }
+    if (is_gl < 0)
+        return ff_glreader_averror(is_gl);
+    if (!is_gl) {
+        snprintf(why, size, "the graph's %s device (-filter_hw_device) is %s: GL cannot write its memory",
+                 kind_name(given->type), name);
+        return 0;
+    }
+    if (!(gl->hw_device = av_buffer_ref(ctx->hw_device_ctx)))
+        return AVERROR(ENOMEM);
+    av_log(ctx, AV_LOG_VERBOSE, "hardware frames: the graph's %s device, %s, the GL context's\n",
+           kind_name(given->type), name);
+    return 0;
+}
+
 av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLReaderOutput *out,
                                          enum GLReaderHWFrames hw_frames, const char *spec)
 {
-    int on = hw_frames == GLREADER_HW_FRAMES_ON;
-    char why[400] = "", device[256] = "";
+    int on = hw_frames == GLREADER_HW_FRAMES_ON, ret = 0;
+    char why[400] = "";
 
     if (gl->hw_device || hw_frames == GLREADER_HW_FRAMES_OFF) /* chosen before the graph was configured again */
         return 0;
     if (!on && !(spec && *spec) && !ctx->hw_device_ctx) /* auto, and no device given: read back, as ever */
         return 0;
-    if (spec && *spec)
-        vulkan_device_of(spec, device, sizeof(device)); /* checked at init */
     rgb_refused(out, why, sizeof(why));
-    if (!*why) {
-#if CONFIG_VULKAN
-        if (!glr_av_has_device_type(AV_HWDEVICE_TYPE_VULKAN)) {
-            snprintf(why, sizeof(why), "this FFmpeg has no Vulkan (built without it)");
-        } else if (spec && *spec) { /* asked for by name: a failure is an error */
-            int ret = glr_av_vulkan_device_for_gl(gl->log, device, NULL, &gl->hw_device);
-            return ret < 0 ? ff_glreader_averror(ret) : 0;
-        } else if (ctx->hw_device_ctx) {
-            const AVHWDeviceContext *given = (const AVHWDeviceContext *)ctx->hw_device_ctx->data;
-            char name[300];
-            int is_gl;
-            if (given->type != AV_HWDEVICE_TYPE_VULKAN) {
-                snprintf(why, sizeof(why), "the graph's device (-filter_hw_device) is %s, not Vulkan",
-                         av_hwdevice_get_type_name(given->type));
-            } else if ((is_gl = glr_av_vulkan_device_is_gl(gl->log, ctx->hw_device_ctx, NULL, name, sizeof(name))) < 0) {
-                return ff_glreader_averror(is_gl);
-            } else if (!is_gl) {
-                snprintf(why, sizeof(why), "the graph's Vulkan device (-filter_hw_device) is %s: GL cannot write "
-                         "its memory", name);
-            } else if (!(gl->hw_device = av_buffer_ref(ctx->hw_device_ctx))) {
-                return AVERROR(ENOMEM);
-            } else {
-                av_log(ctx, AV_LOG_VERBOSE, "hardware frames: the graph's Vulkan device, %s, the GL context's\n", name);
-            }
-        } else if (on) { /* the GL context's own */
-            int ret = glr_av_vulkan_device_for_gl(gl->log, NULL, NULL, &gl->hw_device);
-            return ret < 0 ? ff_glreader_averror(ret) : 0;
-        }
-#else
+    if (*why) {
+        /* said below */
+    } else if (spec && *spec) {
+        ret = make_named_device(gl, spec, why, sizeof(why));
+    } else if (ctx->hw_device_ctx) {
+        ret = take_graph_device(gl, ctx, why, sizeof(why));
+    } else if (!glr_av_has_device_type(AV_HWDEVICE_TYPE_VULKAN)) { /* on: the GL context's own Vulkan device */
         snprintf(why, sizeof(why), "this FFmpeg has no Vulkan (built without it)");
+    } else {
+#if CONFIG_VULKAN
+        if ((ret = glr_av_vulkan_device_for_gl(gl->log, NULL, NULL, &gl->hw_device)) < 0)
+            ret = ff_glreader_averror(ret);
 #endif
     }
-    if (!*why)
-        return 0;
+    if (ret < 0 || !*why)
+        return ret;
     if (on) {
         av_log(ctx, AV_LOG_ERROR, "hw_frames=on: %s\n", why);
         return AVERROR(ENOSYS);
@@ -152,41 +201,86 @@ av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, c
     return 0;
 }
 
+/* The kind of frames on gl->hw_device. */
+static enum AVHWDeviceType hw_kind(const GLReaderGL *gl)
+{
+    return ((const AVHWDeviceContext *)gl->hw_device->data)->type;
+}
+
 /* Hardware frames of outlink's negotiated size on gl->hw_device: the conversion and the
  * pool, which becomes outlink's frames context. */
 static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink)
 {
-#if CONFIG_VULKAN
     struct glr_converter_params params = { .width = outlink->w, .height = outlink->h, .format = hw_frames_format(out),
                                            .color = { .matrix = out->matrix, .range = out->range,
                                                       .chroma = out->chroma_loc } }; /* top row first */
-    int ret;
+    AVBufferRef *pool = NULL;
+    int ret = AVERROR_BUG; /* a kind this FFmpeg lacks is never negotiated */
 
     gl->format = params.format;
     if (!(gl->converter = glr_converter_create(gl->log, &params)))
         return ff_glreader_averror(glr_last_error_code());
-    if ((ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params, gl->converter)) < 0)
+#if CONFIG_VULKAN
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN) {
+        ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params, gl->converter);
+        pool = gl->vulkan.pool;
+    }
+#endif
+#if CONFIG_CUDA
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA) {
+        ret = glr_av_cuda_frames_init(&gl->cuda, gl->log, gl->hw_device, &params, gl->converter);
+        pool = gl->cuda.pool;
+    }
+#endif
+    if (ret < 0)
         return ff_glreader_averror(ret);
     av_buffer_unref(&GLR_LINK_HW_FRAMES(outlink));
-    return (GLR_LINK_HW_FRAMES(outlink) = av_buffer_ref(gl->vulkan.pool)) ? 0 : AVERROR(ENOMEM);
-#else
-    return AVERROR_BUG; /* never negotiated */
-#endif
+    return (GLR_LINK_HW_FRAMES(outlink) = av_buffer_ref(pool)) ? 0 : AVERROR(ENOMEM);
 }
 
 int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct glr_source *source, AVFrame **frame,
-                           glr_gl_fence **fence)
+                           void **mark)
 {
-#if CONFIG_VULKAN
-    int ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, fence);
+    int ret = AVERROR_BUG;
 
+#if CONFIG_VULKAN
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
+        ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, (glr_gl_fence **)mark);
+#endif
+#if CONFIG_CUDA
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
+        ret = glr_av_cuda_convert(&gl->cuda, gl->log, source, frame, (CUevent *)mark);
+#endif
     if (ret < 0)
         return ff_glreader_averror(ret);
     glr_frame_take_link_properties(*frame, outlink);
     return 0;
-#else
-    (void)gl; (void)outlink; (void)source; (void)frame; (void)fence;
-    return AVERROR_BUG;
+}
+
+int ff_glreader_hw_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns)
+{
+    int ret = AVERROR_BUG;
+
+#if CONFIG_VULKAN
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
+        ret = glr_converter_fence_wait(gl->converter, (glr_gl_fence *)mark, timeout_ns);
+#endif
+#if CONFIG_CUDA
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
+        ret = glr_av_cuda_wait(&gl->cuda, gl->log, (CUevent)mark, timeout_ns);
+#endif
+    return ret < 0 ? ff_glreader_averror(ret) : ret;
+}
+
+void ff_glreader_hw_forget(GLReaderGL *gl, void *mark)
+{
+#if CONFIG_VULKAN
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
+        glr_converter_fence_delete(gl->converter, (glr_gl_fence *)mark);
+#endif
+#if CONFIG_CUDA
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
+        glr_av_cuda_forget(&gl->cuda, (CUevent)mark);
 #endif
 }
 
@@ -200,7 +294,7 @@ av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput 
                                        * muxer's reader paused): wait with them. */
                                       .capture_timeout_ns = UINT64_MAX };
 
-    if (outlink->format == AV_PIX_FMT_VULKAN)
+    if (outlink->format == AV_PIX_FMT_VULKAN || outlink->format == AV_PIX_FMT_CUDA)
         return create_hw_frames(gl, out, outlink);
     glr_ring_destroy(&gl->ring);
     av_freep(&gl->pixels);
@@ -230,6 +324,9 @@ av_cold void ff_glreader_gl_uninit(GLReaderGL *gl)
         glr_ring_destroy(&gl->ring);
 #if CONFIG_VULKAN
         glr_av_vulkan_frames_uninit(&gl->vulkan); /* the frames downstream keep the pool */
+#endif
+#if CONFIG_CUDA
+        glr_av_cuda_frames_uninit(&gl->cuda);
 #endif
         glr_converter_destroy(&gl->converter);
         glr_scene_destroy(&gl->scene);
@@ -276,7 +373,7 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, 
         return AVERROR(EINVAL);
     }
     if (gl->hw_device) { /* taken where the graph can: the encoder (or filter) lists it */
-        formats[n++] = AV_PIX_FMT_VULKAN;
+        formats[n++] = hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA ? AV_PIX_FMT_CUDA : AV_PIX_FMT_VULKAN;
         any_yuv = 1;
         if (hw_frames == GLREADER_HW_FRAMES_ON)
             count = 0;
@@ -346,7 +443,9 @@ void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReade
         glr_ring_get_stats(gl->ring, &st);
         how = strcmp(st.fill, "gpu-convert") ? "read back as rendered" : "converted on the GPU";
     } else if (gl->converter) {
-        how = "converted on the GPU into Vulkan frames, nothing read back";
+        how = gl->hw_device && hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA
+            ? "converted on the GPU into CUDA frames, nothing read back"
+            : "converted on the GPU into Vulkan frames, nothing read back";
     }
     if (glr_format_get_info(gl->format)->yuv) {
         const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };

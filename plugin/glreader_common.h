@@ -28,6 +28,9 @@
 #if CONFIG_VULKAN
 #include <glreader/utils/libav_vulkan_frames.h>
 #endif
+#if CONFIG_CUDA
+#include <glreader/utils/libav_cuda_frames.h>
+#endif
 
 /* The frames a filter outputs: format (0: negotiated with the graph), the Image pass's
  * alpha (enum glr_alpha), YUV colour, ring depth, hardware. */
@@ -82,9 +85,12 @@ typedef struct GLReaderGL {
     glr_ring *ring;     /* frames read back asynchronously, or */
     uint8_t *pixels;    /* a frame read synchronously, bottom row first, or */
     glr_converter *converter; /* frames converted into hardware frames: nothing read back */
-    AVBufferRef *hw_device;   /* the Vulkan device hardware frames are offered on, once chosen */
+    AVBufferRef *hw_device;   /* the device (Vulkan, CUDA) hardware frames are offered on, once chosen */
 #if CONFIG_VULKAN
     struct glr_av_vulkan_frames vulkan; /* their pool, and its planes imported into GL */
+#endif
+#if CONFIG_CUDA
+    struct glr_av_cuda_frames cuda; /* their pool, and the GL textures copied into them */
 #endif
     struct glr_av_lender lender; /* frames lent downstream (lender.kept, atomic) */
     atomic_uintptr_t filter; /* the AVFilterContext messages go to; 0 once the filter is gone */
@@ -109,15 +115,17 @@ enum GLReaderHWFrames {
 };
 
 /* Checks the hardware frames' options (at init, before anything is made): spec in
- * -init_hw_device's spelling for Vulkan, and with hw_frames=on a YUV format. Returns 0 or
- * AVERROR(EINVAL), the cause logged. */
+ * -init_hw_device's spelling for Vulkan or CUDA, and with hw_frames=on a YUV format. Returns
+ * 0 or AVERROR(EINVAL), the cause logged. */
 int ff_glreader_check_hw_frames(AVFilterContext *ctx, const GLReaderOutput *out, enum GLReaderHWFrames hw_frames,
                                 const char *spec);
 
-/* Chooses the Vulkan device hardware frames go to (in query_formats, where the graph's
- * device is known): the one `spec` names (-init_hw_device's spelling: vulkan, vulkan:1),
- * else the graph's (-filter_hw_device, or the one -init_hw_device made), else with
- * GLREADER_HW_FRAMES_ON the GL context's own. It must be the device behind the GL context.
+/* Chooses the device hardware frames go to (in query_formats, where the graph's device is
+ * known), Vulkan (AV_PIX_FMT_VULKAN frames) or CUDA (AV_PIX_FMT_CUDA, for NVENC): the one
+ * `spec` names (-init_hw_device's spelling: vulkan, vulkan:1, cuda, cuda:0), else the
+ * graph's (-filter_hw_device, or the one -init_hw_device made), else with
+ * GLREADER_HW_FRAMES_ON the GL context's own Vulkan device. It must be the device behind
+ * the GL context.
  * Sets gl->hw_device, or leaves it NULL where none is offered: off, and auto without a
  * device or with one it cannot use (said in a line). The context must be current. Returns
  * 0 or an AVERROR, the cause logged (hw_frames=on with nothing to use, a bad spec). */
@@ -131,11 +139,18 @@ int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLR
 int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync);
 
 /* Hardware frames: converts source's frame into a frame of the pool, tagged with outlink's
- * properties, and starts the GPU's work: *fence signals once it is written
- * (glr_converter_fence_wait, glr_converter_fence_delete with gl->converter). The context
- * must be current. Returns 0 or an AVERROR, the cause logged. */
+ * properties, and starts the GPU's work: *mark passes once it is written
+ * (ff_glreader_hw_wait, then ff_glreader_hw_forget). The context must be current. Returns
+ * 0 or an AVERROR, the cause logged. */
 int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct glr_source *source, AVFrame **frame,
-                           glr_gl_fence **fence);
+                           void **mark);
+
+/* 1 once the work behind mark (ff_glreader_hw_capture's) is done, 0 where timeout_ns
+ * (UINT64_MAX: none) passed first, or an AVERROR, the cause logged. The context current. */
+int ff_glreader_hw_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns);
+
+/* Frees mark, done or not. The context current. */
+void ff_glreader_hw_forget(GLReaderGL *gl, void *mark);
 
 /* Reads the scene synchronously (glReadPixels into gl->pixels, waiting for the GL), then
  * copies it into a pooled frame of outlink, rows turned upright: the usual design, for
@@ -157,7 +172,7 @@ int ff_glreader_averror(int code);
  * first (the format most encoders take, converted on the GPU: libx264 gets 4:2:0 tagged
  * BT.709, not RGB it would encode as 4:4:4), then nv12, yuv444p and p010le, then rgba and
  * bgra read back as rendered; only RGB with `rgb_only` (the synchronous readback). Where
- * gl->hw_device is set, Vulkan frames come first (and alone with hw_frames=on): the graph
+ * gl->hw_device is set, its hardware frames come first (and alone with hw_frames=on): the graph
  * takes them where it can. YUV carries the colour the ring converts with (where the
  * release negotiates colour on links). */
 int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, const GLReaderOutput *out,

@@ -2,7 +2,7 @@
  * glreader video source: renders a Shadertoy shader or project (buffers, channels from
  * pictures, videos and sound) headless with OpenGL and reads each frame back through
  * glreader's ring of persistently mapped PBOs, or, where the graph takes hardware frames
- * (hw_frames), converts it on the GPU into Vulkan frames with nothing read back; with
+ * (hw_frames), converts it on the GPU into Vulkan or CUDA frames with nothing read back; with
  * sound=1, a second output carries the project's Sound pass, as glreader-export's sound
  * track has it.
  *
@@ -54,10 +54,10 @@ typedef struct GLReaderReady {
 typedef struct GLReaderShared {
     GLReaderGL gl;
     AVFilterLink *outlink;   /* hardware frames take its properties */
-    /* Hardware frames converted, oldest first, each with the fence after its conversion:
-     * the render thread's alone. */
+    /* Hardware frames converted, oldest first, each with the mark after its conversion (a GL
+     * fence, a CUDA event): the render thread's alone. */
     AVFrame *converting[MAX_DEPTH];
-    glr_gl_fence *fences[MAX_DEPTH];
+    void *marks[MAX_DEPTH];
     int converting_start;
     glr_project *project;
     glr_media_channels *media; /* decoded on the thread that renders */
@@ -143,11 +143,11 @@ static const AVOption glreader_options[] = {
     { "readback",   "how frames are read back", OFFSET(readback), AV_OPT_TYPE_INT, { .i64 = READBACK_RING }, READBACK_RING, READBACK_SYNC, FLAGS, "readback" },
         { "ring",   "asynchronously, through the ring of mapped buffers", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_RING }, 0, 0, FLAGS, "readback" },
         { "sync",   "glReadPixels into memory, then a copy: the usual design, for comparison", 0, AV_OPT_TYPE_CONST, { .i64 = READBACK_SYNC }, 0, 0, FLAGS, "readback" },
-    { "hw_frames",  "Vulkan frames converted on the GPU, nothing read back: auto (where a device is given and the graph takes them), on (or an error), off", OFFSET(hw_frames), AV_OPT_TYPE_INT, { .i64 = GLREADER_HW_FRAMES_AUTO }, GLREADER_HW_FRAMES_AUTO, GLREADER_HW_FRAMES_OFF, FLAGS, "hw_frames" },
-        { "auto",   "where the graph has a Vulkan device (-filter_hw_device, or hw_device) and takes the frames", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_AUTO }, 0, 0, FLAGS, "hw_frames" },
-        { "on",     "always, on the graph's Vulkan device, hw_device's, or the GL context's own", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_ON }, 0, 0, FLAGS, "hw_frames" },
+    { "hw_frames",  "Vulkan or CUDA frames converted on the GPU, nothing read back: auto (where a device is given and the graph takes them), on (or an error), off", OFFSET(hw_frames), AV_OPT_TYPE_INT, { .i64 = GLREADER_HW_FRAMES_AUTO }, GLREADER_HW_FRAMES_AUTO, GLREADER_HW_FRAMES_OFF, FLAGS, "hw_frames" },
+        { "auto",   "where the graph has a Vulkan or CUDA device (-filter_hw_device, or hw_device) and takes the frames", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_AUTO }, 0, 0, FLAGS, "hw_frames" },
+        { "on",     "always, on the graph's device, hw_device's, or the GL context's own Vulkan device", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_ON }, 0, 0, FLAGS, "hw_frames" },
         { "off",    "read back", 0, AV_OPT_TYPE_CONST, { .i64 = GLREADER_HW_FRAMES_OFF }, 0, 0, FLAGS, "hw_frames" },
-    { "hw_device",  "the Vulkan device of the hardware frames, as -init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N (default: the graph's)", OFFSET(hw_device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "hw_device",  "the device of the hardware frames, as -init_hw_device names it: vulkan, vulkan:N, vulkan=NAME:N, cuda, cuda:N (default: the graph's)", OFFSET(hw_device), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -247,7 +247,7 @@ static int can_capture(const GLReaderContext *s, const GLReaderShared *shared)
 }
 
 /* Captures the frame drawn last, number n: into the ring, or converted into a hardware
- * frame whose fence goes behind the others'. Returns 0 or an AVERROR, the cause logged. */
+ * frame whose mark goes behind the others'. Returns 0 or an AVERROR, the cause logged. */
 static int capture(GLReaderShared *shared, int64_t n)
 {
     struct glr_source source = glr_scene_source(shared->gl.scene);
@@ -256,7 +256,7 @@ static int capture(GLReaderShared *shared, int64_t n)
     if (!shared->gl.converter)
         return (ret = glr_ring_capture(shared->gl.ring, &source, n)) < 0 ? ff_glreader_averror(ret) : 0;
     return ff_glreader_hw_capture(&shared->gl, shared->outlink, &source, &shared->converting[slot],
-                                  &shared->fences[slot]);
+                                  &shared->marks[slot]);
 }
 
 /* The oldest captured frame into *ready once the GPU wrote it, waiting for it when
@@ -268,9 +268,9 @@ static int acquire(GLReaderShared *shared, GLReaderReady *ready, int blocking)
     ready->hw = NULL;
     if (!shared->gl.converter)
         return glr_ring_acquire(shared->gl.ring, &ready->lease, blocking ? UINT64_MAX : 0);
-    if ((ret = glr_converter_fence_wait(shared->gl.converter, shared->fences[slot], blocking ? UINT64_MAX : 0)) <= 0)
+    if ((ret = ff_glreader_hw_wait(&shared->gl, shared->marks[slot], blocking ? UINT64_MAX : 0)) <= 0)
         return ret < 0 ? ret : -EAGAIN;
-    glr_converter_fence_delete(shared->gl.converter, shared->fences[slot]);
+    ff_glreader_hw_forget(&shared->gl, shared->marks[slot]);
     ready->hw = shared->converting[slot];
     shared->converting_start = (slot + 1) % MAX_DEPTH;
     return 0;
@@ -281,7 +281,7 @@ static void drop_converting(GLReaderShared *shared)
 {
     for (; shared->gl.converter && shared->in_flight; shared->in_flight--) {
         int slot = shared->converting_start;
-        glr_converter_fence_delete(shared->gl.converter, shared->fences[slot]);
+        ff_glreader_hw_forget(&shared->gl, shared->marks[slot]);
         av_frame_free(&shared->converting[slot]);
         shared->converting_start = (slot + 1) % MAX_DEPTH;
     }

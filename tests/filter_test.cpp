@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -401,6 +402,31 @@ bool ffmpeg_has_vulkan()
     return r.status == 0 && r.log.find("\nvulkan\n") != std::string::npos;
 }
 
+// Runs ffmpeg with way (its arguments before a raw output, hwdownload bringing the source's
+// hardware frames back to memory) and expects want, the ring's bytes of the counter frames
+// of format at width x height, every frame once and in order, and the summary saying they
+// were converted into kind's frames ("Vulkan", "CUDA").
+void expect_the_ring_s_bytes_through(const std::vector<std::string> &way, const char *format, int width, int height,
+                                     const std::vector<glr_test::yuv_planes> &want, const std::string &kind)
+{
+    std::string command;
+    for (const std::string &arg : way)
+        command += " " + arg;
+    SCOPED_TRACE(std::string(format) + ":" + command);
+    std::string out = glr_test::scratch_path("hw_frames.raw");
+    std::vector<std::string> args = {"-v", "verbose"};
+    args.insert(args.end(), way.begin(), way.end());
+    args.insert(args.end(), {"-f", "rawvideo", out});
+    run_result r = ffmpeg(args, "hw_frames");
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find(std::to_string(want.size()) + " frames of " + format + ", converted on the GPU into " + kind +
+                         " frames, nothing read back"),
+              std::string::npos)
+        << r.log;
+    EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), width, height, want), "");
+    std::remove(out.c_str());
+}
+
 TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
 {
     // Vulkan frames (lavapipe here, the Vulkan device behind llvmpipe's GL) where the graph
@@ -430,24 +456,8 @@ TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
         };
         if (ffmpeg_major() >= 7)
             ways.push_back({"-f", "lavfi", "-i", source + ":depth=2:hw_frames=on", "-vf", download.substr(1)});
-        for (const auto &way : ways) {
-            std::string command;
-            for (const std::string &arg : way)
-                command += " " + arg;
-            SCOPED_TRACE(std::string(format) + ":" + command);
-            std::string out = glr_test::scratch_path("hw_frames.raw");
-            std::vector<std::string> args = {"-v", "verbose"};
-            args.insert(args.end(), way.begin(), way.end());
-            args.insert(args.end(), {"-f", "rawvideo", out});
-            run_result r = ffmpeg(args, "hw_frames");
-            ASSERT_EQ(r.status, 0) << r.log;
-            EXPECT_NE(r.log.find(std::to_string(frames) + " frames of " + format +
-                                 ", converted on the GPU into Vulkan frames, nothing read back"),
-                      std::string::npos)
-                << r.log;
-            EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), width, height, want), "");
-            std::remove(out.c_str());
-        }
+        for (const auto &way : ways)
+            expect_the_ring_s_bytes_through(way, format, width, height, want, "Vulkan");
     }
 }
 
@@ -476,7 +486,8 @@ TEST(filter_test, hardware_frames_go_only_where_the_graph_takes_them_and_refusal
     }
     // Refused at the source's start (-f lavfi: before the output exists), on every line.
     const std::vector<std::pair<std::string, std::string>> refused = {
-        {"hw_device=cuda", "hw_device=cuda: this source writes Vulkan frames, on a device named as -init_hw_device names it"},
+        {"hw_device=vaapi", "hw_device=vaapi: this source writes Vulkan or CUDA frames, on a device named as -init_hw_device "
+                            "names it"},
         {"format=rgba:hw_frames=on", "hw_frames=on: format=rgba is RGB, and hardware frames hold YUV"},
         {"readback=sync:hw_frames=on", "readback=sync reads frames back, hw_frames=on reads nothing back: pick one"},
     };
@@ -487,6 +498,56 @@ TEST(filter_test, hardware_frames_go_only_where_the_graph_takes_them_and_refusal
         expect_failure_saying(r, words);
         struct stat st;
         EXPECT_NE(stat(out.c_str(), &st), 0) << "the output was created";
+    }
+}
+
+// What the source's CUDA frames need that this machine lacks, in the words of the refusal
+// ("" where nothing is): CUDA in this FFmpeg, NVIDIA's driver, a GL context on a CUDA device
+// (the renderer the source logged in log).
+std::string cuda_missing(const std::string &log)
+{
+    if (ffmpeg({"-hwaccels"}, "hwaccels").log.find("\ncuda\n") == std::string::npos)
+        return "this FFmpeg has no CUDA (built without it)";
+    if (!dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL))
+        return "no CUDA driver: Cannot load libcuda.so.1";
+    size_t renderer = log.find("OpenGL renderer: ");
+    if (renderer == std::string::npos || log.compare(renderer + 17, 6, "NVIDIA") != 0)
+        return "the GL context runs on no CUDA device";
+    return "";
+}
+
+TEST(filter_test, cuda_frames_are_the_gpu_conversion_byte_for_byte_or_refused_naming_what_is_missing)
+{
+    // CUDA frames (for NVENC) on the CUDA device behind the GL context: where they can
+    // start, brought back by hwdownload they are byte for byte what the ring makes of the
+    // same frames, all 24 in order, on the device hw_device names and on the graph's. Where
+    // they cannot, the refusal names what is missing before the output exists, and the test
+    // finds out on its own which piece this machine lacks, so a refusal for another reason
+    // fails it. Here (no GPU) the driver is missing; the GPU bundle runs it on NVIDIA's.
+    std::string shader = glr_test::write_counter_shader();
+    std::string out = glr_test::scratch_path("cuda_frames.mkv");
+    run_result probe = ffmpeg({"-f", "lavfi", "-i", "glreader=s=64x32:d=0.2:format=nv12:hw_frames=on:hw_device=cuda",
+                               "-c:v", "ffv1", out},
+                              "cuda_probe");
+    std::string missing = cuda_missing(probe.log);
+    if (!missing.empty()) {
+        expect_failure_saying(probe, missing);
+        struct stat st;
+        EXPECT_NE(stat(out.c_str(), &st), 0) << "the output was created";
+        return;
+    }
+    std::remove(out.c_str());
+    const int width = 208, height = 118, frames = 24;
+    for (const char *format : {"nv12", "p010le", "yuv444p"}) {
+        auto want = glr_test::counter_frames_converted(width, height, frames, glr_format_from_name(format), {});
+        std::string source = "glreader=shader=" + shader + ":s=208x118:r=24:d=1:format=" + format;
+        std::string download = std::string(",hwdownload,format=") + format;
+        const std::vector<std::vector<std::string>> ways = {
+            {"-filter_complex", source + ":depth=4:hw_frames=on:hw_device=cuda" + download},
+            {"-init_hw_device", "cuda=cu", "-filter_hw_device", "cu", "-filter_complex", source + ":depth=1" + download},
+        };
+        for (const auto &way : ways)
+            expect_the_ring_s_bytes_through(way, format, width, height, want, "CUDA");
     }
 }
 
