@@ -68,15 +68,20 @@ wanted_version() { # PACKAGE CONFIGURE | PACKAGE --from-tarball TARBALL
 }
 
 # Prints the folder of Debian 13's source PACKAGE VERSION (its upstream tree), unpacked into
-# $cache once, after checking that it is as new as WANTED.
+# $cache once, after checking that it is as new as WANTED; an ffnvcodec.pc.in there becomes
+# the ffnvcodec.pc of that folder. Its callers run it in $(...), where a die ends only the
+# subshell: they check its status.
 debian13_headers() { # PACKAGE VERSION SHA256 WANTED
   local package=$1 upstream=$2 sha256=$3 wanted=$4 tree=$cache/headers/$1-$2 tarball
   dpkg --compare-versions "$upstream" ge "$wanted" ||
     die "FFmpeg $version wants $package $wanted, newer than the $upstream this script fetches"
   if [ ! -f "$tree/.unpacked" ]; then
-    tarball=$(fetch_debian_source "$package" "$upstream" "$sha256" trixie "$cache" "$package")
+    tarball=$(fetch_debian_source "$package" "$upstream" "$sha256" trixie "$cache" "$package") || exit 1
     rm -rf "$tree" && mkdir -p "$tree"
     tar -C "$tree" --strip-components=1 -xf "$tarball" || die "cannot unpack $tarball"
+    if [ -f "$tree/ffnvcodec.pc.in" ]; then
+      sed "s#@@PREFIX@@#$tree#" "$tree/ffnvcodec.pc.in" >"$tree/ffnvcodec.pc" || die "cannot write $tree/ffnvcodec.pc"
+    fi
     touch "$tree/.unpacked"
   fi
   echo "$tree"
@@ -86,24 +91,23 @@ debian13_headers() { # PACKAGE VERSION SHA256 WANTED
 # are as new as the release wants (CONFIGURE as wanted_version takes it), else Debian 13's.
 vulkan_options() { # CONFIGURE | --from-tarball TARBALL
   local wanted tree
-  wanted=$(wanted_version vulkan "$@")
+  wanted=$(wanted_version vulkan "$@") || return 1
   if pkg-config --atleast-version="$wanted" vulkan; then
     printf '%s\n' --enable-vulkan
     return
   fi
-  tree=$(debian13_headers vulkan-loader "$vulkan_headers_version" "$vulkan_headers_sha256" "$wanted")
+  tree=$(debian13_headers vulkan-loader "$vulkan_headers_version" "$vulkan_headers_sha256" "$wanted") || return 1
   printf '%s\n' --enable-vulkan "--extra-cflags=-I$tree/vulkan-headers/include"
 }
 
 # Prints the folder of the ffnvcodec.pc FFmpeg's configure must find (CONFIGURE as
 # wanted_version takes it) for CUDA and NVENC, or nothing where the system's is as new as
-# the release wants.
+# the release wants. Fails (after saying why) where neither can be had.
 ffnvcodec_pkgconfig() { # CONFIGURE | --from-tarball TARBALL
   local wanted tree
-  wanted=$(wanted_version ffnvcodec "$@")
+  wanted=$(wanted_version ffnvcodec "$@") || return 1
   pkg-config --atleast-version="$wanted" ffnvcodec && return
-  tree=$(debian13_headers nv-codec-headers "$ffnvcodec_version" "$ffnvcodec_sha256" "$wanted")
-  sed "s#@@PREFIX@@#$tree#" "$tree/ffnvcodec.pc.in" >"$tree/ffnvcodec.pc"
+  tree=$(debian13_headers nv-codec-headers "$ffnvcodec_version" "$ffnvcodec_sha256" "$wanted") || return 1
   echo "$tree"
 }
 

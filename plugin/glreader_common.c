@@ -207,6 +207,11 @@ static enum AVHWDeviceType hw_kind(const GLReaderGL *gl)
     return ((const AVHWDeviceContext *)gl->hw_device->data)->type;
 }
 
+enum AVPixelFormat ff_glreader_hw_pix_fmt(const GLReaderGL *gl)
+{
+    return hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA ? AV_PIX_FMT_CUDA : AV_PIX_FMT_VULKAN;
+}
+
 /* Hardware frames of outlink's negotiated size on gl->hw_device: the conversion and the
  * pool, which becomes outlink's frames context. */
 static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink)
@@ -232,8 +237,10 @@ static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, A
         pool = gl->cuda.pool;
     }
 #endif
-    if (ret < 0)
+    if (ret < 0) {
+        glr_converter_destroy(&gl->converter); /* no frames: nothing is converted */
         return ff_glreader_averror(ret);
+    }
     av_buffer_unref(&GLR_LINK_HW_FRAMES(outlink));
     return (GLR_LINK_HW_FRAMES(outlink) = av_buffer_ref(pool)) ? 0 : AVERROR(ENOMEM);
 }
@@ -244,12 +251,18 @@ int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct g
     int ret = AVERROR_BUG;
 
 #if CONFIG_VULKAN
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
-        ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, (glr_gl_fence **)mark);
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN) {
+        glr_gl_fence *fence = NULL;
+        ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, &fence);
+        *mark = fence;
+    }
 #endif
 #if CONFIG_CUDA
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
-        ret = glr_av_cuda_convert(&gl->cuda, gl->log, source, frame, (CUevent *)mark);
+    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA) {
+        CUevent event = NULL;
+        ret = glr_av_cuda_convert(&gl->cuda, gl->log, source, frame, &event);
+        *mark = event;
+    }
 #endif
     if (ret < 0)
         return ff_glreader_averror(ret);
@@ -373,7 +386,7 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, 
         return AVERROR(EINVAL);
     }
     if (gl->hw_device) { /* taken where the graph can: the encoder (or filter) lists it */
-        formats[n++] = hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA ? AV_PIX_FMT_CUDA : AV_PIX_FMT_VULKAN;
+        formats[n++] = ff_glreader_hw_pix_fmt(gl);
         any_yuv = 1;
         if (hw_frames == GLREADER_HW_FRAMES_ON)
             count = 0;

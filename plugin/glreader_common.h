@@ -138,6 +138,10 @@ int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLR
  * fills (RGB formats only). Returns 0 or an AVERROR, the cause logged. */
 int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync);
 
+/* The pixel format of the hardware frames on gl->hw_device (set): AV_PIX_FMT_VULKAN or
+ * AV_PIX_FMT_CUDA. */
+enum AVPixelFormat ff_glreader_hw_pix_fmt(const GLReaderGL *gl);
+
 /* Hardware frames: converts source's frame into a frame of the pool, tagged with outlink's
  * properties, and starts the GPU's work: *mark passes once it is written
  * (ff_glreader_hw_wait, then ff_glreader_hw_forget). The context must be current. Returns

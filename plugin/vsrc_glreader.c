@@ -558,7 +558,8 @@ static int glreader_config_props(AVFilterLink *outlink)
     outlink->time_base = av_inv_q(s->frame_rate);
     GLR_FRAME_RATE(outlink) = s->frame_rate;
     if (s->thread_started) /* a graph configured again: the ring (or pool) already makes this link's frames */
-        return outlink->format == (shared->gl.converter ? AV_PIX_FMT_VULKAN : glr_av_pix_fmt(shared->gl.format))
+        return outlink->format == (shared->gl.converter ? ff_glreader_hw_pix_fmt(&shared->gl)
+                                                        : glr_av_pix_fmt(shared->gl.format))
                    ? 0 : AVERROR(ENOSYS);
     shared->outlink = outlink;
     if ((ret = glr_context_make_current(shared->gl.gl)) < 0)

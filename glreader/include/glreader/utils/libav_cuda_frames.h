@@ -208,15 +208,15 @@ static inline int glr_av_cuda_device_for_gl(glr_log *log, const char *spec, AVBu
     if (spec && *spec) {
         ordinal = strtol(spec, &end, 10);
         if (end == spec || *end || ordinal < 0 || d->cu->cuDeviceGet(&chosen, (int)ordinal) != CUDA_SUCCESS) {
-            snprintf(message, sizeof(message), "no CUDA device %s (FFmpeg's -init_hw_device cuda:%s; CUDA numbers them "
-                     "from 0)", spec, spec);
+            snprintf(message, sizeof(message), "no CUDA device %.100s (FFmpeg's -init_hw_device cuda:%.100s; CUDA numbers "
+                     "them from 0)", spec, spec);
             ret = glr_av_fail_(log, -ENODEV, message);
             goto fail;
         }
         if (!glr_av_cuda_is_one_of_(chosen, gl_devices, count)) {
-            snprintf(message, sizeof(message), "CUDA device %s is not the one the GL context runs on: GL writes the "
-                     "frames, so CUDA frames live on GL's device (leave the device out, or render on it: "
-                     "GLR_EGL_DEVICE=cuda:%s)", spec, spec);
+            snprintf(message, sizeof(message), "CUDA device %.100s is not the one the GL context runs on: GL writes "
+                     "the frames, so CUDA frames live on GL's device (leave the device out, or render on it: "
+                     "GLR_EGL_DEVICE=cuda:%.100s)", spec, spec);
             ret = glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
             goto fail;
         }
@@ -249,29 +249,32 @@ fail:
 }
 
 /* Whether device (a CUDA AVHWDeviceContext, FFmpeg's own: -init_hw_device cuda) is one the
- * current GL context runs on: 1, or 0 (another: not logged, its name and why in name), or a
- * negative code where CUDA cannot say (no driver, GL on no CUDA device: logged). */
+ * current GL context runs on: 1, or 0 (another, or GL runs on no CUDA device: not logged,
+ * the device's name and why not in name), or a negative code where CUDA cannot say
+ * (logged). */
 static inline int glr_av_cuda_device_is_gl(glr_log *log, AVBufferRef *device, char *name, size_t size)
 {
     const AVCUDADeviceContext *hw = (const AVCUDADeviceContext *)((AVHWDeviceContext *)device->data)->hwctx;
     CudaFunctions *cu = NULL;
     CUdevice gl_devices[16], given = 0;
     CUcontext popped;
-    unsigned count;
+    unsigned count = 0;
     char device_name[128] = "";
     int ret;
 
     if ((ret = glr_av_cuda_load_(log, &cu)) < 0)
         return ret;
-    if ((ret = glr_av_cuda_gl_devices_(log, cu, gl_devices, &count)) >= 0 &&
-        (ret = glr_av_cuda_check_(log, cu, cu->cuCtxPushCurrent(hw->cuda_ctx), "cuCtxPushCurrent")) >= 0) {
+    if ((ret = glr_av_cuda_check_(log, cu, cu->cuCtxPushCurrent(hw->cuda_ctx), "cuCtxPushCurrent")) >= 0) {
         ret = glr_av_cuda_check_(log, cu, cu->cuCtxGetDevice(&given), "cuCtxGetDevice");
+        if (cu->cuGLGetDevices(&count, gl_devices, 16, CU_GL_DEVICE_LIST_ALL) != CUDA_SUCCESS)
+            count = 0; /* GL on no CUDA device (Mesa's) */
         cu->cuCtxPopCurrent(&popped);
     }
     if (ret >= 0) {
         cu->cuDeviceGetName(device_name, sizeof(device_name), given);
         ret = glr_av_cuda_is_one_of_(given, gl_devices, count);
-        snprintf(name, size, "CUDA device %d (%s)%s", (int)given, device_name, ret ? "" : ", not the GL context's");
+        snprintf(name, size, "CUDA device %d (%s)%s", (int)given, device_name,
+                 ret ? "" : count ? ", not the GL context's" : ", and the GL context runs on no CUDA device");
     }
     cuda_free_functions(&cu);
     return ret;
