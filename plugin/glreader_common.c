@@ -104,27 +104,151 @@ static const char *kind_name(enum AVHWDeviceType type)
     return type == AV_HWDEVICE_TYPE_CUDA ? "CUDA" : "Vulkan";
 }
 
+/* What one kind of hardware frames does, through its bridge (glreader/utils/libav_*_frames.h):
+ * make the device GL runs on (spec's part after the type; "" for any) or check a given one
+ * (1 where it is GL's, its name into name), make the pool (gl->hw_device's, for
+ * gl->converter), convert a frame into it with a mark that passes once it is written, wait
+ * on and free a mark, free the pool and the GL side. Each returns as its bridge does. */
+typedef struct GLReaderHWKind {
+    enum AVHWDeviceType type;
+    enum AVPixelFormat pix_fmt;
+    int (*make_device)(GLReaderGL *gl, const char *spec);
+    int (*is_gl)(GLReaderGL *gl, AVBufferRef *device, char *name, size_t size);
+    int (*init)(GLReaderGL *gl, const struct glr_converter_params *params, AVBufferRef **pool);
+    int (*convert)(GLReaderGL *gl, const struct glr_source *source, AVFrame **frame, void **mark);
+    int (*wait)(GLReaderGL *gl, void *mark, uint64_t timeout_ns);
+    void (*forget)(GLReaderGL *gl, void *mark);
+    void (*uninit)(GLReaderGL *gl);
+} GLReaderHWKind;
+
+#if CONFIG_VULKAN
+static int vulkan_make_device(GLReaderGL *gl, const char *spec)
+{
+    return glr_av_vulkan_device_for_gl(gl->log, spec, NULL, &gl->hw_device);
+}
+
+static int vulkan_is_gl(GLReaderGL *gl, AVBufferRef *device, char *name, size_t size)
+{
+    return glr_av_vulkan_device_is_gl(gl->log, device, NULL, name, size);
+}
+
+static int vulkan_init(GLReaderGL *gl, const struct glr_converter_params *params, AVBufferRef **pool)
+{
+    int ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, params, gl->converter);
+    *pool = gl->vulkan.pool;
+    return ret;
+}
+
+static int vulkan_convert(GLReaderGL *gl, const struct glr_source *source, AVFrame **frame, void **mark)
+{
+    glr_gl_fence *fence = NULL;
+    int ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, &fence);
+    *mark = fence;
+    return ret;
+}
+
+static int vulkan_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns)
+{
+    return glr_converter_fence_wait(gl->converter, (glr_gl_fence *)mark, timeout_ns);
+}
+
+static void vulkan_forget(GLReaderGL *gl, void *mark)
+{
+    glr_converter_fence_delete(gl->converter, (glr_gl_fence *)mark);
+}
+
+static void vulkan_uninit(GLReaderGL *gl)
+{
+    glr_av_vulkan_frames_uninit(&gl->vulkan);
+}
+#endif
+
+#if CONFIG_CUDA
+static int cuda_make_device(GLReaderGL *gl, const char *spec)
+{
+    return glr_av_cuda_device_for_gl(gl->log, spec, &gl->hw_device);
+}
+
+static int cuda_is_gl(GLReaderGL *gl, AVBufferRef *device, char *name, size_t size)
+{
+    return glr_av_cuda_device_is_gl(gl->log, device, name, size);
+}
+
+static int cuda_init(GLReaderGL *gl, const struct glr_converter_params *params, AVBufferRef **pool)
+{
+    int ret = glr_av_cuda_frames_init(&gl->cuda, gl->log, gl->hw_device, params, gl->converter);
+    *pool = gl->cuda.pool;
+    return ret;
+}
+
+static int cuda_convert(GLReaderGL *gl, const struct glr_source *source, AVFrame **frame, void **mark)
+{
+    CUevent event = NULL;
+    int ret = glr_av_cuda_convert(&gl->cuda, gl->log, source, frame, &event);
+    *mark = event;
+    return ret;
+}
+
+static int cuda_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns)
+{
+    return glr_av_cuda_wait(&gl->cuda, gl->log, (CUevent)mark, timeout_ns);
+}
+
+static void cuda_forget(GLReaderGL *gl, void *mark)
+{
+    glr_av_cuda_forget(&gl->cuda, (CUevent)mark);
+}
+
+static void cuda_uninit(GLReaderGL *gl)
+{
+    glr_av_cuda_frames_uninit(&gl->cuda);
+}
+#endif
+
+/* The kinds this FFmpeg was built with, then an end (type NONE). */
+static const GLReaderHWKind hw_kinds[] = {
+#if CONFIG_VULKAN
+    { AV_HWDEVICE_TYPE_VULKAN, AV_PIX_FMT_VULKAN, vulkan_make_device, vulkan_is_gl, vulkan_init, vulkan_convert,
+      vulkan_wait, vulkan_forget, vulkan_uninit },
+#endif
+#if CONFIG_CUDA
+    { AV_HWDEVICE_TYPE_CUDA, AV_PIX_FMT_CUDA, cuda_make_device, cuda_is_gl, cuda_init, cuda_convert, cuda_wait,
+      cuda_forget, cuda_uninit },
+#endif
+    { AV_HWDEVICE_TYPE_NONE },
+};
+
+/* The kind of type's frames, or NULL where this FFmpeg was built without it. */
+static const GLReaderHWKind *kind_of(enum AVHWDeviceType type)
+{
+    const GLReaderHWKind *kind;
+
+    for (kind = hw_kinds; kind->type != AV_HWDEVICE_TYPE_NONE; kind++)
+        if (kind->type == type)
+            return kind;
+    return NULL;
+}
+
+/* The kind of frames on gl->hw_device (set: always a kind this FFmpeg has). */
+static const GLReaderHWKind *hw_kind(const GLReaderGL *gl)
+{
+    return kind_of(((const AVHWDeviceContext *)gl->hw_device->data)->type);
+}
+
 /* The device spec names, made for GL's (gl->hw_device), or why not where this FFmpeg lacks
  * its type. Returns 0 or an AVERROR: a device asked for by name that cannot be is an error. */
 static int make_named_device(GLReaderGL *gl, const char *spec, char *why, size_t size)
 {
     char device[256];
     enum AVHWDeviceType type = device_of(spec, device, sizeof(device)); /* checked at init */
-    int ret = 0;
+    const GLReaderHWKind *kind = kind_of(type);
+    int ret;
 
-    if (!glr_av_has_device_type(type)) {
+    if (!kind) {
         snprintf(why, size, "this FFmpeg has no %s (built without it)", kind_name(type));
         return 0;
     }
-#if CONFIG_VULKAN
-    if (type == AV_HWDEVICE_TYPE_VULKAN)
-        ret = glr_av_vulkan_device_for_gl(gl->log, device, NULL, &gl->hw_device);
-#endif
-#if CONFIG_CUDA
-    if (type == AV_HWDEVICE_TYPE_CUDA)
-        ret = glr_av_cuda_device_for_gl(gl->log, device, &gl->hw_device);
-#endif
-    return ret < 0 ? ff_glreader_averror(ret) : 0;
+    return (ret = kind->make_device(gl, device)) < 0 ? ff_glreader_averror(ret) : 0;
 }
 
 /* The graph's device (ctx->hw_device_ctx) as gl->hw_device where GL writes its memory, or
@@ -132,27 +256,16 @@ static int make_named_device(GLReaderGL *gl, const char *spec, char *why, size_t
 static int take_graph_device(GLReaderGL *gl, AVFilterContext *ctx, char *why, size_t size)
 {
     const AVHWDeviceContext *given = (const AVHWDeviceContext *)ctx->hw_device_ctx->data;
+    const GLReaderHWKind *kind = kind_of(given->type);
     char name[300] = "";
-    int is_gl = 0, known = 0;
+    int is_gl;
 
-#if CONFIG_VULKAN
-    if (given->type == AV_HWDEVICE_TYPE_VULKAN) {
-        known = 1;
-        is_gl = glr_av_vulkan_device_is_gl(gl->log, ctx->hw_device_ctx, NULL, name, sizeof(name));
-    }
-#endif
-#if CONFIG_CUDA
-    if (given->type == AV_HWDEVICE_TYPE_CUDA) {
-        known = 1;
-        is_gl = glr_av_cuda_device_is_gl(gl->log, ctx->hw_device_ctx, name, sizeof(name));
-    }
-#endif
-    if (!known) {
+    if (!kind) {
         snprintf(why, size, "the graph's device (-filter_hw_device) is %s, not Vulkan or CUDA",
                  av_hwdevice_get_type_name(given->type));
         return 0;
     }
-    if (is_gl < 0)
+    if ((is_gl = kind->is_gl(gl, ctx->hw_device_ctx, name, sizeof(name))) < 0)
         return ff_glreader_averror(is_gl);
     if (!is_gl) {
         snprintf(why, size, "the graph's %s device (-filter_hw_device) is %s: GL cannot write its memory",
@@ -183,13 +296,8 @@ av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, c
         ret = make_named_device(gl, spec, why, sizeof(why));
     } else if (ctx->hw_device_ctx) {
         ret = take_graph_device(gl, ctx, why, sizeof(why));
-    } else if (!glr_av_has_device_type(AV_HWDEVICE_TYPE_VULKAN)) { /* on: the GL context's own Vulkan device */
-        snprintf(why, sizeof(why), "this FFmpeg has no Vulkan (built without it)");
-    } else {
-#if CONFIG_VULKAN
-        if ((ret = glr_av_vulkan_device_for_gl(gl->log, NULL, NULL, &gl->hw_device)) < 0)
-            ret = ff_glreader_averror(ret);
-#endif
+    } else { /* on: the GL context's own Vulkan device */
+        ret = make_named_device(gl, "vulkan", why, sizeof(why));
     }
     if (ret < 0 || !*why)
         return ret;
@@ -201,15 +309,9 @@ av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, c
     return 0;
 }
 
-/* The kind of frames on gl->hw_device. */
-static enum AVHWDeviceType hw_kind(const GLReaderGL *gl)
-{
-    return ((const AVHWDeviceContext *)gl->hw_device->data)->type;
-}
-
 enum AVPixelFormat ff_glreader_hw_pix_fmt(const GLReaderGL *gl)
 {
-    return hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA ? AV_PIX_FMT_CUDA : AV_PIX_FMT_VULKAN;
+    return hw_kind(gl)->pix_fmt;
 }
 
 /* Hardware frames of outlink's negotiated size on gl->hw_device: the conversion and the
@@ -220,24 +322,12 @@ static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, A
                                            .color = { .matrix = out->matrix, .range = out->range,
                                                       .chroma = out->chroma_loc } }; /* top row first */
     AVBufferRef *pool = NULL;
-    int ret = AVERROR_BUG; /* a kind this FFmpeg lacks is never negotiated */
+    int ret;
 
     gl->format = params.format;
     if (!(gl->converter = glr_converter_create(gl->log, &params)))
         return ff_glreader_averror(glr_last_error_code());
-#if CONFIG_VULKAN
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN) {
-        ret = glr_av_vulkan_frames_init(&gl->vulkan, gl->log, gl->hw_device, &params, gl->converter);
-        pool = gl->vulkan.pool;
-    }
-#endif
-#if CONFIG_CUDA
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA) {
-        ret = glr_av_cuda_frames_init(&gl->cuda, gl->log, gl->hw_device, &params, gl->converter);
-        pool = gl->cuda.pool;
-    }
-#endif
-    if (ret < 0) {
+    if ((ret = hw_kind(gl)->init(gl, &params, &pool)) < 0) {
         glr_converter_destroy(&gl->converter); /* no frames: nothing is converted */
         return ff_glreader_averror(ret);
     }
@@ -248,22 +338,8 @@ static av_cold int create_hw_frames(GLReaderGL *gl, const GLReaderOutput *out, A
 int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct glr_source *source, AVFrame **frame,
                            void **mark)
 {
-    int ret = AVERROR_BUG;
+    int ret = hw_kind(gl)->convert(gl, source, frame, mark);
 
-#if CONFIG_VULKAN
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN) {
-        glr_gl_fence *fence = NULL;
-        ret = glr_av_vulkan_convert(&gl->vulkan, gl->log, source, frame, &fence);
-        *mark = fence;
-    }
-#endif
-#if CONFIG_CUDA
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA) {
-        CUevent event = NULL;
-        ret = glr_av_cuda_convert(&gl->cuda, gl->log, source, frame, &event);
-        *mark = event;
-    }
-#endif
     if (ret < 0)
         return ff_glreader_averror(ret);
     glr_frame_take_link_properties(*frame, outlink);
@@ -272,29 +348,13 @@ int ff_glreader_hw_capture(GLReaderGL *gl, AVFilterLink *outlink, const struct g
 
 int ff_glreader_hw_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns)
 {
-    int ret = AVERROR_BUG;
-
-#if CONFIG_VULKAN
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
-        ret = glr_converter_fence_wait(gl->converter, (glr_gl_fence *)mark, timeout_ns);
-#endif
-#if CONFIG_CUDA
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
-        ret = glr_av_cuda_wait(&gl->cuda, gl->log, (CUevent)mark, timeout_ns);
-#endif
+    int ret = hw_kind(gl)->wait(gl, mark, timeout_ns);
     return ret < 0 ? ff_glreader_averror(ret) : ret;
 }
 
 void ff_glreader_hw_forget(GLReaderGL *gl, void *mark)
 {
-#if CONFIG_VULKAN
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_VULKAN)
-        glr_converter_fence_delete(gl->converter, (glr_gl_fence *)mark);
-#endif
-#if CONFIG_CUDA
-    if (hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA)
-        glr_av_cuda_forget(&gl->cuda, (CUevent)mark);
-#endif
+    hw_kind(gl)->forget(gl, mark);
 }
 
 av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync)
@@ -335,12 +395,8 @@ av_cold void ff_glreader_gl_uninit(GLReaderGL *gl)
 {
     if (gl->gl && glr_context_make_current(gl->gl) >= 0) {
         glr_ring_destroy(&gl->ring);
-#if CONFIG_VULKAN
-        glr_av_vulkan_frames_uninit(&gl->vulkan); /* the frames downstream keep the pool */
-#endif
-#if CONFIG_CUDA
-        glr_av_cuda_frames_uninit(&gl->cuda);
-#endif
+        if (gl->hw_device)
+            hw_kind(gl)->uninit(gl); /* the frames downstream keep the pool */
         glr_converter_destroy(&gl->converter);
         glr_scene_destroy(&gl->scene);
         glr_context_release_current(gl->gl);
@@ -448,7 +504,7 @@ void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReade
 {
     struct glr_ring_stats st = { 0 };
     const char *how = "read back synchronously";
-    char colour[64] = "";
+    char colour[64] = "", into[80];
 
     if (!frames)
         return;
@@ -456,9 +512,9 @@ void ff_glreader_log_summary(AVFilterContext *ctx, GLReaderGL *gl, const GLReade
         glr_ring_get_stats(gl->ring, &st);
         how = strcmp(st.fill, "gpu-convert") ? "read back as rendered" : "converted on the GPU";
     } else if (gl->converter) {
-        how = gl->hw_device && hw_kind(gl) == AV_HWDEVICE_TYPE_CUDA
-            ? "converted on the GPU into CUDA frames, nothing read back"
-            : "converted on the GPU into Vulkan frames, nothing read back";
+        snprintf(into, sizeof(into), "converted on the GPU into %s frames, nothing read back",
+                 kind_name(hw_kind(gl)->type));
+        how = into;
     }
     if (glr_format_get_info(gl->format)->yuv) {
         const struct glr_color wanted = { .matrix = out->matrix, .range = out->range, .chroma = out->chroma_loc };

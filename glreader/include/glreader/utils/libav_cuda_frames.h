@@ -144,6 +144,18 @@ static inline void glr_av_cuda_device_free_(AVHWDeviceContext *ctx)
     av_free(d);
 }
 
+/* The CUDA devices the current GL context runs on, into devices (*count of them: none on
+ * another vendor's GL, Mesa's): cuGLGetDevices's result, CUDA started. */
+static inline CUresult glr_av_cuda_list_gl_devices_(CudaFunctions *cu, CUdevice devices[16], unsigned *count)
+{
+    CUresult found;
+
+    *count = 0;
+    if ((found = cu->cuGLGetDevices(count, devices, 16, CU_GL_DEVICE_LIST_ALL)) != CUDA_SUCCESS)
+        *count = 0;
+    return found;
+}
+
 /* The CUDA devices the current GL context runs on, into gl_devices (up to 16; *count), or a
  * refusal: GL on no CUDA device (Mesa's). CUDA started (cuInit). */
 static inline int glr_av_cuda_gl_devices_(glr_log *log, CudaFunctions *cu, CUdevice gl_devices[16], unsigned *count)
@@ -154,8 +166,7 @@ static inline int glr_av_cuda_gl_devices_(glr_log *log, CudaFunctions *cu, CUdev
 
     if ((ret = glr_av_cuda_check_(log, cu, cu->cuInit(0), "CUDA does not start (cuInit)")) < 0)
         return ret;
-    *count = 0;
-    found = cu->cuGLGetDevices(count, gl_devices, 16, CU_GL_DEVICE_LIST_ALL);
+    found = glr_av_cuda_list_gl_devices_(cu, gl_devices, count);
     if (found == CUDA_SUCCESS && *count > 0)
         return 0;
     snprintf(message, sizeof(message), "the GL context runs on no CUDA device (cuGLGetDevices: %s): CUDA frames need "
@@ -266,8 +277,7 @@ static inline int glr_av_cuda_device_is_gl(glr_log *log, AVBufferRef *device, ch
         return ret;
     if ((ret = glr_av_cuda_check_(log, cu, cu->cuCtxPushCurrent(hw->cuda_ctx), "cuCtxPushCurrent")) >= 0) {
         ret = glr_av_cuda_check_(log, cu, cu->cuCtxGetDevice(&given), "cuCtxGetDevice");
-        if (cu->cuGLGetDevices(&count, gl_devices, 16, CU_GL_DEVICE_LIST_ALL) != CUDA_SUCCESS)
-            count = 0; /* GL on no CUDA device (Mesa's) */
+        glr_av_cuda_list_gl_devices_(cu, gl_devices, &count); /* none: GL on no CUDA device */
         cu->cuCtxPopCurrent(&popped);
     }
     if (ret >= 0) {
