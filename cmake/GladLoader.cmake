@@ -11,6 +11,7 @@ set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
 set(GLAD_EXTENSIONS
     GL_ARB_buffer_storage GL_ARB_sync GL_KHR_debug
     GL_EXT_memory_object GL_EXT_memory_object_fd GL_EXT_semaphore GL_EXT_semaphore_fd
+    GL_NV_timeline_semaphore
     EGL_EXT_platform_base EGL_EXT_platform_device EGL_EXT_device_base
     EGL_EXT_device_enumeration EGL_EXT_device_query EGL_MESA_platform_surfaceless
     EGL_KHR_create_context EGL_KHR_surfaceless_context EGL_KHR_no_config_context)

@@ -149,12 +149,12 @@ static int vulkan_convert(GLReaderGL *gl, const struct glr_source *source, AVFra
 
 static int vulkan_wait(GLReaderGL *gl, void *mark, uint64_t timeout_ns)
 {
-    return glr_converter_fence_wait(gl->converter, (glr_gl_fence *)mark, timeout_ns);
+    return glr_av_vulkan_wait(&gl->vulkan, (glr_gl_fence *)mark, timeout_ns);
 }
 
 static void vulkan_forget(GLReaderGL *gl, void *mark)
 {
-    glr_converter_fence_delete(gl->converter, (glr_gl_fence *)mark);
+    glr_av_vulkan_forget(&gl->vulkan, (glr_gl_fence *)mark);
 }
 
 static void vulkan_uninit(GLReaderGL *gl)

@@ -206,6 +206,73 @@ TEST_F(vulkan_frames_test, bad_imports_are_refused_with_words)
     EXPECT_EQ(scene().gl().GetError(), static_cast<GLenum>(GL_NO_ERROR)) << "a refusal left a GL error behind";
 }
 
+// Whether GL imports timeline semaphores follows its extensions; where it cannot, an import
+// is refused naming the missing one, its fd closed, and the frames say they are ordered by
+// GL fences instead (here, on llvmpipe; on NVIDIA's GL the frames' semaphores order them, and
+// the tests above check the bytes that way).
+TEST_F(vulkan_frames_test, semaphores_are_used_where_gl_imports_them_and_refused_with_words_where_not)
+{
+    scene();
+    const GladGLContext &gl = scene().gl();
+    bool semaphore_fd = false, timeline = false;
+    GLint count = 0;
+    gl.GetIntegerv(GL_NUM_EXTENSIONS, &count);
+    for (GLint i = 0; i < count; i++) {
+        std::string name = reinterpret_cast<const char *>(gl.GetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+        semaphore_fd |= name == "GL_EXT_semaphore_fd";
+        timeline |= name == "GL_NV_timeline_semaphore";
+    }
+    EXPECT_EQ(glr_gl_has_timeline_semaphores(nullptr), semaphore_fd && timeline ? 1 : 0);
+
+    EXPECT_EQ(glr_memory_semaphore_import(nullptr, -1, nullptr), nullptr);
+    EXPECT_NE(std::string(glr_last_error()).find("is no file descriptor"), std::string::npos) << glr_last_error();
+    unsigned texture = 1;
+    EXPECT_EQ(glr_memory_semaphore_wait(nullptr, 0, &texture, 1), -EINVAL);
+    EXPECT_EQ(glr_memory_semaphore_signal(nullptr, 1, &texture, 1), -EINVAL);
+    glr_memory_semaphore_destroy(nullptr);
+    if (!semaphore_fd || !timeline) {
+        int fd = open("/dev/null", O_RDONLY);
+        ASSERT_GE(fd, 0);
+        EXPECT_EQ(glr_memory_semaphore_import(nullptr, fd, nullptr), nullptr);
+        EXPECT_EQ(glr_last_error_code(), GLR_ERROR_UNSUPPORTED);
+        EXPECT_NE(std::string(glr_last_error()).find(semaphore_fd ? "lacks GL_NV_timeline_semaphore"
+                                                                   : "lacks GL_EXT_semaphore_fd"),
+                  std::string::npos)
+            << glr_last_error();
+        EXPECT_EQ(fcntl(fd, F_GETFD), -1) << "the refused fd was left open";
+    }
+    EXPECT_EQ(gl.GetError(), static_cast<GLenum>(GL_NO_ERROR)) << "a refusal left a GL error behind";
+
+    // The frames say how they are ordered, once, at the first frame.
+    std::vector<std::string> lines;
+    glr_log_params lp{};
+    lp.level = GLR_LOG_INFO;
+    lp.opaque = &lines;
+    lp.callback = [](void *opaque, glr_log_level, const char *message) {
+        static_cast<std::vector<std::string> *>(opaque)->push_back(message);
+    };
+    glr_log *log = glr_log_create(&lp);
+    ASSERT_TRUE(log);
+    {
+        const glr_hw_frames_params p = params_of(32, 16, GLR_FORMAT_NV12);
+        hw_frames_ptr f(glr_hw_frames_create(log, &p));
+        ASSERT_TRUE(f) << glr_last_error();
+        glr_source source = glr::texture_source(noise_texture(32, 16, 5));
+        convert(f.get(), source);
+        convert(f.get(), source);
+    }
+    glr_log_destroy(&log);
+    int said = 0;
+    for (const std::string &line : lines)
+        if (line.find("each frame") != std::string::npos) {
+            said++;
+            EXPECT_NE(line.find(semaphore_fd && timeline ? "nothing waits on the host" : "a GL fence marks each frame"),
+                      std::string::npos)
+                << line;
+        }
+    EXPECT_EQ(said, 1) << "the ordering is said once";
+}
+
 // GL's UUIDs are the Vulkan device's: the device chosen is the one GL shares memory with.
 TEST_F(vulkan_frames_test, the_device_is_the_gl_context_s)
 {

@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "guarded.hpp"
 #include "context/headless_context.hpp"
+#include "context/memory_semaphore.hpp"
 #include "context/memory_texture.hpp"
 #include "ring/converter.hpp"
 #include "ring/ring.hpp"
@@ -51,6 +52,33 @@ int null_argument(const glr_log *log, const char *call, const char *argument)
     std::string message = glr::format("%s: %s is NULL", call, argument);
     report(log, -EINVAL, message.c_str());
     return -EINVAL;
+}
+
+// Frees *object (its destroy(), a failure logged to its log, then delete) and sets *object to
+// NULL; NULL and a pointer to NULL are accepted.
+template <typename T> void destroy_object(T **object)
+{
+    if (!object || !*object)
+        return;
+    T *o = *object;
+    *object = nullptr;
+    glr::guarded(o->log(), [&] {
+        o->destroy();
+        return 0;
+    });
+    delete o;
+}
+
+// Runs a semaphore's wait or signal (`op`) for textures, a NULL argument an error naming call.
+template <typename F>
+int with_semaphore(glr_memory_semaphore *semaphore, const unsigned *textures, int count, const char *call, F op)
+{
+    if (!semaphore || (count > 0 && !textures))
+        return null_argument(semaphore ? semaphore->log() : nullptr, call, semaphore ? "textures" : "semaphore");
+    return glr::guarded(semaphore->log(), [&] {
+        op(*semaphore);
+        return 0;
+    });
 }
 
 // Runs `body` with the ring of a leased frame; a NULL or empty frame is an error naming call.
@@ -446,18 +474,7 @@ void glr_converter_fence_delete(glr_converter *conv, glr_gl_fence *fence)
         conv->delete_fence(reinterpret_cast<GLsync>(fence));
 }
 
-void glr_converter_destroy(glr_converter **conv)
-{
-    if (!conv || !*conv)
-        return;
-    glr_converter *c = *conv;
-    *conv = nullptr;
-    glr::guarded(c->log(), [&] {
-        c->destroy();
-        return 0;
-    });
-    delete c;
-}
+void glr_converter_destroy(glr_converter **conv) { destroy_object(conv); }
 
 glr_memory_texture *glr_memory_texture_import(glr_log *log, const struct glr_memory_image *image)
 {
@@ -475,18 +492,36 @@ glr_memory_texture *glr_memory_texture_import(glr_log *log, const struct glr_mem
 
 unsigned glr_memory_texture_name(const glr_memory_texture *texture) { return texture ? texture->name() : 0; }
 
-void glr_memory_texture_destroy(glr_memory_texture **texture)
+void glr_memory_texture_destroy(glr_memory_texture **texture) { destroy_object(texture); }
+
+int glr_gl_has_timeline_semaphores(glr_get_proc_address_fn get_proc_address)
 {
-    if (!texture || !*texture)
-        return;
-    glr_memory_texture *t = *texture;
-    *texture = nullptr;
-    glr::guarded(t->log(), [&] {
-        t->destroy();
+    return glr::gl::has_timeline_semaphores(get_proc_address) ? 1 : 0;
+}
+
+glr_memory_semaphore *glr_memory_semaphore_import(glr_log *log, int fd, glr_get_proc_address_fn get_proc_address)
+{
+    glr_memory_semaphore *semaphore = nullptr;
+    glr::guarded(log, [&] {
+        semaphore = new glr_memory_semaphore(log_or_default(log), fd, get_proc_address);
         return 0;
     });
-    delete t;
+    return semaphore;
 }
+
+int glr_memory_semaphore_wait(glr_memory_semaphore *semaphore, uint64_t value, const unsigned *textures, int count)
+{
+    return with_semaphore(semaphore, textures, count, "glr_memory_semaphore_wait",
+                          [&](glr_memory_semaphore &s) { s.wait(value, textures, count); });
+}
+
+int glr_memory_semaphore_signal(glr_memory_semaphore *semaphore, uint64_t value, const unsigned *textures, int count)
+{
+    return with_semaphore(semaphore, textures, count, "glr_memory_semaphore_signal",
+                          [&](glr_memory_semaphore &s) { s.signal(value, textures, count); });
+}
+
+void glr_memory_semaphore_destroy(glr_memory_semaphore **semaphore) { destroy_object(semaphore); }
 
 int glr_gl_device_uuids(glr_log *log, glr_get_proc_address_fn get_proc_address, uint8_t device_uuid[16],
                         uint8_t driver_uuid[16])

@@ -30,9 +30,9 @@ hw_frame_kind::converted vulkan_frames::convert(const glr_source &source)
 
 int vulkan_frames::wait(void *mark, uint64_t timeout_ns)
 {
-    return check(glr_converter_fence_wait(vk_.converter, static_cast<glr_gl_fence *>(mark), timeout_ns));
+    return check(glr_av_vulkan_wait(&vk_, static_cast<glr_gl_fence *>(mark), timeout_ns));
 }
 
-void vulkan_frames::forget(void *mark) { glr_converter_fence_delete(vk_.converter, static_cast<glr_gl_fence *>(mark)); }
+void vulkan_frames::forget(void *mark) { glr_av_vulkan_forget(&vk_, static_cast<glr_gl_fence *>(mark)); }
 
 } // namespace glr::av

@@ -4,7 +4,6 @@
 #include "error.hpp"
 
 #include <cerrno>
-#include <unistd.h>
 
 using glr::fail;
 
@@ -37,21 +36,11 @@ int texel_bytes(unsigned internal_format)
     }
 }
 
-// Closes the fd unless GL took it.
-struct fd_guard {
-    int fd;
-    ~fd_guard()
-    {
-        if (fd >= 0)
-            close(fd);
-    }
-};
-
 } // namespace
 
 glr_memory_texture::glr_memory_texture(const glr_log *log, const glr_memory_image &image) : log_(log)
 {
-    fd_guard fd{image.fd};
+    glr::gl::fd_guard fd{image.fd};
     if (image.fd < 0)
         fail(-EINVAL, "%s: fd %d is no file descriptor: pass the memory's opaque fd (vkGetMemoryFdKHR)", import_call,
              image.fd);

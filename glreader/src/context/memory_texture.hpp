@@ -7,6 +7,8 @@
 #include "context/functions.hpp"
 #include "log.hpp"
 
+#include <unistd.h>
+
 struct glr_memory_texture {
 public:
     // Imports image (taking its fd in every case); throws glr::failure.
@@ -23,6 +25,15 @@ private:
 };
 
 namespace glr::gl {
+// An fd handed to GL's import: closed unless GL took it (fd set to -1 then).
+struct fd_guard {
+    int fd;
+    ~fd_guard()
+    {
+        if (fd >= 0)
+            close(fd);
+    }
+};
 // Fails with GLR_ERROR_UNSUPPORTED, naming call, where the driver lacks extension.
 void require_extension(const functions &fns, int present, const char *extension, const char *call);
 // The current context's device and driver UUIDs (glr_gl_device_uuids); throws glr::failure.

@@ -5,13 +5,19 @@
  * memory), a pool of frames GL can write (optimally tiled, a memory object per plane), and
  * each pooled frame's planes as GL textures (GL_EXT_memory_object_fd), imported once, for
  * glr_converter to write: the frame then holds exactly the bytes the ring would read back.
+ * Where GL imports timeline semaphores (NVIDIA's: GL_EXT_semaphore_fd and
+ * GL_NV_timeline_semaphore) and the device exports them, GL waits on each frame's own
+ * (AVVkFrame.sem, at sem_value) before writing it and signals the next value after, as
+ * FFmpeg's users of the frame do: nothing waits on the host. Elsewhere (Mesa's GL) a GL
+ * fence marks the frame written, to wait on before handing it on.
  *
  *   AVBufferRef *device;
  *   struct glr_av_vulkan_frames vk;
  *   glr_av_vulkan_device_for_gl(log, "", NULL, &device);   (-init_hw_device vulkan)
  *   glr_av_vulkan_frames_init(&vk, log, device, &converter_params, converter);
- *   glr_av_vulkan_convert(&vk, log, &source, &frame, &fence);   wait on the fence, then
- *                                                               hand the frame on
+ *   glr_av_vulkan_convert(&vk, log, &source, &frame, &fence);
+ *   glr_av_vulkan_wait(&vk, fence, UINT64_MAX);   then hand the frame on
+ *   glr_av_vulkan_forget(&vk, fence);
  *   glr_av_vulkan_frames_uninit(&vk);
  *
  * Static inline, compiled against the FFmpeg it is built with (its hwcontext_vulkan.h and
@@ -38,10 +44,12 @@ extern "C" {
 #include <string.h>
 #include <unistd.h>
 
-/* One plane's image of a pooled frame, as GL imported it. */
+/* One plane's image of a pooled frame, as GL imported it, and its timeline semaphore where
+ * the frames are ordered by them. */
 struct glr_av_vulkan_import {
     VkImage image;
     glr_memory_texture *texture;
+    glr_memory_semaphore *semaphore;
 };
 
 /* A pool of Vulkan frames GL writes, and the planes imported so far (a pool's frames come
@@ -53,7 +61,10 @@ struct glr_av_vulkan_frames {
     struct glr_color color;   /* params' resolved: the frames' tags, as the ring's */
     VkDevice device;
     PFN_vkGetMemoryFdKHR get_memory_fd;
+    PFN_vkGetSemaphoreFdKHR get_semaphore_fd;
     PFN_vkGetImageMemoryRequirements2 get_requirements;
+    int semaphores; /* 1: ordered by the frames' timeline semaphores, 0: by GL fences; -1: not known
+                     * yet (decided with GL current, at the first frame) */
     struct glr_av_vulkan_import *imports;
     int nb_imports;
 };
@@ -181,6 +192,8 @@ static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr
     glr_color_resolve(params->format, &params->color, &vk->color); /* as the converter did */
     vk->device = dev->act_dev;
     vk->get_memory_fd = (PFN_vkGetMemoryFdKHR)device_proc(vk->device, "vkGetMemoryFdKHR");
+    vk->get_semaphore_fd = (PFN_vkGetSemaphoreFdKHR)device_proc(vk->device, "vkGetSemaphoreFdKHR");
+    vk->semaphores = -1;
     vk->get_requirements =
         (PFN_vkGetImageMemoryRequirements2)device_proc(vk->device, "vkGetImageMemoryRequirements2");
     if (!vk->get_memory_fd || !glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
@@ -191,9 +204,49 @@ static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr
     return 0;
 }
 
+/* Whether vk's frames are ordered by their timeline semaphores (GL current): where GL
+ * imports them and the device exports them. Says which, and why not, in a line. */
+static inline int glr_av_vulkan_semaphores_(struct glr_av_vulkan_frames *vk, glr_log *log, AVBufferRef *device)
+{
+    const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(device);
+    int gl = glr_gl_has_timeline_semaphores(vk->params.get_proc_address);
+    int exported = vk->get_semaphore_fd && glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+
+    glr_log_message(log, GLR_LOG_INFO, gl && exported
+                    ? "hardware frames: GL waits on and signals each frame's timeline semaphore, as FFmpeg does: "
+                      "nothing waits on the host"
+                    : gl ? "hardware frames: a GL fence marks each frame written (the Vulkan device does not export "
+                           "semaphores: no " VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME ")"
+                         : "hardware frames: a GL fence marks each frame written (GL imports no timeline semaphores, "
+                           "which need GL_EXT_semaphore_fd and GL_NV_timeline_semaphore)");
+    return gl && exported;
+}
+
+/* Plane p's timeline semaphore of a pooled frame, imported into GL (*semaphore). */
+static inline int glr_av_vulkan_import_semaphore_(struct glr_av_vulkan_frames *vk, glr_log *log,
+                                                  const AVVkFrame *frame, int p, glr_memory_semaphore **semaphore)
+{
+    VkSemaphoreGetFdInfoKHR info;
+    char message[256];
+    VkResult result;
+    int fd = -1;
+
+    memset(&info, 0, sizeof(info));
+    info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
+    info.semaphore = frame->sem[p];
+    info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    if ((result = vk->get_semaphore_fd(vk->device, &info, &fd)) != VK_SUCCESS) {
+        snprintf(message, sizeof(message), "the Vulkan frame's timeline semaphore is not exportable as an opaque fd "
+                 "(vkGetSemaphoreFdKHR: %d)", (int)result);
+        return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
+    }
+    return (*semaphore = glr_memory_semaphore_import(log, fd, vk->params.get_proc_address)) ? 0
+                                                                                           : glr_last_error_code();
+}
+
 /* Plane p of a pooled frame as a GL texture: imported the first time its image is seen. */
 static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log *log, const AVVkFrame *frame, int p,
-                                        unsigned *texture)
+                                        struct glr_av_vulkan_import **import)
 {
     VkImageMemoryRequirementsInfo2 info;
     VkMemoryDedicatedRequirements dedicated;
@@ -202,15 +255,18 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     struct glr_memory_image m;
     struct glr_av_vulkan_import *grown;
     glr_memory_texture *imported;
+    glr_memory_semaphore *semaphore = NULL;
     char message[256];
     VkResult result;
-    int i, fd = -1;
+    int i, fd = -1, ret;
 
     for (i = 0; i < vk->nb_imports; i++)
         if (vk->imports[i].image == frame->img[p]) {
-            *texture = glr_memory_texture_name(vk->imports[i].texture);
+            *import = &vk->imports[i];
             return 0;
         }
+    if (vk->semaphores && (ret = glr_av_vulkan_import_semaphore_(vk, log, frame, p, &semaphore)) < 0)
+        return ret;
     /* GL is told whether the memory is a dedicated allocation, as FFmpeg decided it: where
      * the driver prefers or requires one. */
     memset(&info, 0, sizeof(info));
@@ -228,6 +284,7 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     fd_info.memory = frame->mem[p];
     fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
     if ((result = vk->get_memory_fd(vk->device, &fd_info, &fd)) != VK_SUCCESS) {
+        glr_memory_semaphore_destroy(&semaphore);
         snprintf(message, sizeof(message), "the Vulkan frame's memory is not exportable as an opaque fd "
                  "(vkGetMemoryFdKHR: %d): the device cannot share it with GL", (int)result);
         return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
@@ -243,36 +300,90 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     m.get_proc_address = vk->params.get_proc_address;
     if (!(grown = (struct glr_av_vulkan_import *)av_realloc_array(vk->imports, vk->nb_imports + 1, sizeof(*grown)))) {
         close(fd);
+        glr_memory_semaphore_destroy(&semaphore);
         return glr_av_fail_(log, -ENOMEM, "out of memory for a Vulkan frame's import");
     }
     vk->imports = grown;
-    if (!(imported = glr_memory_texture_import(log, &m))) /* logged; the fd is closed */
+    if (!(imported = glr_memory_texture_import(log, &m))) { /* logged; the fd is closed */
+        glr_memory_semaphore_destroy(&semaphore);
         return glr_last_error_code();
-    vk->imports[vk->nb_imports].image = frame->img[p];
-    vk->imports[vk->nb_imports++].texture = imported;
-    *texture = glr_memory_texture_name(imported);
+    }
+    *import = &vk->imports[vk->nb_imports++];
+    (*import)->image = frame->img[p];
+    (*import)->texture = imported;
+    (*import)->semaphore = semaphore;
     return 0;
 }
 
+/* Locks (or unlocks) frame's properties against FFmpeg's other threads, where the release
+ * has the lock (7.0 and later). */
+static inline void glr_av_vulkan_lock_(struct glr_av_vulkan_frames *vk, AVVkFrame *frame, int lock)
+{
+#if LIBAVUTIL_VERSION_MAJOR >= 59
+    AVHWFramesContext *ctx = (AVHWFramesContext *)vk->pool->data;
+    AVVulkanFramesContext *frames = (AVVulkanFramesContext *)ctx->hwctx;
+    (lock ? frames->lock_frame : frames->unlock_frame)(ctx, frame);
+#else
+    (void)vk, (void)frame, (void)lock;
+#endif
+}
+
+/* Orders the conversion of frame's planes (imports[0..planes), their GL textures `textures`)
+ * with FFmpeg's other work on the frame: GL waits for each plane's semaphore value
+ * (`before`), or signals the next and the frame says so (its next value, the general
+ * layout GL left the image in, no access pending), for whoever uses the frame next. */
+static inline int glr_av_vulkan_order_(AVVkFrame *frame, struct glr_av_vulkan_import *const *imports,
+                                       const unsigned *textures, int planes, int before)
+{
+    int p, ret = 0;
+
+    for (p = 0; p < planes && ret >= 0; p++) {
+        if (before) {
+            ret = glr_memory_semaphore_wait(imports[p]->semaphore, frame->sem_value[p], &textures[p], 1);
+        } else if ((ret = glr_memory_semaphore_signal(imports[p]->semaphore, frame->sem_value[p] + 1,
+                                                      &textures[p], 1)) >= 0) {
+            frame->sem_value[p]++;
+            frame->layout[p] = VK_IMAGE_LAYOUT_GENERAL;
+            frame->access[p] = (VkAccessFlagBits)0;
+        }
+    }
+    return ret;
+}
+
 /* Converts source's frame into a new frame of vk's pool (*frame, the caller's), tagged with
- * the colour as the ring's frames are, and starts the GPU's work without waiting: *fence
- * (glr_converter_fence_wait, then glr_converter_fence_delete with vk's converter) signals
- * once the frame is written, and no one may read it before. */
+ * the colour as the ring's frames are, and starts the GPU's work without waiting. Where
+ * semaphores order the frames, FFmpeg's users wait for it on the GPU and *fence is NULL;
+ * else *fence signals once the frame is written, and no one may read it before: either way
+ * glr_av_vulkan_wait, then glr_av_vulkan_forget, before the frame is handed on. */
 static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log *log, const struct glr_source *source,
                                         AVFrame **frame, glr_gl_fence **fence)
 {
+    struct glr_av_vulkan_import *imports[4] = { NULL };
     unsigned textures[4] = { 0 };
-    const AVVkFrame *vk_frame;
-    int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(vk->params.format)), p, ret;
+    AVVkFrame *vk_frame;
+    int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(vk->params.format)), p, ret, locked = 0;
 
+    *fence = NULL;
+    if (vk->semaphores < 0)
+        vk->semaphores = glr_av_vulkan_semaphores_(vk, log, ((AVHWFramesContext *)vk->pool->data)->device_ref);
     if ((ret = glr_av_hw_pooled_frame(log, vk->pool, "Vulkan", frame)) < 0)
         return ret;
-    vk_frame = (const AVVkFrame *)(*frame)->data[0];
+    vk_frame = (AVVkFrame *)(*frame)->data[0];
     for (p = 0; p < planes && ret >= 0; p++)
-        ret = glr_av_vulkan_import_(vk, log, vk_frame, p, &textures[p]);
-    if (ret >= 0 && (ret = glr_converter_convert(vk->converter, source, textures)) >= 0 &&
-        !(*fence = glr_converter_fence(vk->converter)))
+        if ((ret = glr_av_vulkan_import_(vk, log, vk_frame, p, &imports[p])) >= 0)
+            textures[p] = glr_memory_texture_name(imports[p]->texture);
+    if (ret >= 0 && vk->semaphores) {
+        glr_av_vulkan_lock_(vk, vk_frame, locked = 1);
+        ret = glr_av_vulkan_order_(vk_frame, imports, textures, planes, 1);
+    }
+    if (ret >= 0)
+        ret = glr_converter_convert(vk->converter, source, textures);
+    if (ret >= 0 && vk->semaphores)
+        ret = glr_av_vulkan_order_(vk_frame, imports, textures, planes, 0);
+    else if (ret >= 0 && !(*fence = glr_converter_fence(vk->converter)))
         ret = glr_last_error_code(); /* each failure was logged */
+    if (locked)
+        glr_av_vulkan_lock_(vk, vk_frame, 0);
     if (ret < 0) {
         av_frame_free(frame);
         return ret;
@@ -281,14 +392,30 @@ static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log
     return 0;
 }
 
+/* 1 once the frame glr_av_vulkan_convert made with fence may be handed on (at once where
+ * semaphores order it: fence NULL), 0 where timeout_ns (UINT64_MAX: none) passed first, or a
+ * negative glreader code, the reason logged. GL current. */
+static inline int glr_av_vulkan_wait(struct glr_av_vulkan_frames *vk, glr_gl_fence *fence, uint64_t timeout_ns)
+{
+    return fence ? glr_converter_fence_wait(vk->converter, fence, timeout_ns) : 1;
+}
+
+/* Frees fence (NULL accepted), waited on or not. GL current. */
+static inline void glr_av_vulkan_forget(struct glr_av_vulkan_frames *vk, glr_gl_fence *fence)
+{
+    glr_converter_fence_delete(vk->converter, fence);
+}
+
 /* Deletes the imports (GL's side only; the context current) and the pool reference, and
  * zeroes vk. */
 static inline void glr_av_vulkan_frames_uninit(struct glr_av_vulkan_frames *vk)
 {
     int i;
 
-    for (i = 0; i < vk->nb_imports; i++)
+    for (i = 0; i < vk->nb_imports; i++) {
         glr_memory_texture_destroy(&vk->imports[i].texture);
+        glr_memory_semaphore_destroy(&vk->imports[i].semaphore);
+    }
     av_freep(&vk->imports);
     av_buffer_unref(&vk->pool);
     memset(vk, 0, sizeof(*vk));
