@@ -75,6 +75,10 @@ int with_semaphore(glr_memory_semaphore *semaphore, const unsigned *textures, in
 {
     if (!semaphore || (count > 0 && !textures))
         return null_argument(semaphore ? semaphore->log() : nullptr, call, semaphore ? "textures" : "semaphore");
+    if (count < 0) {
+        report(semaphore->log(), -EINVAL, glr::format("%s: count %d is negative", call, count).c_str());
+        return -EINVAL;
+    }
     return glr::guarded(semaphore->log(), [&] {
         op(*semaphore);
         return 0;

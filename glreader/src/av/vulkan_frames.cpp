@@ -25,6 +25,7 @@ hw_frame_kind::converted vulkan_frames::convert(const glr_source &source)
     AVFrame *frame = nullptr;
     glr_gl_fence *fence = nullptr;
     check(glr_av_vulkan_convert(&vk_, log_, &source, &frame, &fence));
+    semaphores_.store(vk_.semaphores > 0, std::memory_order_relaxed);
     return {frame, fence};
 }
 

@@ -8,6 +8,7 @@
 // context current; the frames themselves go to any thread.
 #pragma once
 
+#include <atomic>
 #include "av/hw_frame_kind.hpp"
 
 #include "glreader/convert.h"
@@ -40,9 +41,15 @@ public:
     vulkan_frames &operator=(const vulkan_frames &) = delete;
 
     AVBufferRef *frames_context() const override { return vk_.pool; }
-    const char *path() const override { return "vulkan-frames+gl-fence"; }
+    // Known from the first frame on (read from any thread).
+    const char *path() const override
+    {
+        return semaphores_.load(std::memory_order_relaxed) ? "vulkan-frames+timeline-semaphores"
+                                                           : "vulkan-frames+gl-fence";
+    }
     // The mark is a flushed GL fence: the frame may be freed (its memory given to the next
-    // frame of the pool) only once it signalled.
+    // frame of the pool) only once it signalled; none (NULL, passed at once) where the
+    // frames' timeline semaphores order them on the GPU.
     converted convert(const glr_source &source) override;
     int wait(void *mark, uint64_t timeout_ns) override;
     void forget(void *mark) override;
@@ -50,6 +57,7 @@ public:
 private:
     glr_log *log_;
     glr_av_vulkan_frames vk_{}; // with the converter, and the frames' colour tags
+    std::atomic<bool> semaphores_{false}; // vk_ ordered by the frames' semaphores
 };
 
 } // namespace glr::av

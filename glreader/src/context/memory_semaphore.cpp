@@ -31,20 +31,25 @@ glr_memory_semaphore::glr_memory_semaphore(const glr_log *log, int fd, glr_get_p
     gl.CreateSemaphoresNV(1, &semaphore_);
     GLint timeline = GL_SEMAPHORE_TYPE_TIMELINE_NV;
     gl.SemaphoreParameterivNV(semaphore_, GL_SEMAPHORE_TYPE_NV, &timeline);
-    gl.ImportSemaphoreFdEXT(semaphore_, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
     GLenum error = gl.GetError();
+    if (error == GL_NO_ERROR) {
+        gl.ImportSemaphoreFdEXT(semaphore_, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
+        if ((error = gl.GetError()) == GL_NO_ERROR)
+            owned.fd = -1; // GL owns it now
+    }
     if (error != GL_NO_ERROR || !gl.IsSemaphoreEXT(semaphore_)) {
         destroy();
         fail(GLR_ERROR_GL, "%s: the driver refused the timeline semaphore (fd %d, %s): is it another device's, or "
                            "a binary one?",
              import_call, fd, glr::gl::error_name(error));
     }
-    owned.fd = -1; // GL owns it now
 }
 
-void glr_memory_semaphore::set_value(uint64_t value)
+void glr_memory_semaphore::set_value(uint64_t value, const char *call)
 {
     fns_.gl.SemaphoreParameterui64vEXT(semaphore_, GL_TIMELINE_SEMAPHORE_VALUE_NV, &value);
+    // Checked before the wait or signal: a signal of the old value would not advance the timeline.
+    glr::gl::check_errors(fns_.gl, call);
 }
 
 void glr_memory_semaphore::wait(uint64_t value, const unsigned *textures, int count)
@@ -53,7 +58,7 @@ void glr_memory_semaphore::wait(uint64_t value, const unsigned *textures, int co
     glr::gl::require_current(fns_, call);
     glr::gl::state_scope scope(fns_, glr::gl::state_set{}, log_, call);
     std::vector<GLenum> layouts(static_cast<size_t>(count), GL_NONE); // undefined: the contents go
-    set_value(value);
+    set_value(value, call);
     fns_.gl.WaitSemaphoreEXT(semaphore_, 0, nullptr, static_cast<GLuint>(count), textures, layouts.data());
     glr::gl::check_errors(fns_.gl, call);
 }
@@ -64,7 +69,7 @@ void glr_memory_semaphore::signal(uint64_t value, const unsigned *textures, int 
     glr::gl::require_current(fns_, call);
     glr::gl::state_scope scope(fns_, glr::gl::state_set{}, log_, call);
     std::vector<GLenum> layouts(static_cast<size_t>(count), GL_LAYOUT_GENERAL_EXT);
-    set_value(value);
+    set_value(value, call);
     fns_.gl.SignalSemaphoreEXT(semaphore_, 0, nullptr, static_cast<GLuint>(count), textures, layouts.data());
     fns_.gl.Flush(); // the other API waits for the signal on the GPU: it must be submitted
     glr::gl::check_errors(fns_.gl, call);

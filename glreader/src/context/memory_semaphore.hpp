@@ -23,7 +23,8 @@ public:
     const glr_log *log() const { return log_; }
 
 private:
-    void set_value(uint64_t value);
+    // The value the next wait or signal uses; throws glr::failure naming call.
+    void set_value(uint64_t value, const char *call);
 
     const glr_log *log_;
     glr::gl::functions fns_;

@@ -13,8 +13,12 @@
  *
  * As a ring: capture converts a frame into a pooled frame and returns at once; acquire
  * hands out the oldest one once a GL fence (Vulkan) or a CUDA event after its copies (CUDA)
- * says it is written (never glFinish), so an encoder never reads a frame still being written. An acquired frame is the caller's;
- * the pool never gives its memory to another frame while it is held.
+ * says it is written (never glFinish), so an encoder never reads a frame still being written.
+ * Where GL imports the Vulkan frames' timeline semaphores (NVIDIA's GL), acquire hands it out
+ * at once and the frame's semaphore orders it instead: FFmpeg's encoders and transfers wait
+ * for it on the GPU, and a caller reading the frame by other means must wait on its
+ * AVVkFrame.sem at sem_value too. An acquired frame is the caller's; the pool never gives its
+ * memory to another frame while it is held.
  *
  * Threads: create, capture, acquire and destroy with the GL context current; the acquired
  * frames go to any thread.
@@ -92,8 +96,8 @@ GLR_API int glr_hw_frames_capture(glr_hw_frames *frames, const struct glr_source
 GLR_API int glr_hw_frames_acquire(glr_hw_frames *frames, struct AVFrame **frame, uint64_t timeout_ns);
 
 /* The capture's figures in the ring's terms, from any thread: frames_captured and
- * frames_acquired, depth, fences (1), path ("vulkan-frames+gl-fence",
- * "cuda-frames+cuda-event"), fill
+ * frames_acquired, depth, fences (1: no glFinish), path ("vulkan-frames+gl-fence",
+ * "vulkan-frames+timeline-semaphores" from the first frame so ordered on, "cuda-frames+cuda-event"), fill
  * ("hardware-frames"), stall (the whole of capture: the conversion issued and fenced),
  * fence_wait (acquire's wait for GL). Nothing is read back: readback's count and
  * frame_bytes stay 0, as do the figures of a ring's slots (slot_wait, map, hold). */

@@ -162,13 +162,19 @@ static inline int glr_av_vulkan_device_for_gl(glr_log *log, const char *spec, gl
     return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
 }
 
-/* Optimal tiling, which GL imports (not a DRM format modifier's), and a memory object per
- * plane: each plane becomes one GL texture. */
+/* Optimal tiling, which GL imports (not a DRM format modifier's), and an image (with its
+ * memory and semaphore) per plane: each plane becomes one GL texture. From 6.1 on FFmpeg
+ * would make one multiplane image where the device can sample it (NVIDIA's can), which GL
+ * cannot import plane by plane. */
 static inline void glr_av_vulkan_configure_(AVHWFramesContext *ctx)
 {
     AVVulkanFramesContext *vk = (AVVulkanFramesContext *)ctx->hwctx;
     vk->tiling = VK_IMAGE_TILING_OPTIMAL;
+#if LIBAVUTIL_VERSION_MAJOR >= 59
+    vk->flags = (AVVkFrameFlags)(AV_VK_FRAME_FLAG_NONE | AV_VK_FRAME_FLAG_DISABLE_MULTIPLANE);
+#else
     vk->flags = AV_VK_FRAME_FLAG_NONE;
+#endif
 }
 
 /* Makes vk's pool of params' frames (a YUV format of the ring, at its size) on device (made
@@ -204,13 +210,40 @@ static inline int glr_av_vulkan_frames_init(struct glr_av_vulkan_frames *vk, glr
     return 0;
 }
 
+/* Whether the device exports timeline semaphores as opaque fds (FFmpeg makes the frames'
+ * exportable only then, from 8.1 on, and only the driver can say). */
+static inline int glr_av_vulkan_exports_timelines_(const AVVulkanDeviceContext *dev)
+{
+    PFN_vkGetPhysicalDeviceExternalSemaphoreProperties properties =
+        (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)dev->get_proc_addr(
+            dev->inst, "vkGetPhysicalDeviceExternalSemaphoreProperties");
+    VkSemaphoreTypeCreateInfo type;
+    VkPhysicalDeviceExternalSemaphoreInfo info;
+    VkExternalSemaphoreProperties got;
+
+    if (!properties)
+        return 0;
+    memset(&type, 0, sizeof(type));
+    type.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    memset(&info, 0, sizeof(info));
+    info.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO;
+    info.pNext = &type;
+    info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    memset(&got, 0, sizeof(got));
+    got.sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES;
+    properties(dev->phys_dev, &info, &got);
+    return (got.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT) != 0;
+}
+
 /* Whether vk's frames are ordered by their timeline semaphores (GL current): where GL
  * imports them and the device exports them. Says which, and why not, in a line. */
 static inline int glr_av_vulkan_semaphores_(struct glr_av_vulkan_frames *vk, glr_log *log, AVBufferRef *device)
 {
     const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(device);
     int gl = glr_gl_has_timeline_semaphores(vk->params.get_proc_address);
-    int exported = vk->get_semaphore_fd && glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+    int exported = vk->get_semaphore_fd && glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) &&
+                   glr_av_vulkan_exports_timelines_(dev);
 
     glr_log_message(log, GLR_LOG_INFO, gl && exported
                     ? "hardware frames: GL waits on and signals each frame's timeline semaphore, as FFmpeg does: "
@@ -244,9 +277,10 @@ static inline int glr_av_vulkan_import_semaphore_(struct glr_av_vulkan_frames *v
                                                                                            : glr_last_error_code();
 }
 
-/* Plane p of a pooled frame as a GL texture: imported the first time its image is seen. */
+/* Plane p of a pooled frame as a GL texture (*texture, its name) and, where semaphores order
+ * the frames, its semaphore in GL (*semaphore): imported the first time its image is seen. */
 static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log *log, const AVVkFrame *frame, int p,
-                                        struct glr_av_vulkan_import **import)
+                                        unsigned *texture, glr_memory_semaphore **semaphore)
 {
     VkImageMemoryRequirementsInfo2 info;
     VkMemoryDedicatedRequirements dedicated;
@@ -255,17 +289,21 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     struct glr_memory_image m;
     struct glr_av_vulkan_import *grown;
     glr_memory_texture *imported;
-    glr_memory_semaphore *semaphore = NULL;
     char message[256];
     VkResult result;
     int i, fd = -1, ret;
 
+    *semaphore = NULL;
     for (i = 0; i < vk->nb_imports; i++)
         if (vk->imports[i].image == frame->img[p]) {
-            *import = &vk->imports[i];
+            *texture = glr_memory_texture_name(vk->imports[i].texture);
+            *semaphore = vk->imports[i].semaphore;
             return 0;
         }
-    if (vk->semaphores && (ret = glr_av_vulkan_import_semaphore_(vk, log, frame, p, &semaphore)) < 0)
+    if (!frame->img[p] || (vk->semaphores && !frame->sem[p]))
+        return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, "the Vulkan frame has no image of its own for each plane, "
+                            "which GL needs to import them one by one");
+    if (vk->semaphores && (ret = glr_av_vulkan_import_semaphore_(vk, log, frame, p, semaphore)) < 0)
         return ret;
     /* GL is told whether the memory is a dedicated allocation, as FFmpeg decided it: where
      * the driver prefers or requires one. */
@@ -284,7 +322,7 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     fd_info.memory = frame->mem[p];
     fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
     if ((result = vk->get_memory_fd(vk->device, &fd_info, &fd)) != VK_SUCCESS) {
-        glr_memory_semaphore_destroy(&semaphore);
+        glr_memory_semaphore_destroy(semaphore);
         snprintf(message, sizeof(message), "the Vulkan frame's memory is not exportable as an opaque fd "
                  "(vkGetMemoryFdKHR: %d): the device cannot share it with GL", (int)result);
         return glr_av_fail_(log, GLR_ERROR_UNSUPPORTED, message);
@@ -300,23 +338,23 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
     m.get_proc_address = vk->params.get_proc_address;
     if (!(grown = (struct glr_av_vulkan_import *)av_realloc_array(vk->imports, vk->nb_imports + 1, sizeof(*grown)))) {
         close(fd);
-        glr_memory_semaphore_destroy(&semaphore);
+        glr_memory_semaphore_destroy(semaphore);
         return glr_av_fail_(log, -ENOMEM, "out of memory for a Vulkan frame's import");
     }
     vk->imports = grown;
     if (!(imported = glr_memory_texture_import(log, &m))) { /* logged; the fd is closed */
-        glr_memory_semaphore_destroy(&semaphore);
+        glr_memory_semaphore_destroy(semaphore);
         return glr_last_error_code();
     }
-    *import = &vk->imports[vk->nb_imports++];
-    (*import)->image = frame->img[p];
-    (*import)->texture = imported;
-    (*import)->semaphore = semaphore;
+    vk->imports[vk->nb_imports].image = frame->img[p];
+    vk->imports[vk->nb_imports].texture = imported;
+    vk->imports[vk->nb_imports++].semaphore = *semaphore;
+    *texture = glr_memory_texture_name(imported);
     return 0;
 }
 
 /* Locks (or unlocks) frame's properties against FFmpeg's other threads, where the release
- * has the lock (7.0 and later). */
+ * has the lock (6.1 and later; checked from 7.0's libavutil 59, the oldest line built). */
 static inline void glr_av_vulkan_lock_(struct glr_av_vulkan_frames *vk, AVVkFrame *frame, int lock)
 {
 #if LIBAVUTIL_VERSION_MAJOR >= 59
@@ -328,23 +366,28 @@ static inline void glr_av_vulkan_lock_(struct glr_av_vulkan_frames *vk, AVVkFram
 #endif
 }
 
-/* Orders the conversion of frame's planes (imports[0..planes), their GL textures `textures`)
- * with FFmpeg's other work on the frame: GL waits for each plane's semaphore value
- * (`before`), or signals the next and the frame says so (its next value, the general
- * layout GL left the image in, no access pending), for whoever uses the frame next. */
-static inline int glr_av_vulkan_order_(AVVkFrame *frame, struct glr_av_vulkan_import *const *imports,
+/* Orders the conversion of frame's planes (their GL textures and semaphores) with FFmpeg's
+ * other work on the frame: GL waits for each plane's semaphore value (`before`), or signals
+ * the next, and the frame says so for whoever uses it next: that value, the general layout
+ * GL left the image in, no access pending and (from 6.1, where frames record it) GL's
+ * release of the image to an external queue family, which FFmpeg's next barrier acquires
+ * from, as after its own exports. */
+static inline int glr_av_vulkan_order_(AVVkFrame *frame, glr_memory_semaphore *const *semaphores,
                                        const unsigned *textures, int planes, int before)
 {
     int p, ret = 0;
 
     for (p = 0; p < planes && ret >= 0; p++) {
         if (before) {
-            ret = glr_memory_semaphore_wait(imports[p]->semaphore, frame->sem_value[p], &textures[p], 1);
-        } else if ((ret = glr_memory_semaphore_signal(imports[p]->semaphore, frame->sem_value[p] + 1,
-                                                      &textures[p], 1)) >= 0) {
+            ret = glr_memory_semaphore_wait(semaphores[p], frame->sem_value[p], &textures[p], 1);
+        } else if ((ret = glr_memory_semaphore_signal(semaphores[p], frame->sem_value[p] + 1, &textures[p], 1)) >=
+                   0) {
             frame->sem_value[p]++;
             frame->layout[p] = VK_IMAGE_LAYOUT_GENERAL;
             frame->access[p] = (VkAccessFlagBits)0;
+#if LIBAVUTIL_VERSION_MAJOR >= 59
+            frame->queue_family[p] = VK_QUEUE_FAMILY_EXTERNAL;
+#endif
         }
     }
     return ret;
@@ -358,7 +401,7 @@ static inline int glr_av_vulkan_order_(AVVkFrame *frame, struct glr_av_vulkan_im
 static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log *log, const struct glr_source *source,
                                         AVFrame **frame, glr_gl_fence **fence)
 {
-    struct glr_av_vulkan_import *imports[4] = { NULL };
+    glr_memory_semaphore *semaphores[4] = { NULL };
     unsigned textures[4] = { 0 };
     AVVkFrame *vk_frame;
     int planes = av_pix_fmt_count_planes(glr_av_pix_fmt(vk->params.format)), p, ret, locked = 0;
@@ -370,16 +413,15 @@ static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log
         return ret;
     vk_frame = (AVVkFrame *)(*frame)->data[0];
     for (p = 0; p < planes && ret >= 0; p++)
-        if ((ret = glr_av_vulkan_import_(vk, log, vk_frame, p, &imports[p])) >= 0)
-            textures[p] = glr_memory_texture_name(imports[p]->texture);
+        ret = glr_av_vulkan_import_(vk, log, vk_frame, p, &textures[p], &semaphores[p]);
     if (ret >= 0 && vk->semaphores) {
         glr_av_vulkan_lock_(vk, vk_frame, locked = 1);
-        ret = glr_av_vulkan_order_(vk_frame, imports, textures, planes, 1);
+        ret = glr_av_vulkan_order_(vk_frame, semaphores, textures, planes, 1);
     }
     if (ret >= 0)
         ret = glr_converter_convert(vk->converter, source, textures);
     if (ret >= 0 && vk->semaphores)
-        ret = glr_av_vulkan_order_(vk_frame, imports, textures, planes, 0);
+        ret = glr_av_vulkan_order_(vk_frame, semaphores, textures, planes, 0);
     else if (ret >= 0 && !(*fence = glr_converter_fence(vk->converter)))
         ret = glr_last_error_code(); /* each failure was logged */
     if (locked)
@@ -407,11 +449,17 @@ static inline void glr_av_vulkan_forget(struct glr_av_vulkan_frames *vk, glr_gl_
 }
 
 /* Deletes the imports (GL's side only; the context current) and the pool reference, and
- * zeroes vk. */
+ * zeroes vk. GL's writes end first: the frames' memory may go with the pool, and FFmpeg
+ * waits only for its own work before freeing it. */
 static inline void glr_av_vulkan_frames_uninit(struct glr_av_vulkan_frames *vk)
 {
+    glr_gl_fence *written = vk->nb_imports ? glr_converter_fence(vk->converter) : NULL;
     int i;
 
+    if (written) {
+        glr_converter_fence_wait(vk->converter, written, UINT64_MAX);
+        glr_converter_fence_delete(vk->converter, written);
+    }
     for (i = 0; i < vk->nb_imports; i++) {
         glr_memory_texture_destroy(&vk->imports[i].texture);
         glr_memory_semaphore_destroy(&vk->imports[i].semaphore);
