@@ -44,6 +44,10 @@ extern "C" {
 #include <string.h>
 #include <unistd.h>
 
+/* FFmpeg 6.1 (libavutil 58.11.100) on: frames may be multiplane images, and carry a lock
+ * and the queue family that owns each image. */
+#define GLR_AV_VULKAN_SINCE_6_1_ (LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 11, 100))
+
 /* One plane's image of a pooled frame, as GL imported it, and its timeline semaphore where
  * the frames are ordered by them. */
 struct glr_av_vulkan_import {
@@ -170,7 +174,7 @@ static inline void glr_av_vulkan_configure_(AVHWFramesContext *ctx)
 {
     AVVulkanFramesContext *vk = (AVVulkanFramesContext *)ctx->hwctx;
     vk->tiling = VK_IMAGE_TILING_OPTIMAL;
-#if LIBAVUTIL_VERSION_MAJOR >= 59
+#if GLR_AV_VULKAN_SINCE_6_1_
     vk->flags = (AVVkFrameFlags)(AV_VK_FRAME_FLAG_NONE | AV_VK_FRAME_FLAG_DISABLE_MULTIPLANE);
 #else
     vk->flags = AV_VK_FRAME_FLAG_NONE;
@@ -354,10 +358,10 @@ static inline int glr_av_vulkan_import_(struct glr_av_vulkan_frames *vk, glr_log
 }
 
 /* Locks (or unlocks) frame's properties against FFmpeg's other threads, where the release
- * has the lock (6.1 and later; checked from 7.0's libavutil 59, the oldest line built). */
+ * has the lock (6.1 and later). */
 static inline void glr_av_vulkan_lock_(struct glr_av_vulkan_frames *vk, AVVkFrame *frame, int lock)
 {
-#if LIBAVUTIL_VERSION_MAJOR >= 59
+#if GLR_AV_VULKAN_SINCE_6_1_
     AVHWFramesContext *ctx = (AVHWFramesContext *)vk->pool->data;
     AVVulkanFramesContext *frames = (AVVulkanFramesContext *)ctx->hwctx;
     (lock ? frames->lock_frame : frames->unlock_frame)(ctx, frame);
@@ -385,7 +389,7 @@ static inline int glr_av_vulkan_order_(AVVkFrame *frame, glr_memory_semaphore *c
             frame->sem_value[p]++;
             frame->layout[p] = VK_IMAGE_LAYOUT_GENERAL;
             frame->access[p] = (VkAccessFlagBits)0;
-#if LIBAVUTIL_VERSION_MAJOR >= 59
+#if GLR_AV_VULKAN_SINCE_6_1_
             frame->queue_family[p] = VK_QUEUE_FAMILY_EXTERNAL;
 #endif
         }
