@@ -8,13 +8,13 @@
 // context current; the frames themselves go to any thread.
 #pragma once
 
-#include <atomic>
 #include "av/hw_frame_kind.hpp"
 
 #include "glreader/convert.h"
 #include "glreader/ring.h"
 #include "glreader/utils/libav_vulkan_frames.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 

@@ -45,33 +45,28 @@ glr_memory_semaphore::glr_memory_semaphore(const glr_log *log, int fd, glr_get_p
     }
 }
 
-void glr_memory_semaphore::set_value(uint64_t value, const char *call)
-{
-    fns_.gl.SemaphoreParameterui64vEXT(semaphore_, GL_TIMELINE_SEMAPHORE_VALUE_NV, &value);
-    // Checked before the wait or signal: a signal of the old value would not advance the timeline.
-    glr::gl::check_errors(fns_.gl, call);
-}
-
 void glr_memory_semaphore::wait(uint64_t value, const unsigned *textures, int count)
 {
-    constexpr const char *call = "glr_memory_semaphore_wait";
-    glr::gl::require_current(fns_, call);
-    glr::gl::state_scope scope(fns_, glr::gl::state_set{}, log_, call);
-    std::vector<GLenum> layouts(static_cast<size_t>(count), GL_NONE); // undefined: the contents go
-    set_value(value, call);
-    fns_.gl.WaitSemaphoreEXT(semaphore_, 0, nullptr, static_cast<GLuint>(count), textures, layouts.data());
-    glr::gl::check_errors(fns_.gl, call);
+    // Undefined (GL_NONE) before: GL writes the textures whole, their contents go.
+    submit("glr_memory_semaphore_wait", value, textures, count, GL_NONE, fns_.gl.WaitSemaphoreEXT);
 }
 
 void glr_memory_semaphore::signal(uint64_t value, const unsigned *textures, int count)
 {
-    constexpr const char *call = "glr_memory_semaphore_signal";
+    submit("glr_memory_semaphore_signal", value, textures, count, GL_LAYOUT_GENERAL_EXT, fns_.gl.SignalSemaphoreEXT);
+    fns_.gl.Flush(); // the other API waits for the signal on the GPU: it must be submitted
+}
+
+void glr_memory_semaphore::submit(const char *call, uint64_t value, const unsigned *textures, int count,
+                                  GLenum layout, PFNGLWAITSEMAPHOREEXTPROC command)
+{
     glr::gl::require_current(fns_, call);
     glr::gl::state_scope scope(fns_, glr::gl::state_set{}, log_, call);
-    std::vector<GLenum> layouts(static_cast<size_t>(count), GL_LAYOUT_GENERAL_EXT);
-    set_value(value, call);
-    fns_.gl.SignalSemaphoreEXT(semaphore_, 0, nullptr, static_cast<GLuint>(count), textures, layouts.data());
-    fns_.gl.Flush(); // the other API waits for the signal on the GPU: it must be submitted
+    std::vector<GLenum> layouts(static_cast<size_t>(count), layout);
+    fns_.gl.SemaphoreParameterui64vEXT(semaphore_, GL_TIMELINE_SEMAPHORE_VALUE_NV, &value);
+    // Checked before the command: a signal of the old value would not advance the timeline.
+    glr::gl::check_errors(fns_.gl, call);
+    command(semaphore_, 0, nullptr, static_cast<GLuint>(count), textures, layouts.data());
     glr::gl::check_errors(fns_.gl, call);
 }
 

@@ -23,8 +23,10 @@ public:
     const glr_log *log() const { return log_; }
 
 private:
-    // The value the next wait or signal uses; throws glr::failure naming call.
-    void set_value(uint64_t value, const char *call);
+    // Sets the value, then runs command (glWaitSemaphoreEXT or glSignalSemaphoreEXT, which
+    // take the same arguments) for textures with layout; throws glr::failure naming call.
+    void submit(const char *call, uint64_t value, const unsigned *textures, int count, GLenum layout,
+                PFNGLWAITSEMAPHOREEXTPROC command);
 
     const glr_log *log_;
     glr::gl::functions fns_;

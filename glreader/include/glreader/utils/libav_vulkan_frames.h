@@ -242,9 +242,9 @@ static inline int glr_av_vulkan_exports_timelines_(const AVVulkanDeviceContext *
 
 /* Whether vk's frames are ordered by their timeline semaphores (GL current): where GL
  * imports them and the device exports them. Says which, and why not, in a line. */
-static inline int glr_av_vulkan_semaphores_(struct glr_av_vulkan_frames *vk, glr_log *log, AVBufferRef *device)
+static inline int glr_av_vulkan_semaphores_(struct glr_av_vulkan_frames *vk, glr_log *log)
 {
-    const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(device);
+    const AVVulkanDeviceContext *dev = glr_av_vulkan_context_(((AVHWFramesContext *)vk->pool->data)->device_ref);
     int gl = glr_gl_has_timeline_semaphores(vk->params.get_proc_address);
     int exported = vk->get_semaphore_fd && glr_av_vulkan_has_extension_(dev, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) &&
                    glr_av_vulkan_exports_timelines_(dev);
@@ -412,7 +412,7 @@ static inline int glr_av_vulkan_convert(struct glr_av_vulkan_frames *vk, glr_log
 
     *fence = NULL;
     if (vk->semaphores < 0)
-        vk->semaphores = glr_av_vulkan_semaphores_(vk, log, ((AVHWFramesContext *)vk->pool->data)->device_ref);
+        vk->semaphores = glr_av_vulkan_semaphores_(vk, log);
     if ((ret = glr_av_hw_pooled_frame(log, vk->pool, "Vulkan", frame)) < 0)
         return ret;
     vk_frame = (AVVkFrame *)(*frame)->data[0];
