@@ -89,7 +89,7 @@ TEST(context_test, unknown_platform_is_refused)
     std::memcpy(&params.platform, &bad, sizeof bad); // as a C caller could
     EXPECT_EQ(glr_context_create(nullptr, &params), nullptr);
     EXPECT_EQ(glr_last_error_code(), -EINVAL);
-    EXPECT_STREQ(glr_last_error(), "glr_context_create: unknown platform 17");
+    EXPECT_STREQ(glr_last_error(), "unknown platform 17");
 }
 
 // GLR_EGL_DEVICE picks the one EGL device a context may use, by number or by CUDA's

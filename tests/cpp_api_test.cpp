@@ -57,7 +57,7 @@ TEST_F(cpp_api_test, errors_carry_code_and_words)
         ADD_FAILURE();
     } catch (const glr::error &e) {
         EXPECT_EQ(e.code(), -EINVAL);
-        EXPECT_STREQ(e.what(), "glr_ring_create: invalid size 0x4: width and height must be at least 1");
+        EXPECT_STREQ(e.what(), "invalid size 0x4: width and height must be at least 1");
     }
 }
 

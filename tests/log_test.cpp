@@ -82,6 +82,32 @@ TEST(log_test, report_error_keeps_the_last_error_and_logs_it_when_asked)
     EXPECT_EQ(r.lines.size(), 1u);
 }
 
+// A failure thrown inside names the function it failed in, for a bug report; users never
+// typed that name: the last error and a log short of debug level give the words alone.
+TEST(log_test, the_failing_function_s_name_is_for_the_debug_log_alone)
+{
+    const char *message = "glr_recorder_create: hardware frames cannot start: glr_hw_frames_create: no device";
+    for (glr_log_level level : {GLR_LOG_ERROR, GLR_LOG_WARN, GLR_LOG_INFO, GLR_LOG_VERBOSE}) {
+        recorded_log r(level);
+        glr_priv_report_error(r.log, -EINVAL, message, 1);
+        EXPECT_STREQ(glr_last_error(), "hardware frames cannot start: glr_hw_frames_create: no device") << level;
+        glr_log_message(r.log, GLR_LOG_ERROR, "glr_ring_destroy: glr_ring_capture: 2 frames still leased");
+        ASSERT_EQ(r.lines.size(), 2u) << level;
+        EXPECT_EQ(r.lines[0].second, "hardware frames cannot start: glr_hw_frames_create: no device") << level;
+        EXPECT_EQ(r.lines[1].second, "2 frames still leased") << level;
+    }
+    recorded_log debug(GLR_LOG_DEBUG);
+    glr_priv_report_error(debug.log, -EINVAL, message, 1);
+    EXPECT_STREQ(glr_last_error(), "hardware frames cannot start: glr_hw_frames_create: no device");
+    ASSERT_EQ(debug.lines.size(), 1u);
+    EXPECT_EQ(debug.lines[0].second, message);
+    // Only a C name of glreader's, then ": ", is one.
+    for (const char *kept : {"glr_: x", "glr_Ring: x", "glr_ring:x", "glreader-export: x", "the glr_ring: x"}) {
+        glr_priv_report_error(nullptr, -EINVAL, kept, 0);
+        EXPECT_STREQ(glr_last_error(), kept);
+    }
+}
+
 TEST(log_test, the_last_error_belongs_to_its_thread)
 {
     glr_priv_report_error(nullptr, -EPIPE, "this thread's error", 0);

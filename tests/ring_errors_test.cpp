@@ -45,14 +45,16 @@ bool contains(const std::string &text, const std::string &part)
 
 using ring_errors = glr_test::gl_test;
 
-// Creating a ring with params fails with NULL, a code-bearing message, and a log line.
+// Creating a ring with params fails with NULL, a code-bearing message, and a log line
+// (which, at debug level, may name the function).
 std::string create_fails(const glr_ring_params &params)
 {
     captured_log log;
     glr_ring *ring = glr_ring_create(log.log, &params);
     EXPECT_EQ(ring, nullptr);
     glr_ring_destroy(&ring);
-    EXPECT_EQ(log.text, std::string(glr_last_error()) + "\n");
+    const std::string words = glr_last_error();
+    EXPECT_TRUE(log.text == words + "\n" || log.text == "glr_ring_create: " + words + "\n") << log.text;
     return glr_last_error();
 }
 
@@ -110,7 +112,7 @@ TEST_F(ring_errors, capture_and_acquire_on_a_thread_without_the_context)
     other.join();
     EXPECT_EQ(capture_rc, GLR_ERROR_NO_CONTEXT);
     EXPECT_EQ(acquire_rc, GLR_ERROR_NO_CONTEXT);
-    EXPECT_TRUE(contains(message, "glr_ring_capture: no OpenGL context is current")) << message;
+    EXPECT_TRUE(contains(message, "no OpenGL context is current")) << message;
     EXPECT_TRUE(ring.try_capture(source, 0)); // the ring still works on its own thread
 }
 

@@ -36,7 +36,7 @@ thread_local int last_error_code = 0;
 void set_last_error(int code, const char *message)
 {
     last_error_code = code;
-    last_error_message = message;
+    last_error_message = glr::user_words(message);
 }
 
 void report(const glr_log *log, int code, const char *message)

@@ -44,6 +44,24 @@ void fail(int code, const char *fmt, ...)
     throw failure(code, std::move(message));
 }
 
+std::string_view user_words(std::string_view message)
+{
+    // "glr_" and a lower-case C name, then ": ", as often as it comes (a message that
+    // quotes another's).
+    for (;;) {
+        if (message.substr(0, 4) != "glr_")
+            return message;
+        size_t end = 4;
+        while (end < message.size() &&
+               ((message[end] >= 'a' && message[end] <= 'z') || (message[end] >= '0' && message[end] <= '9') ||
+                message[end] == '_'))
+            end++;
+        if (end == 4 || message.substr(end, 2) != ": ")
+            return message;
+        message.remove_prefix(end + 2);
+    }
+}
+
 bool is_control_flow(int code) { return code == -EAGAIN || code == -EBUSY || code == -ENODATA; }
 
 const char *describe(int code)

@@ -8,6 +8,7 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 
 namespace glr {
 
@@ -26,6 +27,11 @@ private:
 std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 [[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// A message may begin with the entry point it failed in ("glr_ring_create: size 0x4 ..."),
+// which says where for a bug report. Users never typed that name: what they are shown (the
+// last error, a log short of debug level) is the rest, these words.
+std::string_view user_words(std::string_view message);
 
 // A few words naming an error code (glr_strerror).
 const char *describe(int code);

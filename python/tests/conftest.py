@@ -1,10 +1,12 @@
 """What every test of the Python package shares: a time limit per test (a hang ends the
 run with every thread's traceback, never waits forever), decoding with the system's
-ffmpeg, what the FFmpeg glreader loaded was built with, and a moderngl scene that draws a
-frame counter."""
+ffmpeg, what the FFmpeg glreader loaded was built with, a moderngl scene that draws a
+frame counter, and a check of every refusal pytest.raises catches: no library function's
+name in what the user is told."""
 import ctypes
 import faulthandler
 import os
+import re
 import subprocess
 import sys
 
@@ -12,6 +14,41 @@ import pytest
 
 TEST_SECONDS = 120
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+LIBRARY_NAME = re.compile(r"(^|: |\] )glr_[a-z0-9_]+: ")
+
+
+def assert_user_words(message):
+    """A glreader function's name is for the library's debug log: no message a user is shown
+    opens with one, nor with one after a prefix of ours or FFmpeg's."""
+    for line in message.splitlines():
+        assert not LIBRARY_NAME.search(line), f"a user is told a library function's name: {line}"
+
+
+def _raises_in_user_words(*args, **kwargs):
+    """pytest.raises, and every refusal it catches is checked with assert_user_words: so each
+    refusal the suite triggers is."""
+    raised = _pytest_raises(*args, **kwargs)
+    if len(args) > 1:  # the form that calls a function: the exception is caught already
+        assert_user_words(str(raised.value))
+        return raised
+
+    class Checked:
+        def __enter__(self):
+            return raised.__enter__()
+
+        def __exit__(self, kind, value, traceback):
+            caught = raised.__exit__(kind, value, traceback)
+            if caught and value is not None:
+                assert_user_words(str(value))
+            return caught
+
+    return Checked()
+
+
+_pytest_raises = pytest.raises
+pytest.raises = _raises_in_user_words
 
 
 @pytest.fixture(autouse=True)

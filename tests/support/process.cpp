@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -35,9 +36,33 @@ using clock_type = std::chrono::steady_clock;
 
 std::string seconds_text(std::chrono::milliseconds limit) { return std::to_string(limit.count() / 1000) + " s"; }
 
-// Each spawned child's log, until it is waited for and its log read for sanitizer reports.
+// Each spawned child's log, until it is waited for and its log read for sanitizer reports
+// and for library names; debug: the child was asked for a debug log, which names them.
+struct child_log {
+    std::string path;
+    bool debug = false;
+};
 std::mutex logs_mutex;
-std::map<pid_t, std::string> logs_of_children;
+std::map<pid_t, child_log> logs_of_children;
+
+// The first line of text in which a glreader function's name opens what the user is told
+// (at the start of the line, or after a program's or FFmpeg's prefix): "" when none. Those
+// names are the library's, for its debug log; users never typed them.
+std::string line_opened_by_library_name(const std::string &text)
+{
+    static const std::regex named(R"((^|: |\] )glr_[a-z0-9_]+: )");
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (std::regex_search(line, named))
+            return line;
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return "";
+}
 
 // tests/sanitizer_words.txt: the first lines of sanitizer reports ("report"),
 // LeakSanitizer's words when its stop-the-world scan itself fails ("scan-failed": threads
@@ -138,8 +163,11 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     // reach kill(), which would signal every process of the user.
     if (rc != 0 || pid <= 0)
         throw std::runtime_error("cannot start " + program + ": " + std::strerror(rc ? rc : ECHILD));
+    bool debug = false;
+    for (const std::string &arg : args)
+        debug = debug || arg == "debug" || arg == "trace";
     std::lock_guard<std::mutex> lock(logs_mutex);
-    logs_of_children[pid] = log;
+    logs_of_children[pid] = {log, debug};
     return pid;
 }
 
@@ -173,10 +201,12 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
     }
     child_end end = WIFEXITED(status) ? child_end{false, WEXITSTATUS(status)} : child_end{true, WTERMSIG(status)};
     std::string log;
+    bool debug = false;
     {
         std::lock_guard<std::mutex> lock(logs_mutex);
         if (auto it = logs_of_children.find(pid); it != logs_of_children.end()) {
-            log = it->second;
+            log = it->second.path;
+            debug = it->second.debug;
             logs_of_children.erase(it);
         }
     }
@@ -192,6 +222,9 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
         else if (!end.signaled && end.code == sanitizer_exit_code)
             ADD_FAILURE() << "the child whose log is " << log << " exited with the sanitizers' status "
                           << sanitizer_exit_code << " and no report:\n" << text.substr(0, 3000);
+        if (std::string named = debug ? "" : line_opened_by_library_name(text); !named.empty())
+            ADD_FAILURE() << "the child whose log is " << log << " tells its user a library function's name:\n"
+                          << named;
     }
     return end;
 }

@@ -35,7 +35,8 @@ constexpr int sanitizer_exit_code = 66;
 // small blocks no glreader code owns.
 // A sanitizer's report ends the child with sanitizer_exit_code, and once the child is
 // waited for (wait_end, wait_exit, run_logged), a report in its log fails the test that
-// ran it, whatever the test then checks.
+// ran it, whatever the test then checks; so does a line that opens what it tells its user
+// with a glreader function's name (unless an argument asked for a debug log).
 pid_t spawn(const std::string &program, const std::vector<std::string> &args, const std::string &log,
             const std::vector<std::string> &extra_env = {});
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 // Never destroyed: terminating the display at exit would unload the driver just before
 // LeakSanitizer looks. A global pointer (external, so the store is kept) keeps the
 // context reachable, so it is no leak.
@@ -23,11 +25,24 @@ public:
     }
 };
 
+// A glreader function's name is for the library's debug log: whatever a test made fail, the
+// words it leaves as the thread's last error (what every front-end shows) do not open with one.
+class last_error_words : public ::testing::EmptyTestEventListener {
+    void OnTestStart(const ::testing::TestInfo &) override { glr_set_last_error(0, ""); }
+    void OnTestEnd(const ::testing::TestInfo &) override
+    {
+        const char *words = glr_last_error();
+        EXPECT_NE(std::strncmp(words, "glr_", 4), 0) << "the last error opens with a library function's name: "
+                                                     << words;
+    }
+};
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::AddGlobalTestEnvironment(new pinned_display);
+    ::testing::UnitTest::GetInstance()->listeners().Append(new last_error_words);
     return RUN_ALL_TESTS();
 }

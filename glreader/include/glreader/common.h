@@ -57,7 +57,8 @@ enum glr_error {
 GLR_API const char *glr_strerror(int code);
 
 /* The full message of the last failure reported on the calling thread by any glreader
- * call, or "" when none failed yet. Control-flow codes (-EAGAIN, -EBUSY, -ENODATA) do not
+ * call, or "" when none failed yet: words for the user, without the name of the function
+ * that failed (a log at GLR_LOG_DEBUG has that too). Control-flow codes (-EAGAIN, -EBUSY, -ENODATA) do not
  * change it.
  * Thread-safety: any thread; each thread has its own message.
  * Lifetime: valid until the next glreader call on the same thread. */
@@ -193,7 +194,8 @@ struct glr_log_params {
     glr_log_fn callback;
     void *opaque;
     /* Most verbose level passed on. 0 (GLR_LOG_NONE) means the default, GLR_LOG_WARN;
-     * to silence a log, set callback to a function that ignores its input. */
+     * to silence a log, set callback to a function that ignores its input. At
+     * GLR_LOG_DEBUG, messages also name the glreader function they come from. */
     enum glr_log_level level;
 };
 
