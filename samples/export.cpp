@@ -294,22 +294,32 @@ void report(const options &o, const glr_export_stats &st, const glr_export_param
     print_stage("convert (swscale, CPU)", es.convert);
     print_stage("encode", es.encode);
     print_stage("write (mux + file)", es.write);
-    const char *conversion = glr_format_get_info(st.ring_format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
-    std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n",
-                 rs.path ? rs.path : "none", rs.fill ? rs.fill : "none", glr_format_name(st.ring_format),
-                 rs.frame_bytes, conversion);
+    const auto count = [](uint64_t n) { return static_cast<unsigned long long>(n); };
+    if (es.hardware_frames || es.transferred_frames) {
+        // What happened, in order: converted into the frames of a GPU API, then taken as they
+        // are by an encoder on the GPU, or copied to memory for one on the CPU.
+        const char *kind = rs.path && std::strncmp(rs.path, "cuda", 4) == 0 ? "CUDA" : "Vulkan";
+        std::fprintf(stderr, "  frames converted on the GPU into %s frames (%s, %s)\n", kind,
+                     glr_format_name(st.ring_format), rs.path ? rs.path : "none");
+        if (es.hardware_frames)
+            std::fprintf(stderr, "  %llu taken by %s as they are, nothing read back\n", count(es.hardware_frames),
+                         st.plan.video_encoder);
+        if (es.transferred_frames)
+            std::fprintf(stderr, "  %llu copied to memory for %s, an encoder on the CPU: --hw-frames on buys nothing "
+                                 "there (auto reads frames back for it)\n",
+                         count(es.transferred_frames), st.plan.video_encoder);
+    } else {
+        const char *conversion = glr_format_get_info(st.ring_format)->yuv ? "gpu" : es.converted_frames ? "cpu" : "none";
+        std::fprintf(stderr, "  readback path %s, %s %s frames of %zu bytes; colour conversion: %s\n",
+                     rs.path ? rs.path : "none", rs.fill ? rs.fill : "none", glr_format_name(st.ring_format),
+                     rs.frame_bytes, conversion);
+        std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n", count(es.zero_copy_frames),
+                     count(es.converted_frames), count(es.copied_frames));
+    }
     if (*st.plan.audio_encoder)
         std::fprintf(stderr, "  audio: %s%s, %llu samples per channel\n",
                      params.encoder.audio.input ? "" : "the Sound pass's, ", es.audio_copied ? "copied as it is" : "encoded",
-                     static_cast<unsigned long long>(es.audio_samples_encoded));
-    std::fprintf(stderr, "  %llu frames zero-copy, %llu converted, %llu copied\n",
-                 static_cast<unsigned long long>(es.zero_copy_frames),
-                 static_cast<unsigned long long>(es.converted_frames), static_cast<unsigned long long>(es.copied_frames));
-    if (es.hardware_frames || es.transferred_frames)
-        std::fprintf(stderr, "  hardware frames (nothing read back): %llu to the encoder as they are, %llu copied to "
-                     "memory for it\n",
-                     static_cast<unsigned long long>(es.hardware_frames),
-                     static_cast<unsigned long long>(es.transferred_frames));
+                     count(es.audio_samples_encoded));
     std::fprintf(stderr, "  OpenGL renderer: %s (EGL %s)\n", st.renderer, st.platform);
     write_stats_json(o, st, params);
 }

@@ -338,6 +338,17 @@ MUTATIONS = [
      "plugin/vsrc_glreader.c",
      "    frame->pts = s->emitted++;", "    frame->pts = 2 * s->emitted++;",
      "ffmpeg-9.0.filter_test.renders_exactly_d_times_r_frames_pixel_exact"),
+    ("library-name-told-to-users", "a failure's message keeps the name of the function it failed in for every "
+     "user, not for the debug log alone",
+     "glreader/src/error.cpp",
+     "        if (message.substr(0, 4) != \"glr_\")\n",
+     "        if (true)\n",
+     "log_test.the_failing_function_s_name_is_for_the_debug_log_alone"),
+    ("image-sequence-folder-not-made", "an image sequence into a folder that does not exist fails after rendering",
+     "glreader/src/av/output_io.cpp",
+     "    if (!sequence_folder_.empty())\n        make_sequence_folder();\n",
+     "",
+     "export_outputs.image_sequences_write_their_files_and_no_other"),
 ]
 
 # The sanitizers' own mutations (--asan): an error the suite sees only through a

@@ -473,21 +473,128 @@ TEST(export_outputs, muxer_options_reach_the_muxer)
     std::remove(out.c_str());
 }
 
+// An image sequence's folder is its output: made when missing (said at -v info), as the
+// help's own example (-o frames/%05d.png) needs in a fresh folder; a file in its place is
+// refused by name before any frame.
 TEST(export_outputs, image_sequences_write_their_files_and_no_other)
 {
     std::string dir = glr_test::scratch_path("sequence"), log = glr_test::scratch_path("sequence.txt");
-    ASSERT_EQ(shell("rm -rf " + dir + " && mkdir -p " + dir, log), 0);
-    std::string shader = glr_test::write_counter_shader();
-    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "4", "--shader", shader, "-c", "png", "-o",
-                                                dir + "/f%03d.png"},
+    ASSERT_EQ(shell("rm -rf " + dir, log), 0);
+    std::string shader = glr_test::write_counter_shader(), frames = dir + "/frames";
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "4", "--shader", shader, "-c", "png", "-v",
+                                                "info", "-o", frames + "/f%03d.png"},
                                                log)),
               0)
         << glr_test::slurp(log);
+    EXPECT_NE(glr_test::slurp(log).find("made the folder " + dir + " for the image sequence"), std::string::npos)
+        << glr_test::slurp(log);
     std::string listing = glr_test::scratch_path("sequence_ls.txt");
-    ASSERT_EQ(shell("ls " + dir + " > " + listing, log), 0);
+    ASSERT_EQ(shell("ls " + frames + " > " + listing, log), 0);
     EXPECT_EQ(glr_test::slurp(listing), "f001.png\nf002.png\nf003.png\nf004.png\n");
     // Each file is its frame, in order, pixel-exact (PNG is lossless).
-    glr_test::expect_counter_video(dir + "/f%03d.png", 40, 24, 4);
+    glr_test::expect_counter_video(frames + "/f%03d.png", 40, 24, 4);
+
+    std::string in_the_way = dir + "/plain";
+    std::ofstream(in_the_way) << "a file, not a folder";
+    EXPECT_EQ(glr_test::wait_exit(spawn_export({"-s", "40x24", "-n", "4", "--shader", shader, "-c", "png", "-o",
+                                                in_the_way + "/f%03d.png"},
+                                               log)),
+              1);
+    std::string said = glr_test::slurp(log);
+    EXPECT_NE(said.find("cannot write the image sequence " + in_the_way + "/f%03d.png: " + in_the_way +
+                        " is not a folder"),
+              std::string::npos)
+        << said;
+    EXPECT_EQ(said.find("frames encoded"), std::string::npos) << "refused after rendering began:\n" << said;
+    EXPECT_EQ(glr_test::slurp(in_the_way), "a file, not a folder");
+}
+
+// The example shaders the help names (samples/shaders/...): the checkout's, or beside the
+// tests in the GPU bundle (its repo/samples).
+std::string samples_folder()
+{
+    struct stat st;
+    if (stat(GLREADER_SAMPLES_DIR, &st) == 0)
+        return GLREADER_SAMPLES_DIR;
+    char self[4096] = {};
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string exe(self, n > 0 ? static_cast<size_t>(n) : 0);
+    return exe.substr(0, exe.rfind('/')) + "/../repo/samples";
+}
+
+// Every example of --help runs as written from a fresh folder that holds what the examples
+// name (the example shaders, a song.mp3), but smaller (-s 96x54, so the suite stays quick):
+// the image sequence's folder too (-o frames/%05d.png).
+TEST(export_outputs, the_help_s_examples_run_in_a_fresh_folder)
+{
+    std::string help_log = glr_test::scratch_path("help_examples.txt");
+    ASSERT_EQ(glr_test::wait_exit(spawn_export({"--help"}, help_log)), 0);
+    std::string help = glr_test::slurp(help_log);
+    size_t at = help.find("\nExamples:\n");
+    ASSERT_NE(at, std::string::npos) << help;
+    std::vector<std::string> examples;
+    for (size_t line = help.find('\n', at + 1) + 1; line < help.size() && help.compare(line, 2, "  ") == 0;) {
+        size_t end = help.find('\n', line);
+        examples.push_back(help.substr(line + 2, end - line - 2));
+        line = end + 1;
+    }
+    ASSERT_GE(examples.size(), 4u) << help;
+
+    std::string dir = glr_test::scratch_path("help_examples"), log = glr_test::scratch_path("help_example.txt");
+    ASSERT_EQ(shell("rm -rf " + dir + " && mkdir -p " + dir + " && ln -s " + samples_folder() + " " + dir +
+                        "/samples && cp " + glr_test::write_lame_mp3("help_song.mp3") + " " + dir + "/song.mp3",
+                    log),
+              0)
+        << glr_test::slurp(log);
+    for (std::string example : examples) {
+        SCOPED_TRACE(example);
+        const std::string program = "glreader-export ";
+        ASSERT_EQ(example.rfind(program, 0), 0u);
+        std::string args = example.substr(program.size());
+        size_t size = args.find("-s ");
+        if (size != std::string::npos)
+            args.replace(size + 3, args.find(' ', size + 3) - size - 3, "96x54");
+        else
+            args = "-s 96x54 " + args;
+        EXPECT_EQ(shell("cd " + dir + " && " + export_program + " " + args, log), 0) << glr_test::slurp(log);
+        std::string output = args.substr(args.rfind("-o ") + 3);
+        if (output.find("://") == std::string::npos)
+            EXPECT_EQ(glr_test::decode_file(dir + "/" + output).error, "") << output;
+    }
+}
+
+// Hardware frames said plainly: with --hw-frames on and an encoder on the CPU, the summary
+// says the frames were converted into Vulkan frames, then copied to memory for it, and that
+// on buys nothing there; with auto, a device named and not used is said in one line.
+TEST(export_outputs, hardware_frames_are_said_plainly)
+{
+    std::string out = glr_test::scratch_path("hw_said.mkv"), log = glr_test::scratch_path("hw_said.txt");
+    const std::vector<std::string> common = {"-y", "-s", "64x48", "-n", "3", "-c", "ffv1", "-pix_fmt", "yuv420p",
+                                             "-init_hw_device", "vulkan", "-o", out};
+    std::vector<std::string> on = common;
+    on.insert(on.end(), {"--hw-frames", "on"});
+    int rc = glr_test::wait_exit(spawn_export(on, log));
+    std::string said = glr_test::slurp(log);
+    if (said.find("this FFmpeg has no Vulkan") != std::string::npos) {
+        EXPECT_EQ(rc, 1) << said; // the FFmpeg linked lacks Vulkan: refused, with words
+        return;
+    }
+    ASSERT_EQ(rc, 0) << said;
+    EXPECT_NE(said.find("  frames converted on the GPU into Vulkan frames (yuv420p, vulkan-frames+"), std::string::npos)
+        << said;
+    EXPECT_NE(said.find("  3 copied to memory for ffv1, an encoder on the CPU: --hw-frames on buys nothing there"),
+              std::string::npos)
+        << said;
+    EXPECT_EQ(said.find("nothing read back"), std::string::npos) << said;
+    EXPECT_EQ(said.find("readback path"), std::string::npos) << said;
+
+    ASSERT_EQ(glr_test::wait_exit(spawn_export(common, log)), 0) << glr_test::slurp(log);
+    said = glr_test::slurp(log);
+    EXPECT_NE(said.find("glreader: the hardware device vulkan is not used: ffv1 encodes frames in memory"),
+              std::string::npos)
+        << said;
+    EXPECT_NE(said.find("  readback path "), std::string::npos) << said;
+    std::remove(out.c_str());
 }
 
 TEST(export_outputs, rates_and_lengths_are_read_strictly)

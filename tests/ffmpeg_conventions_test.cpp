@@ -134,6 +134,7 @@ TEST(ffmpeg_conventions, codec_names_pick_the_best_encoder_and_impossible_pairs_
     std::vector<refusal> refusals = {
         {{"-c", "libx264"}, "x.webm", "the webm muxer cannot hold h264 video (libx264); video encoders for it here: "},
         {{"-c", "ffv1"}, "x.mp4", "the mp4 muxer cannot hold ffv1 video (ffv1)"},
+        {{"-c", "libx264"}, "x.gif", "the gif muxer cannot hold h264 video (libx264); video encoders for it here: gif"},
         {{"-c", "libx264"}, "frames/%05d.png", "frames/%05d.png names png pictures, not h264"},
         {{"-c", "libx246"}, "x.mp4", "'libx246' is no video encoder or codec this FFmpeg knows (did you mean libx264"},
         {{"-c", "aac"}, "x.mp4", "aac is an audio encoder, not a video one"},

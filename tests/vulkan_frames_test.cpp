@@ -418,17 +418,27 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
 {
     const int w = 64, h = 48, count = 12;
     scene();
+    std::string said; // the recorder's log, at info level
+    glr_log_params lp{};
+    lp.callback = [](void *opaque, glr_log_level, const char *message) {
+        *static_cast<std::string *>(opaque) += std::string(message) + "\n";
+    };
+    lp.opaque = &said;
+    lp.level = GLR_LOG_INFO;
+    std::unique_ptr<glr_log, void (*)(glr_log *)> log(glr_log_create(&lp), [](glr_log *l) { glr_log_destroy(&l); });
     auto record = [&](const std::string &path, glr_hw_frames_use use, const char *device, glr_recorder_stats *stats,
-                      glr_format format = GLR_FORMAT_NV12) {
+                      glr_format format = GLR_FORMAT_NV12, const char *pix_fmt = nullptr) {
         glr_recorder_params rp{};
         rp.encoder.width = w;
         rp.encoder.height = h;
         rp.encoder.codec = "ffv1";
+        rp.encoder.pix_fmt = pix_fmt;
         rp.encoder.output = path.c_str();
         rp.ring.format = format;
         rp.hw_frames = use;
         rp.hw_device = device;
-        return glr_test::record_scene(scene(), rp, count, stats);
+        said.clear();
+        return glr_test::record_scene(scene(), rp, count, stats, log.get());
     };
     const std::string on = glr_test::scratch_path("recorder_hw.mkv"), off = glr_test::scratch_path("recorder_rb.mkv"),
                       automatic = glr_test::scratch_path("recorder_auto.mkv"),
@@ -452,6 +462,14 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
     EXPECT_EQ(rb.hardware_frames, 0);
     EXPECT_EQ(au.hardware_frames, 0) << "ffv1 is an encoder on the CPU: auto reads back";
     EXPECT_EQ(au.encoder.transferred_frames, 0u);
+    EXPECT_EQ(said.find("not used"), std::string::npos) << "no device was named: " << said;
+    // A device named, and nothing uses it: said once, and the frames are read back.
+    ASSERT_TRUE(record(automatic, GLR_HW_FRAMES_AUTO, "vulkan", &au)) << glr_last_error();
+    EXPECT_EQ(au.hardware_frames, 0);
+    const std::string unused_device = "the hardware device vulkan is not used: ffv1 encodes frames in memory, which "
+                                      "are read back";
+    EXPECT_NE(said.find(unused_device), std::string::npos) << said;
+    EXPECT_EQ(said.find(unused_device), said.rfind(unused_device)) << "said more than once: " << said;
 
     glr_test::decoded_video a = glr_test::decode_file(on), b = glr_test::decode_file(off);
     ASSERT_EQ(a.error, "");
@@ -466,9 +484,18 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
               std::string::npos)
         << glr_last_error();
     EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";
+    // Frames of a format hardware frames do not come in: the formats they do are named, and
+    // the one nearest the pix_fmt asked for (a YUV one too, made from BGRA on the CPU).
+    const std::string formats = "hardware frames come in nv12, yuv420p, p010le, yuv444p, yuva420p, yuva444p, "
+                                "yuva444p10le, which the GPU converts to";
     EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, nullptr, &unused, GLR_FORMAT_BGRA8));
-    EXPECT_NE(std::string(glr_last_error()).find("hardware frames are YUV, and ffv1 encodes bgra here: ask it for a YUV "
-                                                 "pix_fmt"),
+    EXPECT_NE(std::string(glr_last_error()).find(formats + ", and ffv1 encodes bgra here: give it one of those as its "
+                                                           "pix_fmt"),
+              std::string::npos)
+        << glr_last_error();
+    EXPECT_FALSE(record(refused, GLR_HW_FRAMES_ON, nullptr, &unused, GLR_FORMAT_BGRA8, "yuv420p10le"));
+    EXPECT_NE(std::string(glr_last_error()).find(formats + "; pix_fmt yuv420p10le is none of them (ffv1 would make it "
+                                                           "from BGRA on the CPU): ask for p010le for 10 bits"),
               std::string::npos)
         << glr_last_error();
     EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";

@@ -224,7 +224,7 @@ def test_options_beyond_render_s_keywords_reach_the_library_and_the_encoder(tmp_
     assert not os.path.exists(tmp_path / "never.mkv")
 
 
-def test_hardware_frames_give_the_readback_s_frames(tmp_path):
+def test_hardware_frames_give_the_readback_s_frames(tmp_path, caplog):
     # Vulkan frames (lavapipe here) through the table's hw_frames and hw_device, copied to
     # memory for FFV1: glreader-export's --hw-frames on -init_hw_device vulkan.
     if not ffmpeg_has_device_type("vulkan"):  # an FFmpeg built without Vulkan: refused, before the file
@@ -241,6 +241,15 @@ def test_hardware_frames_give_the_readback_s_frames(tmp_path):
         assert stats["transferred_frames"] == (4 if use == "on" else 0), stats
         assert stats["hardware_frames"] == 0 and stats["frames_encoded"] == 4, stats
     assert decode_frames(str(outputs["on"]), 64, 36) == decode_frames(str(outputs["off"]), 64, 36)
+    # auto, the default, for an encoder on the CPU: read back, and the device named is said
+    # to be unused, once.
+    caplog.set_level(logging.WARNING, logger="glreader")
+    stats = glreader.render(None, tmp_path / "auto.mkv", size=(64, 36), frames=4, codec="ffv1", pix_fmt="yuv420p",
+                            progress=False, hw_device="vulkan")
+    assert stats["transferred_frames"] == 0, stats
+    unused = [r.getMessage() for r in caplog.records if r.name == "glreader" and "not used" in r.getMessage()]
+    assert unused == ["the hardware device vulkan is not used: ffv1 encodes frames in memory, which are read back "
+                      "(hardware frames, asked for with hw_frames on, would only be copied to memory for it)"], unused
 
 
 def test_messages_go_to_logging(tmp_path, shaders, caplog):

@@ -29,9 +29,9 @@ using frame_ptr = std::unique_ptr<AVFrame, frame_deleter>;
 // Records frames 0..count-1 of scene (frame n at pts n) with params, finishes and fills
 // *stats. False, with glr_last_error saying why, when the recorder refuses to start.
 inline bool record_scene(pattern_scene &scene, const glr_recorder_params &params, int count,
-                         glr_recorder_stats *stats)
+                         glr_recorder_stats *stats, glr_log *log = nullptr)
 {
-    glr_recorder *rec = glr_recorder_create(nullptr, &params);
+    glr_recorder *rec = glr_recorder_create(log, &params);
     if (!rec)
         return false;
     for (int n = 0; n < count; n++) {

@@ -97,6 +97,12 @@ std::string container_words(const AVOutputFormat *muxer)
 int container_holds(const AVOutputFormat *muxer, AVCodecID id)
 {
     int rc = muxer ? avformat_query_codec(muxer, id, FF_COMPLIANCE_NORMAL) : -1;
+    // Muxers of one picture codec answer nothing before FFmpeg 7 (which flags them, so that
+    // the query says no), and refuse any other codec only once they start.
+    if (rc < 0 && muxer)
+        for (const char *one_codec : {"gif", "apng", "webp"})
+            if (std::strcmp(muxer->name, one_codec) == 0)
+                return id == muxer->video_codec;
     return rc < 0 ? -1 : rc;
 }
 

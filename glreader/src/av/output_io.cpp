@@ -20,6 +20,7 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace glr {
 
@@ -48,6 +49,19 @@ bool is_regular_seekable(int fd)
     return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) >= 0;
 }
 
+// The folder an image sequence's first picture goes to ("" for the working folder): the
+// muxer opens each picture itself, and fails on a folder that does not exist.
+std::string folder_of_first_picture(const std::string &name)
+{
+    std::string path = name.rfind("file:", 0) == 0 ? name.substr(5) : name;
+    std::vector<char> first(path.size() + 32);
+    if (av_get_frame_filename2(first.data(), static_cast<int>(first.size()), path.c_str(), 1,
+                               AV_FRAME_FILENAME_FLAGS_MULTIPLE) == 0)
+        path = first.data();
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "" : slash == 0 ? "/" : path.substr(0, slash);
+}
+
 } // namespace
 
 output_io::output_io(const glr_log *log, const std::string &name, const AVOutputFormat *muxer, size_t chunk_size,
@@ -64,6 +78,9 @@ output_io::output_io(const glr_log *log, const std::string &name, const AVOutput
     };
     if (muxer->flags & AVFMT_NOFILE) {
         refuse_part("written by its muxer itself (an image sequence, or nothing)");
+        const char *protocol = avio_find_protocol_name(name.c_str());
+        if (std::strcmp(muxer->name, "image2") == 0 && (!protocol || std::strcmp(protocol, "file") == 0))
+            sequence_folder_ = folder_of_first_picture(name);
         return; // the muxer opens its own files, or writes nothing
     }
     int fd = pipe_fd(name);
@@ -121,6 +138,8 @@ output_io::~output_io() { close(); }
 
 void output_io::commit()
 {
+    if (!sequence_folder_.empty())
+        make_sequence_folder();
     if (path_.empty() || fd_ >= 0)
         return;
     if (part_)
@@ -132,6 +151,27 @@ void output_io::commit()
     pending.swap(pending_);
     if (int rc = write_all(reinterpret_cast<const uint8_t *>(pending.data()), pending.size()); rc < 0)
         fail(rc, "writing %s failed: %s", path_.c_str(), std::strerror(-rc));
+}
+
+void output_io::make_sequence_folder()
+{
+    // Each missing folder of the path, outermost first.
+    for (size_t end = sequence_folder_.find('/', 1);; end = sequence_folder_.find('/', end + 1)) {
+        std::string folder = sequence_folder_.substr(0, end);
+        struct stat st;
+        if (stat(folder.c_str(), &st) != 0) {
+            if (mkdir(folder.c_str(), 0755) != 0 && errno != EEXIST)
+                fail(-errno, "cannot make the folder %s for the image sequence %s: %s", folder.c_str(), what_.c_str(),
+                     std::strerror(errno));
+            glr_log_message(log_, GLR_LOG_INFO,
+                            format("made the folder %s for the image sequence %s", folder.c_str(), what_.c_str())
+                                .c_str());
+        } else if (!S_ISDIR(st.st_mode)) {
+            fail(-ENOTDIR, "cannot write the image sequence %s: %s is not a folder", what_.c_str(), folder.c_str());
+        }
+        if (end == std::string::npos)
+            return;
+    }
 }
 
 void output_io::open_file()

@@ -6,7 +6,8 @@
 //  - "-" (stdout) or pipe:N: the same writer on that file descriptor;
 //  - a URL the linked libavformat has a protocol for (udp://, tcp://, srt://, ...): its
 //    own AVIO, opened at once;
-//  - nothing, for muxers that open their own files (image sequences) or none (null).
+//  - nothing, for muxers that open their own files (image sequences) or none (null); an
+//    image sequence's folder is its output, and is made at commit() when it is missing.
 // Whether the output can seek is known before the header, so that muxers that need to
 // seek can be switched to a streaming mode (fragmented MP4) or refused.
 #pragma once
@@ -71,10 +72,12 @@ private:
     void open_file();
     void open_special();
     void open_part();
+    void make_sequence_folder();
 
     const glr_log *log_;
     std::string what_;
     std::string path_;        // a file created at commit (with part_: its final name)
+    std::string sequence_folder_; // an image sequence's, made at commit when missing
     bool no_overwrite_ = false;
     bool part_ = false;       // written as path_ + ".part", renamed by publish()
     std::string pending_;     // what the muxer wrote before commit

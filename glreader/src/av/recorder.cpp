@@ -9,6 +9,9 @@
 #include "error.hpp"
 #include "format.hpp"
 
+extern "C" {
+#include <libavutil/pixdesc.h>
+}
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,6 +52,28 @@ long long cpu_ticks(pid_t pid)
 bool color_unset(const glr_color &c)
 {
     return c.matrix == 0 && c.range == 0 && c.primaries == 0 && c.transfer == 0 && c.chroma == 0;
+}
+
+// Why frames of ep's format cannot be hardware frames, naming the formats they can be
+// (those the GPU converts to: the ring's YUV formats) and the one nearest what was asked.
+std::string hw_format_refusal(const glr_encoder_params &ep, const char *encoder)
+{
+    std::string formats;
+    for (int f = GLR_FORMAT_RGBA8; glr_format_get_info(static_cast<glr_format>(f)); f++)
+        if (glr_format_get_info(static_cast<glr_format>(f))->yuv)
+            formats += std::string(formats.empty() ? "" : ", ") + glr_format_name(static_cast<glr_format>(f));
+    const AVPixFmtDescriptor *asked = ep.pix_fmt ? av_pix_fmt_desc_get(av_get_pix_fmt(ep.pix_fmt)) : nullptr;
+    if (!asked)
+        return glr::format("hardware frames come in %s, which the GPU converts to, and %s encodes %s here: give it "
+                           "one of those as its pix_fmt",
+                           formats.c_str(), encoder, glr_format_name(ep.format));
+    const bool ten_bits = asked->comp[0].depth > 8, full_chroma = asked->log2_chroma_w == 0;
+    return glr::format("hardware frames come in %s, which the GPU converts to; pix_fmt %s is none of them (%s would "
+                       "make it from BGRA on the CPU): ask for %s",
+                       formats.c_str(), asked->name, encoder,
+                       ten_bits      ? "p010le for 10 bits"
+                       : full_chroma ? "yuv444p for full chroma"
+                                     : "yuv420p or nv12");
 }
 
 } // namespace
@@ -130,14 +155,22 @@ void glr_recorder::make_hw_frames(glr_encoder_params &ep)
     else if (glr::takes_hardware_frames_of(encoder, AV_PIX_FMT_CUDA))
         spec.kind = GLR_HW_CUDA;
     auto hw_format = static_cast<AVPixelFormat>(glr::av::hw_pix_fmt_of(spec.kind));
-    if (use == GLR_HW_FRAMES_AUTO && !glr::takes_hardware_frames_of(encoder, hw_format))
-        return; // an encoder on the CPU (or of another kind): the readback is the way in
+    if (use == GLR_HW_FRAMES_AUTO && !glr::takes_hardware_frames_of(encoder, hw_format)) {
+        // An encoder on the CPU (or of another kind): the readback is the way in. A device
+        // the caller named and nothing uses is said, once.
+        if (params_.hw_device)
+            glr_log_message(log_, GLR_LOG_WARN,
+                            glr::format("the hardware device %s is not used: %s encodes frames in memory, which are "
+                                        "read back (hardware frames, asked for with hw_frames on, would only be "
+                                        "copied to memory for it)",
+                                        params_.hw_device, encoder->name)
+                                .c_str());
+        return;
+    }
     const glr_format_info *f = glr_format_get_info(ep.format);
     std::string why;
     if (!f || !f->yuv)
-        why = glr::format("hardware frames are YUV, and %s encodes %s here: ask it for a YUV pix_fmt (yuv420p, "
-                          "nv12, p010le, yuv444p)",
-                          encoder->name, glr_format_name(ep.format));
+        why = hw_format_refusal(ep, encoder->name);
     else {
         glr_hw_frames_params hp{};
         hp.kind = spec.kind;
