@@ -349,6 +349,11 @@ MUTATIONS = [
      "    if (!sequence_folder_.empty())\n        make_sequence_folder();\n",
      "",
      "export_outputs.image_sequences_write_their_files_and_no_other"),
+    ("join-colour-untagged", "the join leaves the output untagged where the chunks' container keeps no colour (NUT)",
+     "glreader/src/av/join.cpp",
+     "        if (!chunks_.front()->color.empty())\n            tag_color(*chunks_.front(), video->codecpar);\n",
+     "",
+     "export_join.chunks_in_nut_join_with_the_single_pass_s_colour_tags"),
 ]
 
 # The sanitizers' own mutations (--asan): an error the suite sees only through a

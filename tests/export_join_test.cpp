@@ -278,6 +278,63 @@ TEST(export_join, chunks_keep_their_sound_pass_and_join_to_the_single_pass_sound
 
 // Chunks that do not make one span, or are not glreader's, or differ, are refused naming
 // the chunks, and no output is created.
+// The video stream's colour tags: range, primaries, transfer, matrix, chroma location.
+std::vector<int> colour_tags_of(const std::string &path)
+{
+    std::vector<int> tags;
+    AVFormatContext *in = nullptr;
+    if (avformat_open_input(&in, path.c_str(), nullptr, nullptr) < 0)
+        return tags;
+    avformat_find_stream_info(in, nullptr);
+    int stream = av_find_best_stream(in, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+    if (stream >= 0) {
+        const AVCodecParameters *par = in->streams[stream]->codecpar;
+        tags = {par->color_range, par->color_primaries, par->color_trc, par->color_space, par->chroma_location};
+    }
+    avformat_close_input(&in);
+    return tags;
+}
+
+// Chunks in NUT, which keeps no colour tags (nor do FFV1's and VP9's own headers all of
+// them), join into an output tagged as the single pass tags it, from the chunks' own tags:
+// BT.709 limited with left siting for 4:2:0, and the colour asked for (BT.2020, full range).
+TEST(export_join, chunks_in_nut_join_with_the_single_pass_s_colour_tags)
+{
+    std::string log;
+    const std::string shader = write_waves_shader();
+    struct pair {
+        const char *codec, *output;
+        std::vector<std::string> colour;
+        std::vector<int> tags; // what a single pass tags, independently of it
+    };
+    const std::vector<pair> pairs = {
+        {"ffv1", "mkv", {"-pix_fmt", "yuv420p"}, {AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709, AVCHROMA_LOC_LEFT}},
+        {"libvpx-vp9", "webm", {"-pix_fmt", "yuv420p"}, {AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709, AVCHROMA_LOC_LEFT}},
+        {"ffv1", "mkv", {"-pix_fmt", "yuv444p", "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "bt2020-10", "-color_range", "pc"},
+         {AVCOL_RANGE_JPEG, AVCOL_PRI_BT2020, AVCOL_TRC_BT2020_10, AVCOL_SPC_BT2020_NCL, AVCHROMA_LOC_UNSPECIFIED}},
+    };
+    for (const pair &p : pairs) {
+        SCOPED_TRACE(std::string(p.codec) + " " + p.colour[1]);
+        std::vector<std::string> common = {"-y", "-s", "64x36", "--shader", shader, "-c", p.codec};
+        common.insert(common.end(), p.colour.begin(), p.colour.end());
+        std::vector<std::string> chunks;
+        for (const char *range : {"0-4", "4-8"}) {
+            chunks.push_back(glr_test::scratch_path(std::string("colour_") + range + ".nut"));
+            std::vector<std::string> args = common;
+            args.insert(args.end(), {"--frames", range, "-o", chunks.back()});
+            ASSERT_EQ(run_export(args, log), 0) << log;
+        }
+        std::string joined = glr_test::scratch_path(std::string("colour_joined.") + p.output),
+                    single = glr_test::scratch_path(std::string("colour_single.") + p.output);
+        ASSERT_EQ(run_export({"join", "-y", chunks[0], chunks[1], "-o", joined}, log), 0) << log;
+        std::vector<std::string> args = common;
+        args.insert(args.end(), {"-n", "8", "-o", single});
+        ASSERT_EQ(run_export(args, log), 0) << log;
+        EXPECT_EQ(colour_tags_of(single), p.tags) << "the single pass";
+        EXPECT_EQ(colour_tags_of(joined), p.tags) << "the join";
+    }
+}
+
 TEST(export_join, chunks_that_do_not_join_are_refused_and_nothing_is_written)
 {
     std::string log;

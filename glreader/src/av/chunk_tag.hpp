@@ -18,14 +18,20 @@ inline float sound_sample_value(int16_t sample) { return static_cast<float>(samp
 
 struct chunk_range {
     int first = 0, frames = 0, fps_num = 0, fps_den = 0;
+    // The colour tags of the chunk's video stream as FFmpeg names them, range, primaries,
+    // transfer, matrix and chroma location between slashes ("tv/bt709/bt709/bt709/left"):
+    // the join gives them to the output, as a single pass tags its stream, where the chunk's
+    // container keeps none (NUT). Empty in a chunk that did not say (glreader 0.9's).
+    std::string color;
 };
 
-// "first=F frames=N fps=A/B".
+// "first=F frames=N fps=A/B color=R/P/T/M/C" (no " color=..." when r.color is empty).
 std::string chunk_tag_value(const chunk_range &r);
 
 // The range a value of chunk_tag_value's form gives; false for anything else: another
 // form, a number out of range (first < 0, frames, fps_num or fps_den < 1, any above
-// INT_MAX), or a range that ends past INT_MAX.
+// INT_MAX), a range that ends past INT_MAX, a colour that is not five names of lower-case
+// letters, digits and dashes (at most 32 each).
 bool read_chunk_tag(const char *value, chunk_range &r);
 
 } // namespace glr

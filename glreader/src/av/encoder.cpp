@@ -28,11 +28,13 @@ glr_format glr_encoder::preferred_format(const glr_encoder_params &p)
     return glr::preferred_format(p, glr::plan_encoder(p, nullptr));
 }
 
-glr_encoder_plan glr_encoder::check(const glr_log *log, const glr_encoder_params &p)
+glr_encoder_plan glr_encoder::check(const glr_log *log, const glr_encoder_params &p, glr::color_tags *tags)
 {
     check_params(p);
     glr::encoder_plan plan = glr::plan_encoder(p, log);
-    glr::check_plan(p, plan, log);
+    glr::color_tags tagged = glr::check_plan(p, plan, log);
+    if (tags)
+        *tags = tagged;
     return glr::public_plan(p, plan);
 }
 

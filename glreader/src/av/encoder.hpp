@@ -41,8 +41,10 @@ public:
     void fail_after(int64_t frames) { video_->fail_after(frames); }
     // The ring format that these params encode without a CPU conversion.
     static glr_format preferred_format(const glr_encoder_params &params);
-    // What create would open, checked (glr_encoder_check); throws with words.
-    static glr_encoder_plan check(const glr_log *log, const glr_encoder_params &params);
+    // What create would open, checked (glr_encoder_check); throws with words. tags (may be
+    // NULL): the colour the stream would be tagged with.
+    static glr_encoder_plan check(const glr_log *log, const glr_encoder_params &params,
+                                  glr::color_tags *tags = nullptr);
 
 private:
     // A lease, or a hardware frame (hw), and its pts.

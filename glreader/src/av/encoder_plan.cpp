@@ -216,7 +216,7 @@ glr_format preferred_format(const glr_encoder_params &p, const encoder_plan &pla
     return info && info->yuv ? yuv : frames_format(p);
 }
 
-void check_plan(const glr_encoder_params &p, const encoder_plan &plan, const glr_log *log)
+color_tags check_plan(const glr_encoder_params &p, const encoder_plan &plan, const glr_log *log)
 {
     AVCodecContext *scratch = avcodec_alloc_context3(plan.video);
     if (!scratch)
@@ -242,7 +242,7 @@ void check_plan(const glr_encoder_params &p, const encoder_plan &plan, const glr
     }
     avformat_free_context(muxer);
     check_metadata(p, plan, log);
-    video_track::trial_open(p, plan);
+    return video_track::trial_open(p, plan);
 }
 
 glr_encoder_plan public_plan(const glr_encoder_params &p, const encoder_plan &plan)

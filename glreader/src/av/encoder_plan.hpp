@@ -25,6 +25,16 @@ struct encoder_plan {
     AVCodecID audio_default = AV_CODEC_ID_NONE;
 };
 
+// The colour tags an encoder gives its stream, in FFmpeg's values: its own options
+// (colorspace=...) included.
+struct color_tags {
+    AVColorRange range = AVCOL_RANGE_UNSPECIFIED;
+    AVColorPrimaries primaries = AVCOL_PRI_UNSPECIFIED;
+    AVColorTransferCharacteristic transfer = AVCOL_TRC_UNSPECIFIED;
+    AVColorSpace matrix = AVCOL_SPC_UNSPECIFIED;
+    AVChromaLocation chroma = AVCHROMA_LOC_UNSPECIFIED;
+};
+
 // The format of the frames the params describe (0: RGBA8); for hardware frames, the
 // format of their memory (the frames context's sw_format).
 glr_format frames_format(const glr_encoder_params &params);
@@ -47,8 +57,9 @@ glr_format preferred_format(const glr_encoder_params &params, const encoder_plan
 
 // What glr_encoder_check adds to the plan: each codec and muxer option is one the encoder
 // or muxer has, with a value it takes; the metadata are key=value; the video encoder opens
-// (a trial, closed at once). Throws with words.
-void check_plan(const glr_encoder_params &params, const encoder_plan &plan, const glr_log *log);
+// (a trial, closed at once). Throws with words. Returns the colour the trial encoder tags
+// its stream with.
+color_tags check_plan(const glr_encoder_params &params, const encoder_plan &plan, const glr_log *log);
 
 // The plan in the public struct.
 glr_encoder_plan public_plan(const glr_encoder_params &params, const encoder_plan &plan);

@@ -13,6 +13,7 @@
 
 extern "C" {
 #include <libavformat/avformat.h>
+#include <libavutil/pixdesc.h>
 }
 
 #include <cerrno>
@@ -51,6 +52,16 @@ void make_joinable(export_shared &s)
                   "options of their own (preset=, crf=, g=)", joinable, plan.video_encoder);
     s.codec_options = s.codec_options.empty() ? joinable : s.codec_options + ":" + joinable;
     s.params.encoder.codec_options = s.codec_options.c_str();
+}
+
+// The encoder's metadata entries: s.metadata's, as key=value pointers with a NULL after.
+void set_metadata(export_shared &s)
+{
+    s.metadata_entries.clear();
+    for (const std::string &entry : s.metadata)
+        s.metadata_entries.push_back(entry.c_str());
+    s.metadata_entries.push_back(nullptr);
+    s.params.encoder.metadata = s.metadata.empty() ? nullptr : s.metadata_entries.data();
 }
 
 } // namespace
@@ -126,17 +137,10 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
     s.pipe_ffmpeg = glr::copy_of(params.pipe.ffmpeg);
     p.pipe.args = piped ? s.pipe_arg_entries.data() : nullptr;
     p.pipe.ffmpeg = glr::pointer_to(s.pipe_ffmpeg, params.pipe.ffmpeg);
-    if (params.chunk) // what glr_join reads back: the chunk's place on the timeline
-        s.metadata.push_back(std::string(GLR_EXPORT_CHUNK_TAG) + "=" +
-                             glr::chunk_tag_value({pl.first_frame, params.frame_count, p.player.fps_num,
-                                                   p.player.fps_den}));
-    for (const std::string &entry : s.metadata)
-        s.metadata_entries.push_back(entry.c_str());
-    s.metadata_entries.push_back(nullptr);
     // The Image pass's alpha kept is the picture's transparency, which the encoder keeps.
     if (!p.encoder.alpha)
         p.encoder.alpha = glr::enum_value(p.player.alpha);
-    p.encoder.metadata = s.metadata.empty() ? nullptr : s.metadata_entries.data();
+    set_metadata(s);
     if (pl.feeder) { // the caller's struct may go; its opaque stays
         s.feeder = *pl.feeder;
         p.player.feeder = &s.feeder;
@@ -213,7 +217,17 @@ void prepare_export(export_shared &s, glr_log *log, const glr_export_params &par
         make_joinable(s);
         ep.codec_options = p.encoder.codec_options;
         ep.format_options = p.encoder.format_options;
-        s.plan = glr_encoder::check(log, ep); // the options added, tried
+        // The options added, tried; and what glr_join reads back: the chunk's place on the
+        // timeline, and the colour its stream is tagged with, which not every chunk's
+        // container keeps.
+        glr::color_tags c;
+        s.plan = glr_encoder::check(log, ep, &c);
+        glr::chunk_range tag{pl.first_frame, params.frame_count, p.player.fps_num, p.player.fps_den,
+                             glr::format("%s/%s/%s/%s/%s", av_color_range_name(c.range),
+                                         av_color_primaries_name(c.primaries), av_color_transfer_name(c.transfer),
+                                         av_color_space_name(c.matrix), av_chroma_location_name(c.chroma))};
+        s.metadata.push_back(std::string(GLR_EXPORT_CHUNK_TAG) + "=" + glr::chunk_tag_value(tag));
+        set_metadata(s);
     }
     bool updates_one_file = p.encoder.format_options && std::strstr(p.encoder.format_options, "update=1");
     if (std::strcmp(s.plan.container, "image2") == 0 && params.frame_count > 1 &&

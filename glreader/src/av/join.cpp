@@ -93,7 +93,7 @@ std::string difference(const chunk &a, const chunk &b)
                       pix(x->format) ? pix(x->format) : "?");
     if (x->color_range != y->color_range || x->color_primaries != y->color_primaries ||
         x->color_trc != y->color_trc || x->color_space != y->color_space ||
-        x->chroma_location != y->chroma_location)
+        x->chroma_location != y->chroma_location || a.color != b.color)
         return "colour tags";
     if (x->extradata_size != y->extradata_size ||
         (x->extradata_size && std::memcmp(x->extradata, y->extradata, static_cast<size_t>(x->extradata_size)) != 0))
@@ -106,6 +106,28 @@ std::string difference(const chunk &a, const chunk &b)
                       b.sound->codecpar->ch_layout.nb_channels, a.sound->codecpar->sample_rate,
                       a.sound->codecpar->ch_layout.nb_channels);
     return "";
+}
+
+// The colour a chunk's tag gives (chunk_range.color) on the stream's parameters, as the
+// single pass tagged its stream: a container such as NUT keeps none of it.
+void tag_color(const chunk &c, AVCodecParameters *par)
+{
+    std::string names[5];
+    for (size_t i = 0, from = 0; i < 5; i++) {
+        size_t slash = c.color.find('/', from);
+        names[i] = c.color.substr(from, slash - from);
+        from = slash + 1;
+    }
+    int range = av_color_range_from_name(names[0].c_str()), primaries = av_color_primaries_from_name(names[1].c_str()),
+        transfer = av_color_transfer_from_name(names[2].c_str()), matrix = av_color_space_from_name(names[3].c_str()),
+        chroma = av_chroma_location_from_name(names[4].c_str());
+    if (range < 0 || primaries < 0 || transfer < 0 || matrix < 0 || chroma < 0)
+        fail(-EINVAL, "glr_join: %s's colour (%s) names one this FFmpeg does not know", c.url.c_str(), c.color.c_str());
+    par->color_range = static_cast<AVColorRange>(range);
+    par->color_primaries = static_cast<AVColorPrimaries>(primaries);
+    par->color_trc = static_cast<AVColorTransferCharacteristic>(transfer);
+    par->color_space = static_cast<AVColorSpace>(matrix);
+    par->chroma_location = static_cast<AVChromaLocation>(chroma);
 }
 
 // Opens every chunk, puts them in frame order and checks that they join.
@@ -189,6 +211,8 @@ public:
         if (!video || avcodec_parameters_copy(video->codecpar, in) < 0)
             fail(-ENOMEM, "glr_join: out of memory");
         video->codecpar->codec_tag = 0; // the output container's own
+        if (!chunks_.front()->color.empty())
+            tag_color(*chunks_.front(), video->codecpar);
         video->time_base = frame_;
         video->avg_frame_rate = av_inv_q(frame_);
         std::unique_ptr<audio_track> audio;

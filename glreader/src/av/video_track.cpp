@@ -123,7 +123,7 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
 
 } // namespace
 
-void video_track::trial_open(const glr_encoder_params &params, const encoder_plan &plan)
+color_tags video_track::trial_open(const glr_encoder_params &params, const encoder_plan &plan)
 {
     // What the encoder says on opening (libvpx's default CRF...), the real open says again;
     // unless it refused, when its words say why.
@@ -135,7 +135,10 @@ void video_track::trial_open(const glr_encoder_params &params, const encoder_pla
         hold.forward();
         throw;
     }
+    color_tags tagged{context->color_range, context->color_primaries, context->color_trc, context->colorspace,
+                      context->chroma_sample_location};
     avcodec_free_context(&context);
+    return tagged;
 }
 
 video_track::video_track(const glr_encoder_params &p, const encoder_plan &plan, output &out)

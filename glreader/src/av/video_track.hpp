@@ -58,8 +58,9 @@ public:
     void fail_after(int64_t frames) { fail_after_ = frames; }
 
     // Opens the plan's encoder as the constructor does and closes it again: a check that
-    // throws what opening would.
-    static void trial_open(const glr_encoder_params &params, const encoder_plan &plan);
+    // throws what opening would. Returns the colour the encoder tags the stream with, its
+    // own options (colorspace=...) included.
+    static color_tags trial_open(const glr_encoder_params &params, const encoder_plan &plan);
 
 private:
     void open_scaler(AVPixelFormat to);

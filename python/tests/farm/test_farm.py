@@ -555,6 +555,26 @@ def test_without_a_codec_the_output_gets_its_container_s_own_and_an_impossible_p
         assert not work.exists() or os.listdir(work) == [], "refused before any chunk rendered"
 
 
+COLOUR = ("color_range", "color_space", "color_transfer", "color_primaries", "chroma_location")
+
+
+@pytest.mark.parametrize("name,codec,pix_fmt,tags", [
+    ("farm.mp4", "libx264", None, ("tv", "bt709", "bt709", "bt709", "left")),
+    ("farm.webm", "libvpx-vp9", None, ("tv", "bt709", "bt709", "bt709", "left")),
+    ("farm.mkv", "ffv1", "yuv420p", ("tv", "bt709", "bt709", "bt709", "left")),
+])
+def test_the_output_carries_the_single_pass_s_colour_tags(tmp_path, local_ray, name, codec, pix_fmt, tags):
+    # The chunks are NUT, which keeps no colour tags (nor do VP9's and FFV1's headers all of
+    # them): the join tags the output as the single pass does, from the chunks' own tags.
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 64.0, fract(iTime), 0.5, 1); }\n")
+    options = dict(frames=6, size=(64, 36), codec=codec, progress=False, **({"pix_fmt": pix_fmt} if pix_fmt else {}))
+    farm.render(shader, tmp_path / name, chunks=2, **options)
+    glreader.render(shader, tmp_path / f"single-{name}", **options)
+    assert probe(tmp_path / f"single-{name}", "v", "streams", COLOUR) == [tags], "the single pass's tags"
+    assert probe(tmp_path / name, "v", "streams", COLOUR) == [tags]
+
+
 def test_a_gpu_chunk_asks_for_the_egl_device_of_the_gpu_ray_gave_it(tmp_path, local_ray):
     # The cluster claims GPU 97, which no machine has: Ray gives it to the chunk (narrowing
     # CUDA_VISIBLE_DEVICES to it), the chunk asks for the EGL device CUDA numbers 0, and no
