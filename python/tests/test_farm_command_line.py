@@ -33,10 +33,11 @@ def test_every_option_of_the_table_is_taken_or_left_out_with_a_reason():
             assert set(flags) <= taken, f"{o['name']} ({o['flags']}) is not on the farm's command line"
             action = parser._option_string_actions[flags[0]]
             assert action.dest == o["name"], action.dest
-            # The table's words and default (but -o, the joined output, is required; the
-            # Image pass's other channels say it as --channel0 does).
-            if o["name"] not in ("output", "channel1", "channel2", "channel3"):
+            # The table's words and default (but -o, the joined output, is required), listed
+            # in --help (every channel too).
+            if o["name"] != "output":
                 assert o["help"] in action.help and f"(default: {o['default']})" in action.help, action.help
+                assert all(flag in parser.format_help() for flag in flags), o["flags"]
 
 
 def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refused(tmp_path, monkeypatch):
@@ -55,4 +56,8 @@ def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refuse
     assert status == 2 and "--depth needs a whole number from 1 to 64, not '99'" in said, said
     status, said = run(["-n", "4", "--chunks", "2", "-o", "out.mkv", "-s", "640"])
     assert status == 2 and "-s needs WIDTHxHEIGHT" in said, said
+    # Each refusal in a line, with where the options are listed, not argparse's whole usage.
+    status, said = run(["-n", "4", "-o", "out.mkv"])
+    assert status == 2 and said == ("python -m glreader.farm: one of the arguments --chunks --chunk-frames is "
+                                    "required\n(python -m glreader.farm --help lists every option)\n"), said
     assert not (tmp_path / "out.mkv").exists()

@@ -43,8 +43,23 @@ def split(first: int, frames: int, *, chunks: Optional[int] = None,
     return [(a, b - a) for a, b in zip(bounds, bounds[1:])]
 
 
+def _try_hardware_frames_here(fps: Any, render_options: Dict[str, Any]) -> None:
+    """Hardware frames asked for of a cluster started on this machine: one small frame made
+    here as a chunk would make it, so that what every chunk would refuse (no CUDA driver, an
+    FFmpeg without the kind) is refused before Ray starts."""
+    tried = {k: render_options[k] for k in ("codec", "pix_fmt", "hw_frames", "hw_device", "codec_options")
+             if k in render_options}
+    with tempfile.TemporaryDirectory(prefix="glreader-farm-") as folder:
+        _render_frames(None, os.path.join(folder, "hardware-frames.nut"), frames=1, size=(64, 64), fps=fps,
+                       progress=False, **tried)
+
+
 class _Bar:
     def __call__(self, s: dict) -> None:
+        if s["state"] == "starting":
+            sys.stderr.write("glreader.farm: starting Ray...")
+            sys.stderr.flush()
+            return
         width = 30
         filled = width * s["frames_done"] // max(s["frames"], 1)
         eta = f"ETA {s['eta_seconds']:.0f} s" if s["eta_seconds"] is not None else ""
@@ -81,8 +96,9 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     output, as glreader.join takes them. Any other keyword (size, codec, codec_options,
     pix_fmt, channels, media, mouse, date, ...) goes to each chunk's glreader.render.
     progress: a callable given a dict (frames_done, frames, fps, eta_seconds, chunks,
-    chunks_done, chunks_running, retried, state, worker_pids) about twice a second; True
-    draws a bar; None draws one on a terminal.
+    chunks_done, chunks_running, retried, state, worker_pids) once before a cluster it starts
+    starts (state "starting"), then about twice a second ("rendering") and at the end
+    ("ended"); True draws a bar; None draws one on a terminal.
 
     Ctrl-C cancels every task and leaves no output (the finished chunks stay in a given
     work folder). Returns the join's statistics with the farm's: chunks_rendered,
@@ -109,6 +125,8 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         audio_bitrate=audio_bitrate, overwrite=overwrite,
         **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
     render_options = dict(render_options, codec=plan["video_encoder"])
+    if render_options.get("hw_frames") == "on" and address is None and not ray.is_initialized():
+        _try_hardware_frames_here(fps, render_options)
     # The project, its media and the sound file travel with the tasks: no node needs the
     # caller's disk (a sound URL each node reads itself). The chunks hear what a single
     # pass's sound channels hear: the sound file (which the join encodes once), or else the
@@ -139,6 +157,9 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
 
     started_here = not ray.is_initialized()
     if started_here:
+        if show:  # Ray takes seconds to start
+            show(_status({"frames": {}, "retried": 0, "workers": {}}, {}, reused_frames_of(names, ranges, reused),
+                         reused_frames_of(names, ranges, reused), frames, len(names), 0.0, "starting"))
         try:
             check_reachable(address)
             ray.init(address=address, include_dashboard=False, logging_level="error", log_to_driver=False)
@@ -164,7 +185,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
                 pending[task.remote(shader_ref, inputs_ref, first, count, options, work if shared_work else None,
                                     name, tracker)] = (name, first, count)
         rendered = len(pending)
-        reused_frames = sum(count for name, (_, count) in zip(names, ranges) if name in reused)
+        reused_frames = reused_frames_of(names, ranges, reused)
         done_frames = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
@@ -213,6 +234,10 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
             ray.shutdown()
         if temporary:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def reused_frames_of(names: List[str], ranges: List[Tuple[int, int]], reused: List[str]) -> int:
+    return sum(count for name, (_, count) in zip(names, ranges) if name in reused)
 
 
 def _status(snapshot: dict, pending: dict, frames_done_chunks: int, reused_frames: int, frames: int, chunks: int,

@@ -20,10 +20,30 @@ JOIN_OPTIONS = ("audio", "audio_codec", "audio_bitrate", "audio_offset", "audio_
                 "format_options", "metadata", "overwrite", "part")
 
 
+class _Lines:
+    """Progress where stderr is no terminal (a log, a job's output): a line when Ray starts,
+    one as each chunk is done, none redrawn."""
+
+    def __init__(self) -> None:
+        self.done = -1
+
+    def __call__(self, s: dict) -> None:
+        if s["state"] == "starting":
+            print("glreader.farm: starting Ray (a few seconds)", file=sys.stderr, flush=True)
+        elif s["chunks_done"] != self.done:
+            self.done = s["chunks_done"]
+            print(f"glreader.farm: {s['chunks_done']} of {s['chunks']} chunks done, {s['frames_done']} of "
+                  f"{s['frames']} frames", file=sys.stderr, flush=True)
+
+
 def option_parser():
     import argparse
 
-    parser = argparse.ArgumentParser(
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # one line, as glreader-export refuses, not the whole usage
+            self.exit(2, f"{self.prog}: {message}\n({self.prog} --help lists every option)\n")
+
+    parser = Parser(
         prog="python -m glreader.farm", allow_abbrev=False,
         description="Renders a Shadertoy shader, project folder or JSON in frame-range chunks on Ray (a local "
                     "cluster, or --address) and joins them into OUTPUT; as glreader-export --frames A-B and "
@@ -47,8 +67,6 @@ def option_parser():
         if o["section"] not in sections:
             sections[o["section"]] = parser.add_argument_group(o["section"])
         words = f"{o['help']} (default: {o['default']})".replace("%", "%%")
-        if o["name"] in ("channel1", "channel2", "channel3"):
-            words = argparse.SUPPRESS  # as --channel0 says
         flags = o["flags"].split(", ")
         if o["kind"] == "switch":
             sections[o["section"]].add_argument(*flags, dest=o["name"], action="store_true", default=None, help=words)
@@ -130,8 +148,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for flag, value in encoder:  # -b:v as ffmpeg's b, -preset as preset
         given[flag.lstrip("-").split(":")[0]] = value
     output = farm.pop("output")
+    progress = None if sys.stderr.isatty() else _Lines()  # None: the farm's bar
     try:
-        stats = render(shader, output, **farm, **join_options, **given, channels=channels or None, alpha=alpha)
+        stats = render(shader, output, **farm, **join_options, **given, channels=channels or None, alpha=alpha,
+                       progress=progress)
     except KeyboardInterrupt:
         print("glreader.farm: cancelled; no output written", file=sys.stderr)
         return 130

@@ -140,10 +140,16 @@ def test_the_command_line_renders_in_chunks_and_refuses_with_words(tmp_path):
                               timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "glreader.farm: 6 frames in 2 chunks (2 rendered, 0 reused, 0 retried)" in done.stderr, done.stderr
+        # stderr is no terminal: lines, not a bar, and one while Ray starts.
+        lines = done.stderr.splitlines()
+        assert lines[0] == "glreader.farm: starting Ray (a few seconds)", done.stderr
+        assert "glreader.farm: 2 of 2 chunks done, 6 of 6 frames" in lines, done.stderr
+        assert "\r" not in done.stderr, done.stderr
         assert decode_frames(str(joined), 32, 32) == decode_frames(str(single), 32, 32)
         refused = subprocess.run(command + ["--chunk-frames", "0", "-o", str(tmp_path / "no.mkv")], env=env,
                                  capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "chunk_frames: 0 is not a whole number >= 1" in refused.stderr, refused.stderr
+    assert len(refused.stderr.splitlines()) == 1, refused.stderr
     assert not (tmp_path / "no.mkv").exists()
     version = subprocess.run([sys.executable, "-m", "glreader.farm", "--version"], capture_output=True, text=True,
                              timeout=300)
@@ -284,6 +290,23 @@ def kill_held_worker(killed):
             killed.append(pid)
 
     return progress
+
+
+def test_hardware_frames_that_cannot_start_are_refused_before_ray_starts(tmp_path, monkeypatch):
+    # Before the local cluster below: a cluster of this machine is one the farm would start.
+    # No machine has a 100th CUDA device; this one has no CUDA driver either.
+    def no_ray(*args, **kwargs):
+        raise AssertionError("Ray was started")
+
+    monkeypatch.setattr(ray, "init", no_ray)
+    shader = tmp_path / "s.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 64.0); }\n")
+    work = tmp_path / "work"
+    with pytest.raises(glreader.Error, match="hardware frames cannot start: "):
+        farm.render(shader, tmp_path / "out.mkv", frames=4, chunks=2, size=(64, 36), codec="ffv1", pix_fmt="yuv420p",
+                    hw_frames="on", hw_device="cuda:99", work=work, progress=False)
+    assert not (tmp_path / "out.mkv").exists()
+    assert not work.exists() or os.listdir(work) == [], "refused before any chunk rendered"
 
 
 @pytest.fixture(scope="module")
