@@ -4,7 +4,8 @@
 # scratch folder, against glreader installed there with `cmake --install` (which must put
 # nothing of the Python package there); the page's build scripts run (CMake's find_package,
 # then pkg-config), then its run script, with the environment the page names and no
-# LD_LIBRARY_PATH, and each program's output must hold its 60 frames.
+# LD_LIBRARY_PATH, and each program's output must hold its 60 frames, with none of FFmpeg's
+# info lines printed (they go through the page's glreader log, at warning level).
 # Usage: docs_programs_test.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR
 set -euo pipefail
 source=$1 build=$2 scratch=$3
@@ -40,16 +41,24 @@ export CMAKE_PREFIX_PATH=$scratch/prefix PKG_CONFIG_PATH=$scratch/prefix/lib/pkg
 unset LD_LIBRARY_PATH
 frames() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames -of csv=p=0 "$1"; }
 
+# What a program says: its output, and FFmpeg's warnings at most (x264's settings and summary
+# are info, under the log's level, and the trial open says nothing more).
+quiet() { # LOG
+  ! grep -q "libx264 @" "$1" || fail "the programs print FFmpeg's info lines: $(cat "$1")"
+}
+
 echo "== the page's CMake build"
 bash -e build-with-cmake.sh
-(cd build && bash -e ../run.sh)
+(cd build && bash -e ../run.sh 2> ../run-stderr.txt) || fail "run.sh: $(cat run-stderr.txt)"
+quiet run-stderr.txt
 [ "$(frames build/record.mp4)" = "h264,60" ] || fail "record.mp4 (CMake): $(frames build/record.mp4)"
 [ "$(frames build/record-c.mkv)" = "h264,60" ] || fail "record-c.mkv (CMake): $(frames build/record-c.mkv)"
 rm -rf build/record.mp4 build/record-c.mkv
 
 echo "== the page's pkg-config build"
 bash -e build-with-pkg-config.sh
-bash -e run.sh
+bash -e run.sh 2> run-stderr.txt || fail "run.sh: $(cat run-stderr.txt)"
+quiet run-stderr.txt
 [ "$(frames record.mp4)" = "h264,60" ] || fail "record.mp4 (pkg-config): $(frames record.mp4)"
 [ "$(frames record-c.mkv)" = "h264,60" ] || fail "record-c.mkv (pkg-config): $(frames record-c.mkv)"
 echo "docs programs: 2 passed, 0 failed"

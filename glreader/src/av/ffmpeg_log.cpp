@@ -80,6 +80,8 @@ namespace glr {
 
 ffmpeg_log_hold::ffmpeg_log_hold() : outer_(holding) { holding = this; }
 
+bool ffmpeg_log_hold::holds() { return routed.load() != nullptr; }
+
 ffmpeg_log_hold::~ffmpeg_log_hold() { holding = outer_; }
 
 void ffmpeg_log_hold::forward()

@@ -22,6 +22,9 @@ public:
     ffmpeg_log_hold(const ffmpeg_log_hold &) = delete;
     ffmpeg_log_hold &operator=(const ffmpeg_log_hold &) = delete;
     void forward();
+    // Whether FFmpeg's lines reach glreader (glr_ffmpeg_log_route), where they are held;
+    // else FFmpeg prints them itself.
+    static bool holds();
     void keep(glr_log_level level, std::string line) { held_.emplace_back(level, std::move(line)); }
 
 private:

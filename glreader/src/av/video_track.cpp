@@ -89,6 +89,11 @@ AVCodecContext *open_video_encoder(const glr_encoder_params &p, const encoder_pl
         context->hw_frames_ctx = av_buffer_ref(p.hw_frames); // freed with the context
     if (plan.muxer->flags & AVFMT_GLOBALHEADER)
         context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    // A trial's lines are held where FFmpeg's log is routed; where FFmpeg prints them itself,
+    // each one level less severe: its info lines (x264's settings) then fall under FFmpeg's
+    // default level, and the real open says them once.
+    if (trial && !ffmpeg_log_hold::holds())
+        context->log_level_offset = AV_LOG_VERBOSE - AV_LOG_INFO;
     av_dictionary options("glr_encoder_create: cannot read codec options", p.codec_options);
     // libx265's wrapper before FFmpeg 8 leaves x265 printing to stderr at its own level,
     // whatever av_log's is: give it av_log's (unless the caller tuned x265 himself); a
