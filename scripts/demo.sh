@@ -7,6 +7,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-cmake -S "$root" -B "$root/build" -G Ninja >/dev/null
+# As scripts/test.sh configures it: --quick goes on with this build, compiling nothing again.
+"$root/scripts/configure.sh" "$root/build" >/dev/null
+# shellcheck source=ccache-env.sh
+. "$root/scripts/ccache-env.sh"
+use_ccache "$root" || true # ccache's settings, for the compiles
 cmake --build "$root/build" >&2
 exec "$root/build/samples/glreader-export" "$@"

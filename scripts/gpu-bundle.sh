@@ -60,7 +60,7 @@ fetch_debs() {
   echo "$loader_debs; $python_debs" >"$debs/packages"
 }
 if [ "${1:-}" = --fetch ]; then
-  "$root/scripts/python-env.sh" >/dev/null # and the wheels beside it
+  "$root/scripts/python-env.sh" --wheels >/dev/null # the wheels the bundle carries
   fetch_debs
   exit 0
 fi

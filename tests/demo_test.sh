@@ -3,7 +3,8 @@
 # scripts/demo.sh writes glreader-export.mp4 there (5 seconds of the built-in scene at
 # 1280x720, H.264), prints its full path and the per-stage latencies; a second run refuses
 # to overwrite it and leaves it as it was; options go to glreader-export (the README's
-# example, shortened). scripts/test.sh runs it after the build it uses (build/) is made.
+# example, shortened); demo.sh then scripts/test.sh --quick compile nothing twice.
+# scripts/test.sh runs it after the build it uses (build/) is made.
 # Usage: tests/demo_test.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,4 +34,23 @@ timeout 600 "$root/scripts/demo.sh" --shader "$root/samples/shaders/plasma.frag"
   >plasma.txt 2>plasma-err.txt || fail "the README's example exited with $?: $(tail -n 20 plasma-err.txt)"
 got=$(probe plasma.mp4 codec_name,nb_read_frames | paste -sd' ')
 [ "$got" = "h264 15" ] || fail "plasma.mp4 is not 15 H.264 frames: $got"
+
+# Nothing compiled twice: demo.sh's configuring of the build scripts/test.sh made changes
+# nothing in it; and in the README's order (scripts/demo.sh, then scripts/test.sh --quick),
+# --quick's configuring of demo.sh's build keeps every compile as it was (ninja compiles an
+# object again when its command changed; a program is linked again, compiling nothing).
+# Both configure through scripts/configure.sh.
+cmake --build "$root/build" >build.txt || fail "building again: $(tail -n 20 build.txt)"
+! grep -q "Building" build.txt || fail "demo.sh's configuring made the build compile again: $(grep -m 5 Building build.txt)"
+"$root/scripts/configure.sh" "$work/configured" >/dev/null # as scripts/demo.sh does
+ninja -C "$work/configured" -t compdb >demo.json
+"$root/scripts/configure.sh" "$work/configured" --python >/dev/null # as scripts/test.sh --quick does
+ninja -C "$work/configured" -t compdb >quick.json
+again=$(python3 - demo.json quick.json <<'PY'
+import json, sys
+demo, quick = ({e["output"]: e["command"] for e in json.load(open(p))} for p in sys.argv[1:3])
+print("\n".join(o for o, command in demo.items() if o.endswith(".o") and o in quick and quick[o] != command))
+PY
+)
+[ -z "$again" ] || fail "scripts/test.sh --quick would compile again what scripts/demo.sh compiled: $again"
 echo "demo_test: scripts/demo.sh as the README says: ok"

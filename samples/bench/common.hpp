@@ -51,6 +51,10 @@ struct size_spec {
 };
 
 // "720p,1080p,2160p" or "WxH" items; throws on anything else.
+// The folder compare's Python rows import glreader from ("": PYTHONPATH's), or NULL where
+// this build has no Python package (python_rows.cpp).
+const char *python_package_path();
+
 std::vector<size_spec> parse_sizes(const std::string &list);
 std::vector<std::string> split(const std::string &list, char separator = ',');
 

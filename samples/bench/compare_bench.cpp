@@ -556,18 +556,18 @@ int compare(int argc, char **argv, bool everything)
         methods.push_back(method::in_process_yuv);
         methods.push_back(method::turbopipe_no_readback);
         methods.push_back(method::python_turbopipe);
-#ifdef GLREADER_PYTHON_ROWS
-        if (*GLREADER_PYTHON_PATH) { // the package as this build made it, ahead of any other
-            const char *path = std::getenv("PYTHONPATH");
-            std::string python_path = GLREADER_PYTHON_PATH + (path && *path ? ":" + std::string(path) : "");
-            setenv("PYTHONPATH", python_path.c_str(), 1);
+        if (const char *package = python_package_path()) {
+            if (*package) { // the package as this build made it, ahead of any other
+                const char *path = std::getenv("PYTHONPATH");
+                std::string python_path = package + (path && *path ? ":" + std::string(path) : "");
+                setenv("PYTHONPATH", python_path.c_str(), 1);
+            }
+            methods.push_back(method::python_glreader_turbopipe);
+            methods.push_back(method::python_recorder);
+        } else {
+            std::fprintf(stderr, "glreader-bench compare: no glreader.turbopipe and glreader.Recorder rows: this "
+                                 "build has no Python package (configure with -DGLREADER_PYTHON=ON)\n");
         }
-        methods.push_back(method::python_glreader_turbopipe);
-        methods.push_back(method::python_recorder);
-#else
-        std::fprintf(stderr, "glreader-bench compare: no glreader.turbopipe and glreader.Recorder rows: this "
-                             "build has no Python package (configure with -DGLREADER_PYTHON=ON)\n");
-#endif
     }
     methods.push_back(method::glreader_no_readback);
 
