@@ -11,9 +11,11 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "libavutil/attributes.h"
+#include "libavutil/avstring.h"
 #include "libavutil/error.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/log.h"
@@ -294,6 +296,7 @@ av_cold int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, c
         /* said below */
     } else if (spec && *spec) {
         ret = make_named_device(gl, spec, why, sizeof(why));
+        gl->hw_device_named = 1;
     } else if (ctx->hw_device_ctx) {
         ret = take_graph_device(gl, ctx, why, sizeof(why));
     } else { /* on: the GL context's own Vulkan device */
@@ -369,6 +372,12 @@ av_cold int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput 
 
     if (outlink->format == AV_PIX_FMT_VULKAN || outlink->format == AV_PIX_FMT_CUDA)
         return create_hw_frames(gl, out, outlink);
+    if (gl->hw_device) { /* offered, and the graph took frames in memory */
+        enum AVHWDeviceType type = ((const AVHWDeviceContext *)gl->hw_device->data)->type;
+        av_log(outlink->src, gl->hw_device_named ? AV_LOG_WARNING : AV_LOG_INFO,
+               "the hardware device %s is not used: the graph takes frames in memory, which are read back "
+               "(hw_frames=on gives it %s frames)\n", av_hwdevice_get_type_name(type), kind_name(type));
+    }
     glr_ring_destroy(&gl->ring);
     av_freep(&gl->pixels);
     gl->format = format;
@@ -412,6 +421,63 @@ av_cold void ff_glreader_gl_detach(GLReaderGL *gl)
     atomic_store(&gl->filter, 0);
 }
 
+av_cold void ff_glreader_gl_attach(GLReaderGL *gl, AVFilterContext *ctx)
+{
+    atomic_store(&gl->filter, (uintptr_t)ctx);
+}
+
+/* The GL side parked (ff_glreader_park), and what it was made for: the filter's name and
+ * options. */
+static pthread_mutex_t parked_mutex = PTHREAD_MUTEX_INITIALIZER;
+static AVBufferRef *parked;
+static char *parked_for;
+
+/* The filter's name and every option's value, as one string; NULL where they cannot be
+ * written (the instance is then neither parked nor given a parked one). */
+static char *instance_key(AVFilterContext *ctx)
+{
+    char *options = NULL, *key;
+
+    if (av_opt_serialize(ctx->priv, 0, 0, &options, '=', ':') < 0)
+        return NULL;
+    key = av_asprintf("%s|%s", ctx->filter->name, options);
+    av_free(options);
+    return key;
+}
+
+av_cold void ff_glreader_park(AVFilterContext *ctx, AVBufferRef **shared)
+{
+    char *key = instance_key(ctx);
+
+    if (!key) {
+        av_buffer_unref(shared);
+        return;
+    }
+    pthread_mutex_lock(&parked_mutex);
+    av_buffer_unref(&parked);
+    av_free(parked_for);
+    parked = *shared;
+    parked_for = key;
+    *shared = NULL;
+    pthread_mutex_unlock(&parked_mutex);
+}
+
+av_cold AVBufferRef *ff_glreader_take_parked(AVFilterContext *ctx)
+{
+    char *key = instance_key(ctx);
+    AVBufferRef *taken = NULL;
+
+    pthread_mutex_lock(&parked_mutex);
+    if (key && parked && !strcmp(key, parked_for)) {
+        taken = parked;
+        parked = NULL;
+        av_freep(&parked_for);
+    }
+    pthread_mutex_unlock(&parked_mutex);
+    av_free(key);
+    return taken;
+}
+
 int ff_glreader_averror(int code)
 {
     switch (code) {
@@ -441,11 +507,14 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, 
                "yuva444p, yuva444p10le, rgba, bgra) or leave format to the graph\n", glr_format_name(out->format));
         return AVERROR(EINVAL);
     }
-    if (gl->hw_device) { /* taken where the graph can: the encoder (or filter) lists it */
+    /* on: hardware frames alone; auto: offered after the others, so that a consumer that
+     * takes frames in memory too (an encoder on the CPU behind -f lavfi -i from 7.1, whose
+     * device takes any format) gets those, and one that asks for hardware frames alone
+     * (hwdownload, an encoder on the GPU) gets these. */
+    if (gl->hw_device && hw_frames == GLREADER_HW_FRAMES_ON) {
         formats[n++] = ff_glreader_hw_pix_fmt(gl);
         any_yuv = 1;
-        if (hw_frames == GLREADER_HW_FRAMES_ON)
-            count = 0;
+        count = 0;
     }
     for (i = 0; i < count && !out->format; i++) {
         int f = offered[i];
@@ -457,6 +526,10 @@ int ff_glreader_set_output_formats(AVFilterLink *outlink, const GLReaderGL *gl, 
     if (out->format && count) {
         formats[n++] = glr_av_pix_fmt(out->format);
         any_yuv |= glr_format_get_info(out->format)->yuv;
+    }
+    if (gl->hw_device && hw_frames != GLREADER_HW_FRAMES_ON) {
+        formats[n++] = ff_glreader_hw_pix_fmt(gl);
+        any_yuv = 1;
     }
     formats[n] = AV_PIX_FMT_NONE;
     if ((ret = ff_formats_ref(ff_make_format_list(formats), &outlink->incfg.formats)) < 0 || !any_yuv)

@@ -86,6 +86,7 @@ typedef struct GLReaderGL {
     uint8_t *pixels;    /* a frame read synchronously, bottom row first, or */
     glr_converter *converter; /* frames converted into hardware frames: nothing read back */
     AVBufferRef *hw_device;   /* the device (Vulkan, CUDA) hardware frames are offered on, once chosen */
+    int hw_device_named;      /* it is the one hw_device= names (else the graph's, or GL's own) */
 #if CONFIG_VULKAN
     struct glr_av_vulkan_frames vulkan; /* their pool, and its planes imported into GL */
 #endif
@@ -107,7 +108,8 @@ int ff_glreader_gl_init(GLReaderGL *gl, AVFilterContext *ctx, AVBufferRef *owner
 int ff_glreader_gl_open(GLReaderGL *gl, AVFilterContext *ctx, int require_hw);
 
 /* Whether the source offers hardware frames (hw_frames=): where a device is given and the
- * graph takes them, always (or an error), never. */
+ * graph asks for them (a consumer that takes frames in memory too gets those), always (or
+ * an error), never. */
 enum GLReaderHWFrames {
     GLREADER_HW_FRAMES_AUTO,
     GLREADER_HW_FRAMES_ON,
@@ -134,8 +136,9 @@ int ff_glreader_choose_hw_device(GLReaderGL *gl, AVFilterContext *ctx, const GLR
 
 /* Prepares the frames of outlink (its size and negotiated format): hardware frames of a
  * pool made on gl->hw_device (outlink's frames context) where it negotiated them, else the
- * ring reading them back, in the current context, or with `sync` the memory glReadPixels
- * fills (RGB formats only). Returns 0 or an AVERROR, the cause logged. */
+ * ring reading them back (a device offered and not taken said in a line), in the current
+ * context, or with `sync` the memory glReadPixels fills (RGB formats only). Returns 0 or an
+ * AVERROR, the cause logged. */
 int ff_glreader_gl_create_readback(GLReaderGL *gl, const GLReaderOutput *out, AVFilterLink *outlink, int sync);
 
 /* The pixel format of the hardware frames on gl->hw_device (set): AV_PIX_FMT_VULKAN or
@@ -167,6 +170,18 @@ void ff_glreader_gl_uninit(GLReaderGL *gl);
 
 /* Messages stop once the filter is gone (frames may still be lent). */
 void ff_glreader_gl_detach(GLReaderGL *gl);
+
+/* ffmpeg makes a filter graph twice: once to learn its pads (never configured), then for
+ * real. An instance that was never configured parks its GL side (*shared, whose GLReaderGL
+ * is detached) at uninit, and the next instance of the same filter with the same options
+ * takes it instead of opening GL, and compiling, again: one context, one renderer line.
+ * Park takes *shared (NULL after); take returns the parked reference (NULL: none fits),
+ * whose GLReaderGL the caller attaches to its ctx. One is kept at a time. */
+void ff_glreader_park(AVFilterContext *ctx, AVBufferRef **shared);
+AVBufferRef *ff_glreader_take_parked(AVFilterContext *ctx);
+
+/* Sends gl's messages to ctx's log (ff_glreader_gl_init did, for the ctx it was made in). */
+void ff_glreader_gl_attach(GLReaderGL *gl, AVFilterContext *ctx);
 
 /* glreader's own codes (-1001 and on) as the nearest AVERROR, the message logged before
  * them naming the cause; negated errno values and FFmpeg's AVERRORs pass as they are. */

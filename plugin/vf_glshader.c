@@ -83,6 +83,8 @@ typedef struct GLShaderContext {
     GLReaderOutput out;
 
     AVBufferRef *shared;       /* GLReaderGL */
+    int made;                  /* init made (or took) it */
+    int configured;            /* its formats were asked: the graph is the real one, not a first making */
     GLShaderInput in[MAX_INPUTS];
     struct glr_shadertoy_clock clock; /* iDate */
     int64_t rendered;          /* iFrame of the next frame */
@@ -156,22 +158,28 @@ static av_cold int glshader_init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    if (!(gl = av_mallocz(sizeof(*gl))))
-        return AVERROR(ENOMEM);
-    if (!(s->shared = av_buffer_create((uint8_t *)gl, sizeof(*gl), free_gl, NULL, 0))) {
-        av_free(gl);
-        return AVERROR(ENOMEM);
+    if ((s->shared = ff_glreader_take_parked(ctx))) { /* made by this graph's first making, with these options */
+        gl = gl_of(s);
+        ff_glreader_gl_attach(gl, ctx);
+    } else {
+        if (!(gl = av_mallocz(sizeof(*gl))))
+            return AVERROR(ENOMEM);
+        if (!(s->shared = av_buffer_create((uint8_t *)gl, sizeof(*gl), free_gl, NULL, 0))) {
+            av_free(gl);
+            return AVERROR(ENOMEM);
+        }
+        if ((ret = ff_glreader_gl_init(gl, ctx, s->shared, NULL, NULL)) < 0 ||
+            (ret = ff_glreader_gl_open(gl, ctx, s->out.require_hw)) < 0)
+            return ret;
+        glr_context_release_current(gl->gl);
     }
-    if ((ret = ff_glreader_gl_init(gl, ctx, s->shared, NULL, NULL)) < 0 ||
-        (ret = ff_glreader_gl_open(gl, ctx, s->out.require_hw)) < 0)
-        return ret;
     /* A software rasterizer runs the compute pass on the CPU, several times slower than
      * libswscale (docs/performance.md); a GPU runs it in a fraction of swscale's time. */
     s->cpu_yuv = s->yuv_input == YUV_INPUT_CPU ||
                  (s->yuv_input == YUV_INPUT_AUTO && glr_context_is_software(gl->gl));
-    glr_context_release_current(gl->gl);
     s->clock.date_start = (long long)time(NULL); /* iDate runs from now, in local time */
     s->clock.date_local = 1;
+    s->made = 1;
     return 0;
 }
 
@@ -191,6 +199,8 @@ static av_cold void glshader_uninit(AVFilterContext *ctx)
     ff_glreader_log_summary(ctx, gl_of(s), &s->out, s->rendered, s->copied);
     /* Frames rendered but never sent go back to the ring with it. */
     ff_glreader_gl_detach(gl_of(s));
+    if (s->made && !s->configured) /* this graph's first making, whose second takes it */
+        ff_glreader_park(ctx, &s->shared);
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
@@ -202,6 +212,7 @@ static int glshader_query_formats(AVFilterContext *ctx)
     GLShaderContext *s = ctx->priv;
     int sync = s->transfer == TRANSFER_SYNC, i, ret;
 
+    s->configured = 1;
     for (i = 0; i < ctx->nb_inputs; i++)
         if ((ret = ff_glreader_set_input_formats(ctx->inputs[i], sync)) < 0)
             return ret;

@@ -103,6 +103,8 @@ typedef struct GLReaderContext {
     char *hw_device;
 
     AVBufferRef *shared;  /* GLReaderShared */
+    int made;             /* init made (or took) all of it */
+    int configured;       /* its formats were asked: the graph is the real one, not a first making */
     pthread_t thread;
     int thread_started;
     int64_t total;        /* frames to emit: duration x rate, or INT64_MAX */
@@ -450,6 +452,16 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     }
     /* The frames that start before the duration's end, as testsrc's d counts them. */
     s->total = !s->duration ? INT64_MAX : glr_frames_before(s->duration, s->frame_rate.num, s->frame_rate.den);
+    if (s->sound) {
+        AVFilterPad pad = { .name = "sound", .type = AVMEDIA_TYPE_AUDIO, .config_props = glreader_sound_config_props };
+        if ((ret = ff_append_outpad(ctx, &pad)) < 0)
+            return ret;
+    }
+    if ((s->shared = ff_glreader_take_parked(ctx))) { /* made by this graph's first making, with these options */
+        ff_glreader_gl_attach(&shared_of(s)->gl, ctx);
+        s->made = 1;
+        return 0;
+    }
     if (!(shared = av_mallocz(sizeof(*shared))))
         return AVERROR(ENOMEM);
     pthread_mutex_init(&shared->mutex, NULL);
@@ -460,13 +472,8 @@ static av_cold int glreader_init(AVFilterContext *ctx)
     }
     if ((ret = ff_glreader_gl_init(&shared->gl, ctx, s->shared, slot_returned, shared)) < 0)
         return ret;
-    if (s->sound) {
-        AVFilterPad pad = { .name = "sound", .type = AVMEDIA_TYPE_AUDIO, .config_props = glreader_sound_config_props };
-        if (!(shared->sounds = av_fifo_alloc2(MAX_DEPTH, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW)))
-            return AVERROR(ENOMEM);
-        if ((ret = ff_append_outpad(ctx, &pad)) < 0)
-            return ret;
-    }
+    if (s->sound && !(shared->sounds = av_fifo_alloc2(MAX_DEPTH, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW)))
+        return AVERROR(ENOMEM);
 
     /* Each failure below was logged with its cause. */
     if ((ret = open_project(ctx, shared, &player_params)) < 0)
@@ -485,6 +492,7 @@ static av_cold int glreader_init(AVFilterContext *ctx)
         ret = 0;
     }
     glr_context_release_current(shared->gl.gl);
+    s->made = ret >= 0;
     return ret;
 }
 
@@ -513,6 +521,8 @@ static av_cold void glreader_uninit(AVFilterContext *ctx)
     }
     ff_glreader_log_summary(ctx, &shared->gl, &s->out, s->emitted, s->copied);
     ff_glreader_gl_detach(&shared->gl);
+    if (s->made && !s->configured) /* this graph's first making, whose second takes it */
+        ff_glreader_park(ctx, &s->shared);
     av_buffer_unref(&s->shared); /* the GL side goes with the last frame held downstream */
 }
 
@@ -526,6 +536,7 @@ static int glreader_query_formats(AVFilterContext *ctx)
     AVFilterLink *sound;
     int ret;
 
+    s->configured = 1;
     if (s->hw_frames != GLREADER_HW_FRAMES_OFF && s->readback == READBACK_RING) {
         /* The graph's device is known here (-filter_hw_device), and whether GL shares its memory. */
         if ((ret = glr_context_make_current(shared->gl.gl)) < 0)

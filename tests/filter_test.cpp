@@ -39,6 +39,7 @@ TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
                           "counter");
     ASSERT_EQ(r.status, 0) << r.log;
     EXPECT_NE(r.log.find("OpenGL renderer: "), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find("OpenGL renderer: "), r.log.rfind("OpenGL renderer: ")) << r.log;
     glr_test::expect_counter_video(out, 40, 24, 50);
     glr_test::decoded_video v = glr_test::decode_file(out);
     ASSERT_EQ(v.frames.size(), 50u) << v.error;
@@ -476,7 +477,24 @@ TEST(filter_test, hardware_frames_go_only_where_the_graph_takes_them_and_refusal
                               "hw_auto");
         ASSERT_EQ(r.status, 0) << r.log;
         EXPECT_NE(r.log.find("5 frames of nv12, converted on the GPU: "), std::string::npos) << r.log;
+        // ffmpeg makes a -filter_complex graph twice (first to learn its pads): one GL
+        // context for both, one renderer line.
+        EXPECT_EQ(r.log.find("OpenGL renderer: "), r.log.rfind("OpenGL renderer: ")) << r.log;
         EXPECT_EQ(glr_test::compare_yuv_video(out, want), "");
+        const std::string unused = "the hardware device vulkan is not used: the graph takes frames in memory, which "
+                                   "are read back (hw_frames=on gives it Vulkan frames)";
+        EXPECT_NE(r.log.find(unused), std::string::npos) << r.log;
+        std::remove(out.c_str());
+        // The device named on the source, through the lavfi device (which takes hardware
+        // frames from 7.1 on) into an encoder on the CPU: frames in memory, the device said
+        // unused once (a warning), and the graph made once (one renderer line).
+        run_result lavfi = ffmpeg({"-f", "lavfi", "-i", "glreader=shader=" + shader + ":s=64x32:r=10:d=0.5:format=nv12:"
+                                   "hw_device=vulkan", "-c:v", "ffv1", out},
+                                  "hw_unused");
+        ASSERT_EQ(lavfi.status, 0) << lavfi.log;
+        EXPECT_EQ(glr_test::compare_yuv_video(out, want), "");
+        EXPECT_NE(lavfi.log.find(unused), std::string::npos) << lavfi.log;
+        EXPECT_EQ(lavfi.log.find(unused), lavfi.log.rfind(unused)) << "said more than once:\n" << lavfi.log;
         std::remove(out.c_str());
         // A device named that does not exist (':' escaped from the filter's own options).
         run_result named = ffmpeg({"-filter_complex", "glreader=hw_device='vulkan\\:no-such-gpu',hwdownload,format=nv12",

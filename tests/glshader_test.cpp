@@ -74,6 +74,10 @@ TEST(glshader_test, an_identity_shader_gives_back_its_input_pixel_exact)
         run_result r = ffmpeg({"-i", in, "-vf", "glshader=" + options, "-c:v", "ffv1", out}, "identity");
         ASSERT_EQ(r.status, 0) << options << "\n" << r.log;
         SCOPED_TRACE(options);
+        // ffmpeg makes the graph twice (first to learn its pads): one GL context for both,
+        // one renderer line.
+        EXPECT_NE(r.log.find("OpenGL renderer: "), std::string::npos) << r.log;
+        EXPECT_EQ(r.log.find("OpenGL renderer: "), r.log.rfind("OpenGL renderer: ")) << r.log;
         glr_test::expect_counter_video(out, 40, 24, 20);
         std::remove(out.c_str());
     }
