@@ -307,12 +307,16 @@ TEST(export_join, chunks_in_nut_join_with_the_single_pass_s_colour_tags)
         std::vector<std::string> colour;
         std::vector<int> tags; // what a single pass tags, independently of it
     };
-    const std::vector<pair> pairs = {
+    std::vector<pair> pairs = {
         {"ffv1", "mkv", {"-pix_fmt", "yuv420p"}, {AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709, AVCHROMA_LOC_LEFT}},
         {"libvpx-vp9", "webm", {"-pix_fmt", "yuv420p"}, {AVCOL_RANGE_MPEG, AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709, AVCHROMA_LOC_LEFT}},
         {"ffv1", "mkv", {"-pix_fmt", "yuv444p", "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "bt2020-10", "-color_range", "pc"},
          {AVCOL_RANGE_JPEG, AVCOL_PRI_BT2020, AVCOL_TRC_BT2020_10, AVCOL_SPC_BT2020_NCL, AVCHROMA_LOC_UNSPECIFIED}},
     };
+    // VP9 where the FFmpeg glreader-export links has it (the GPU bundle's has no libvpx; the
+    // farm's test has VP9 into WebM in every run).
+    if (!avcodec_find_encoder_by_name("libvpx-vp9"))
+        pairs.erase(pairs.begin() + 1);
     for (const pair &p : pairs) {
         SCOPED_TRACE(std::string(p.codec) + " " + p.colour[1]);
         std::vector<std::string> common = {"-y", "-s", "64x36", "--shader", shader, "-c", p.codec};

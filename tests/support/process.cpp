@@ -229,6 +229,18 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
     return end;
 }
 
+std::vector<std::string> within_memory(size_t bytes, const std::string &program, const std::vector<std::string> &args)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    (void)bytes;
+    std::vector<std::string> all{"--", program};
+#else
+    std::vector<std::string> all{"--data=" + std::to_string(bytes), "--", program};
+#endif
+    all.insert(all.end(), args.begin(), args.end());
+    return all;
+}
+
 int wait_exit(pid_t pid, std::chrono::milliseconds limit)
 {
     child_end end = wait_end(pid, limit);

@@ -45,6 +45,14 @@ struct child_end {
     bool signaled;
     int code; // exit status, or signal number
 };
+// The arguments that run program with args under prlimit (util-linux), its data (the heap
+// and private writable mappings) held to `bytes`: a child that would take more fails to
+// allocate, and says something else than a test expects. (A child's peak memory cannot be
+// read once it ended: a spawned child's maxrss counts the memory of its parent, which it
+// shared until its exec.) Not under AddressSanitizer, whose shadow memory no such bound
+// holds: there the arguments run program as it is.
+std::vector<std::string> within_memory(size_t bytes, const std::string &program, const std::vector<std::string> &args);
+
 // Waits for the child to end. Past `limit` the test fails, naming the child, and the
 // child is killed (SIGKILL) and reaped.
 child_end wait_end(pid_t pid, std::chrono::milliseconds limit = wait_limit());
