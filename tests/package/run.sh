@@ -31,7 +31,9 @@ if [ "$programs" = with-programs ]; then
   [ -x "$prefix/bin/glreader-export" ] || { echo "package: no glreader-export was installed in $prefix/bin"; exit 1; }
   echo "== the installed glreader-export, from another directory"
   (cd "$scratch" && env -u LD_LIBRARY_PATH "$prefix/bin/glreader-export" -s 32x16 -n 3 -c ffv1 -o installed.mkv)
-  [ -s "$scratch/installed.mkv" ] || { echo "package: the installed glreader-export wrote nothing"; exit 1; }
+  got=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,width,height,nb_read_frames \
+    -of csv=p=0 "$scratch/installed.mkv" 2>&1 || true)
+  [ "$got" = "ffv1,32,16,3" ] || { echo "package: the installed glreader-export did not write 3 32x16 FFV1 frames: $got"; exit 1; }
 fi
 
 echo "== find_package(glreader)"
