@@ -73,11 +73,24 @@ configure_and_build() { # SECONDS DIR [--python] [cmake args...]
   bounded "$seconds" cmake --build "$root/$dir"
 }
 
-# ctest in DIR; when tests fail, they run once more alone at the very end, their output in
-# full, so that a log kept only in part (CI keeps its tail) still shows why.
-run_tests() { # SECONDS DIR [ctest args...]
-  local seconds=$1 dir=$2; shift 2
-  bounded "$seconds" ctest --test-dir "$root/$dir" --output-on-failure "$@" && return 0
+# Whether ctest's arguments select FLOOR tests or more in DIR: a stage never passes empty,
+# nor with a suite gone from the build (each stage's floor is written beside it, a little
+# under the tests it runs today).
+selects_at_least() { # FLOOR DIR [ctest args...]
+  local floor=$1 dir=$2 count; shift 2
+  count=$(ctest --test-dir "$root/$dir" -N "$@" | sed -n 's/^Total Tests: //p')
+  ((${count:-0} >= floor)) && return 0
+  echo "test.sh: ctest $* selects ${count:-0} tests in $dir, under the stage's floor of $floor: a suite is gone" >&2
+  return 1
+}
+
+# ctest in DIR, FLOOR tests at least (and none is an error); when tests fail, they run once
+# more alone at the very end, their output in full, so that a log kept only in part (CI
+# keeps its tail) still shows why.
+run_tests() { # SECONDS DIR FLOOR [ctest args...]
+  local seconds=$1 dir=$2 floor=$3; shift 3
+  selects_at_least "$floor" "$dir" "$@" || return 1
+  bounded "$seconds" ctest --test-dir "$root/$dir" --no-tests=error --output-on-failure "$@" && return 0
   local status=$?
   echo "== the failing tests in $dir once more, one at a time" >&2
   bounded 900 ctest --test-dir "$root/$dir" --rerun-failed --output-on-failure -j 1 2>&1 | tail -n 400 >&2 || true
@@ -87,23 +100,24 @@ run_tests() { # SECONDS DIR [ctest args...]
 # Everything the stages take from the network: Debian's packages, the Python environment,
 # FFmpeg's sources and the packages each flavour builds with, the GPU bundle's wheels and
 # packages, GLFW's source for its examples' test.
+# Each step bounded, as the stages are: a mirror that stops answering ends the run, saying so.
 setup() {
   if [ "$mode" = --quick ]; then # what its stages use, and no more
-    "$root/scripts/setup.sh"
-    "$root/scripts/python-env.sh" >/dev/null
-    "$root/tests/glfw_examples_test.sh" --fetch
+    bounded 1200 "$root/scripts/setup.sh"
+    bounded 1200 "$root/scripts/python-env.sh" >/dev/null
+    bounded 600 "$root/tests/glfw_examples_test.sh" --fetch
     return
   fi
   # With the packages scripts/fuzz.sh and scripts/gpu-bundle.sh ask for.
-  "$root/scripts/setup.sh" clang-14 libfuzzer-14-dev libclang-rt-14-dev patchelf
-  "$root/scripts/python-env.sh" --ray-wheels >/dev/null # the wheels `pip install ".[ray]"` takes
-  "$root/scripts/gpu-bundle.sh" --fetch
-  "$root/tests/glfw_examples_test.sh" --fetch
+  bounded 1200 "$root/scripts/setup.sh" clang-14 libfuzzer-14-dev libclang-rt-14-dev patchelf
+  bounded 1200 "$root/scripts/python-env.sh" --ray-wheels >/dev/null # the wheels `pip install ".[ray]"` takes
+  bounded 900 "$root/scripts/gpu-bundle.sh" --fetch
+  bounded 600 "$root/tests/glfw_examples_test.sh" --fetch
   local release
   for release in "$root"/ffmpeg-patches/*/RELEASE; do # the complete flavour's packages: the most
-    "$root/ffmpeg-patches/build.sh" "$(basename "$(dirname "$release")")" --fetch-only >/dev/null
+    bounded 900 "$root/ffmpeg-patches/build.sh" "$(basename "$(dirname "$release")")" --fetch-only >/dev/null
   done
-  "$root/ffmpeg-patches/build.sh" "$newest" --bundle --fetch-only >/dev/null # and the bundle flavour's
+  bounded 900 "$root/ffmpeg-patches/build.sh" "$newest" --bundle --fetch-only >/dev/null # and the bundle flavour's
 }
 
 # The stages, offline after setup (see the end). They run without the lock's descriptor: a
@@ -117,7 +131,7 @@ run_stages() {
   if [ "$mode" = --quick ]; then
     stage "build and run the library's and the programs' tests (no FFmpeg builds, no sanitizers)"
     configure_and_build 1200 build --python
-    run_tests 1200 build -j "$(nproc)" -LE filter
+    run_tests 1200 build 535 -j "$(nproc)" -LE filter
     stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
     bounded 600 "$root/tests/demo_test.sh"
     stage "all quick tests passed"
@@ -145,7 +159,7 @@ run_stages() {
   stage "build and run all tests"
   configure_and_build 1200 build --python -DGLREADER_PATCHED_FFMPEG="$(IFS=';'; echo "${patched[*]}")" \
     -DGLREADER_COMPLETE_FFMPEG="$complete"
-  run_tests 1500 build -j "$(nproc)"
+  run_tests 1500 build 690 -j "$(nproc)"
   stage "the README's first command, as a new user runs it (tests/demo_test.sh)"
   bounded 600 "$root/tests/demo_test.sh"
 
@@ -180,7 +194,8 @@ run_stages() {
     # allocates those blocks with malloc and reaches them from the thread's dtv: scanned still.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    if ! bounded 1800 ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" \
+    selects_at_least 565 build-asan
+    if ! bounded 1800 ctest --test-dir "$root/build-asan" --no-tests=error --output-on-failure -j "$(nproc)" \
          --output-junit "$root/build-asan/asan.xml"; then
       # LeakSanitizer's stop-the-world scan can itself fail while Mesa's threads come and go
       # ("LeakSanitizer has encountered a fatal error", after every assertion passed and with
@@ -194,7 +209,8 @@ run_stages() {
         exit 1
       fi
       echo "== LeakSanitizer's own scan failed (not a leak) in: $scan_failures; those run once more" >&2
-      bounded 900 ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -R "$scan_failures"
+      bounded 900 ctest --test-dir "$root/build-asan" --no-tests=error --output-on-failure -j "$(nproc)" \
+        -R "$scan_failures"
     fi
     unset ASAN_OPTIONS UBSAN_OPTIONS
     stage "the sanitizers' mutations: a use-after-free and a leak only a sanitizer sees (scripts/mutation-check.sh --asan)"
@@ -206,7 +222,7 @@ run_stages() {
     # ignore_noninstrumented_modules=1: FFmpeg's and Mesa's own memory accesses through
     # intercepted calls are not checked (they are not instrumented); see tests/tsan.supp.
     TSAN_OPTIONS="suppressions=$root/tests/tsan.supp detect_deadlocks=0 halt_on_error=1 ignore_noninstrumented_modules=1" \
-      GLR_TEST_FRAMES=60 run_tests 900 build-tsan -L 'ring|encoder|pipe' -j "$(nproc)"
+      GLR_TEST_FRAMES=60 run_tests 900 build-tsan 438 -L 'ring|encoder|pipe' -j "$(nproc)"
 
     stage "every text parser under libFuzzer, ASan and UBSan, 20 s each (scripts/fuzz.sh 20)"
     bounded 900 "$root/scripts/fuzz.sh" 20
@@ -224,7 +240,11 @@ if [ "${GLREADER_TEST_STAGES_OFFLINE:-}" = 1 ]; then
 fi
 mkdir -p "$GLREADER_FFMPEG_CACHE"
 exec 9>"$GLREADER_FFMPEG_CACHE/.lock"
-flock -n 9 || { echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2; flock 9; }
+if ! flock -n 9; then # bounded, as every wait here: another run ends within its own 85 minutes
+  echo "test.sh: waiting for another run that uses $GLREADER_FFMPEG_CACHE" >&2
+  flock -w $((budget + 600)) 9 || { echo "test.sh: another run held $GLREADER_FFMPEG_CACHE past its budget" >&2; exit 1; }
+  GLREADER_TEST_STARTED=$(date +%s) # this run's budget from now
+fi
 stage "setup: what the stages need from the network (Debian packages, Python, FFmpeg's sources, wheels)"
 setup 9>&-
 namespace=(--net)
