@@ -239,6 +239,8 @@ TEST(export_join, chunks_keep_their_sound_pass_and_join_to_the_single_pass_sound
     };
     std::string joined_flac = glr_test::scratch_path("join_sweep.mkv"), joined_own = glr_test::scratch_path("join_sweep_own.mkv");
     ASSERT_EQ(join({"--audio-codec", "flac", "-o", joined_flac, "-y"}), 0) << log;
+    EXPECT_TRUE(glr_test::in_step_with_the_pictures(glr_test::decode_sound(full_flac, 44100, 2))) << "the single pass";
+    EXPECT_TRUE(glr_test::in_step_with_the_pictures(glr_test::decode_sound(joined_flac, 44100, 2))) << "the join";
     std::vector<int16_t> a = glr_test::decode_audio(full_flac, 44100, 2), b = glr_test::decode_audio(joined_flac, 44100, 2);
     ASSERT_GT(a.size(), 2u * 68000) << "47 frames at 30000/1001: 69068 samples";
     EXPECT_TRUE(b == a) << "the joined sound differs from the single pass's: " << b.size() << " samples against "

@@ -246,6 +246,7 @@ TEST(export_shadertoy, a_sound_pass_is_the_sound_track_and_its_sound_channels_he
     ASSERT_EQ(run_export(with({"-n", std::to_string(frames), "-o", whole}), log), 0) << log;
     EXPECT_NE(log.find("audio: the Sound pass's, encoded"), std::string::npos) << log;
 
+    EXPECT_TRUE(glr_test::in_step_with_the_pictures(glr_test::decode_sound(whole, rate, 2)));
     std::vector<int16_t> track = glr_test::decode_audio(whole, rate, 2);
     const size_t samples = static_cast<size_t>(rate) * frames / fps;
     ASSERT_EQ(track.size(), 2 * samples) << "the track lasts as long as the video";
@@ -290,6 +291,7 @@ TEST(export_shadertoy, a_sound_pass_is_the_sound_track_and_its_sound_channels_he
                          log),
               0)
         << log;
+    EXPECT_TRUE(glr_test::in_step_with_the_pictures(glr_test::decode_sound(range, rate, 2)));
     std::vector<int16_t> part = glr_test::decode_audio(range, rate, 2);
     const size_t skipped = static_cast<size_t>(rate) * first / fps;
     ASSERT_EQ(part.size(), track.size() - 2 * skipped);

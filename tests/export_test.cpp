@@ -730,6 +730,7 @@ TEST(export_audio, clicks_land_on_their_flashes_and_the_track_ends_with_the_vide
         for (size_t n = 0; n < v.frames.size(); n++)
             if (v.frames[n].rgba[0] > 128)
                 flashes.push_back(static_cast<double>(n) / 25);
+        EXPECT_TRUE(glr_test::in_step_with_the_pictures(glr_test::decode_sound(out, 48000, 1)));
         std::vector<int16_t> mono = glr_test::decode_audio(out, 48000, 1);
         std::vector<double> heard = click_times(mono, 48000);
         ASSERT_EQ(flashes.size(), 3u);

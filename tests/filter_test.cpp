@@ -185,9 +185,24 @@ TEST(filter_test, a_shadertoy_project_gives_glreader_export_s_frames)
         << with_sound.log;
 }
 
+// A Sound pass track as the test's own arithmetic says it must be: starting with the first
+// picture, without a break, `frames` frames of `rate` samples a second at `fps`, and its
+// right channel the pass's ramp (sample n: (n % 441) / 441 - 0.5) from sample `first` on.
+void expect_sound_pass_track(const glr_test::decoded_sound &s, int rate, int fps, int frames, int64_t first)
+{
+    ASSERT_TRUE(glr_test::in_step_with_the_pictures(s));
+    ASSERT_EQ(s.samples.size(), 2u * static_cast<size_t>(frames) * static_cast<size_t>(rate) / static_cast<size_t>(fps));
+    for (size_t i = 0; i < s.samples.size() / 2; i++) {
+        const int64_t n = first + static_cast<int64_t>(i);
+        const double ramp = static_cast<double>(n % 441) / 441.0 - 0.5;
+        ASSERT_NEAR(s.samples[2 * i + 1], ramp * 32768, 2) << "sample " << n << " of the Sound pass";
+    }
+}
+
 // sound=1: the Sound pass as a second output, the samples glreader-export muxes (for a
-// whole render, and from a start), with the pictures of a sound channel that hears it;
-// audio_rate is its rate and iSampleRate; a project without a Sound pass is refused.
+// whole render, and from a start), with the pictures of a sound channel that hears it,
+// each track where the pictures are and as the pass computes it; audio_rate is its rate
+// and iSampleRate; a project without a Sound pass is refused.
 TEST(filter_test, sound_gives_the_sound_pass_glreader_export_muxes)
 {
     std::string dir = glr_test::scratch_path("sound_pass_project");
@@ -216,6 +231,8 @@ TEST(filter_test, sound_gives_the_sound_pass_glreader_export_muxes)
     run_result f = filter("d=1", filtered), e = exported({"-t", "1"}, whole);
     ASSERT_EQ(f.status, 0) << f.log;
     ASSERT_EQ(e.status, 0) << e.log;
+    expect_sound_pass_track(glr_test::decode_sound(filtered, rate, 2), rate, 20, 20, 0);
+    expect_sound_pass_track(glr_test::decode_sound(whole, rate, 2), rate, 20, 20, 0);
     std::vector<int16_t> heard = glr_test::decode_audio(filtered, rate, 2), track = glr_test::decode_audio(whole, rate, 2);
     ASSERT_EQ(track.size(), 2u * rate) << "a second of the Sound pass";
     EXPECT_TRUE(heard == track) << "the filter's samples are glreader-export's (" << heard.size() << " of "
@@ -231,6 +248,8 @@ TEST(filter_test, sound_gives_the_sound_pass_glreader_export_muxes)
     e = exported({"-ss", "0.25", "-t", "0.5"}, part);
     ASSERT_EQ(f.status, 0) << f.log;
     ASSERT_EQ(e.status, 0) << e.log;
+    expect_sound_pass_track(glr_test::decode_sound(from, rate, 2), rate, 20, 10, rate / 4); // from frame 5
+    expect_sound_pass_track(glr_test::decode_sound(part, rate, 2), rate, 20, 10, rate / 4);
     heard = glr_test::decode_audio(from, rate, 2);
     const size_t skipped = 2 * static_cast<size_t>(rate) / 4;
     ASSERT_EQ(heard.size(), track.size() / 2);

@@ -89,12 +89,48 @@ def decode_frames(path, width, height):
     return [raw[i:i + size] for i in range(0, len(raw), size)]
 
 
-def decode_sound(path, rate):
+def sound_timing(path):
+    """When path's first sound track plays, from its decoded frames' timestamps: (start,
+    breaks, precision) in seconds: its first frame's time after the first picture's (after
+    the file's start in a file of sound alone), the times of frames that do not follow the
+    one before (gaps, overlaps), and one tick of its time base (Matroska's millisecond),
+    within which a timestamp says where a frame plays."""
+    import json
+
+    shown = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-show_entries", "stream=index,codec_type,start_time,time_base,sample_rate",
+         "-of", "json", path], check=True, capture_output=True, text=True, timeout=60).stdout)["streams"]
+    sound = next(s for s in shown if s["codec_type"] == "audio")
+    picture = next((s for s in shown if s["codec_type"] == "video"), None)
+    origin = float(picture["start_time"]) if picture else min(float(s["start_time"]) for s in shown)
+    frames = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", f"{sound['index']}", "-show_entries",
+         "frame=best_effort_timestamp_time,nb_samples", "-of", "json", path],
+        check=True, capture_output=True, text=True, timeout=60).stdout)["frames"]
+    numerator, denominator = (int(v) for v in sound["time_base"].split("/"))
+    precision = max(numerator / denominator, 1 / int(sound["sample_rate"]))
+    breaks, end = [], None
+    for f in frames:
+        at = float(f["best_effort_timestamp_time"])
+        if end is not None and abs(at - end) > precision:
+            breaks.append(at - origin)
+        end = at + int(f["nb_samples"]) / int(sound["sample_rate"])
+    return float(frames[0]["best_effort_timestamp_time"]) - origin, breaks, precision
+
+
+def decode_sound(path, rate, starts=0.0):
     """The first sound track of path as interleaved stereo float32 samples at rate (as
-    decoded, not resampled: rate names what the track holds)."""
+    decoded, not resampled: rate names what the track holds), on the file's timeline: its
+    timestamps place it (silence before a late start). Asserts that it plays `starts` seconds
+    after the first picture, without a break, so that no comparison of sound can pass a
+    track out of step with the pictures."""
     import numpy
 
-    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "f32le", "-ac", "2", "-ar",
+    start, breaks, precision = sound_timing(path)
+    assert abs(start - starts) <= precision, f"{path}: the sound starts at {start} s, not {starts} s"
+    assert not breaks, f"{path}: the sound breaks at {breaks[:3]} s"
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0", "-af",
+                          "aresample=async=1:min_hard_comp=0.002:first_pts=0", "-f", "f32le", "-ac", "2", "-ar",
                           str(rate), "-"], check=True, capture_output=True, timeout=60).stdout
     return numpy.frombuffer(raw, numpy.float32)
 

@@ -4,13 +4,17 @@
 #include "process.hpp"
 
 extern "C" {
+#include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libswresample/swresample.h>
 }
 
-#include <cstdio>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace glr_test {
 
@@ -46,21 +50,148 @@ std::string write_wav(const std::string &name, int sample_rate, int channels, co
     return path;
 }
 
+namespace {
+
+// What decode_sound holds while it reads, freed however it ends.
+struct sound_reader {
+    AVFormatContext *format = nullptr;
+    AVCodecContext *codec = nullptr;
+    SwrContext *swr = nullptr;
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    ~sound_reader()
+    {
+        av_frame_free(&frame);
+        av_packet_free(&packet);
+        swr_free(&swr);
+        avcodec_free_context(&codec);
+        avformat_close_input(&format);
+    }
+};
+
+// Where the file's timeline starts, in seconds: its first picture (the video stream's first
+// timestamp); in a file of sound alone, its first sound (as ffmpeg starts one: an MP3's
+// first frame is stamped after the encoder's delay it skips).
+double timeline_origin(const AVFormatContext *format)
+{
+    int video = av_find_best_stream(const_cast<AVFormatContext *>(format), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+    if (video >= 0 && format->streams[video]->start_time != AV_NOPTS_VALUE)
+        return static_cast<double>(format->streams[video]->start_time) * av_q2d(format->streams[video]->time_base);
+    return format->start_time == AV_NOPTS_VALUE ? 0 : static_cast<double>(format->start_time) / AV_TIME_BASE;
+}
+
+} // namespace
+
+decoded_sound decode_sound(const std::string &path, int sample_rate, int channels)
+{
+    decoded_sound out;
+    sound_reader r;
+    int stream = -1;
+    const AVCodec *decoder = nullptr;
+    if (!r.packet || !r.frame || avformat_open_input(&r.format, path.c_str(), nullptr, nullptr) < 0 ||
+        avformat_find_stream_info(r.format, nullptr) < 0 ||
+        (stream = av_find_best_stream(r.format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)) < 0 ||
+        !(r.codec = avcodec_alloc_context3(decoder)) ||
+        avcodec_parameters_to_context(r.codec, r.format->streams[stream]->codecpar) < 0 ||
+        // The packets' time base: the decoder moves a frame's timestamp past the samples it
+        // skips (an encoder's delay), as ffmpeg's does.
+        (r.codec->pkt_timebase = r.format->streams[stream]->time_base, avcodec_open2(r.codec, decoder, nullptr)) < 0) {
+        out.error = "no sound of " + path + " decodes";
+        return out;
+    }
+    const AVRational time_base = r.format->streams[stream]->time_base;
+    const double origin = timeline_origin(r.format);
+    out.tolerance = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(av_q2d(time_base) * sample_rate)));
+    AVChannelLayout layout{};
+    av_channel_layout_default(&layout, channels);
+    int64_t next = 0; // where the frame that follows the last one belongs, in samples
+    bool first = true;
+    std::vector<int16_t> converted;
+    auto take = [&](AVFrame *f) {
+        if (!r.swr && swr_alloc_set_opts2(&r.swr, &layout, AV_SAMPLE_FMT_S16, sample_rate, &f->ch_layout,
+                                          static_cast<AVSampleFormat>(f->format), f->sample_rate, 0, nullptr) < 0) {
+            out.error = "cannot convert the sound of " + path;
+            return;
+        }
+        if (!swr_is_initialized(r.swr) && swr_init(r.swr) < 0) {
+            out.error = "cannot convert the sound of " + path;
+            return;
+        }
+        // Where this frame plays, from its timestamp; the conversion's own delay is the
+        // converter's, not the file's.
+        int64_t at = f->best_effort_timestamp == AV_NOPTS_VALUE
+                         ? next
+                         : std::llround((static_cast<double>(f->best_effort_timestamp) * av_q2d(time_base) - origin) *
+                                        sample_rate) -
+                               swr_get_delay(r.swr, sample_rate);
+        int room = swr_get_out_samples(r.swr, f->nb_samples);
+        converted.resize(static_cast<size_t>(room) * static_cast<size_t>(channels));
+        auto *to = reinterpret_cast<uint8_t *>(converted.data());
+        int got = swr_convert(r.swr, &to, room, const_cast<const uint8_t **>(f->extended_data), f->nb_samples);
+        if (got < 0) {
+            out.error = "cannot convert the sound of " + path;
+            return;
+        }
+        if (first)
+            out.start = at;
+        else if (std::llabs(at - next) > out.tolerance)
+            out.breaks.push_back(at);
+        if (std::llabs(at - (first ? 0 : next)) <= out.tolerance) // a timestamp's rounding is no break
+            at = first ? 0 : next;
+        first = false;
+        // Before the first picture: dropped from the timeline, as a player drops it.
+        int64_t skip = std::max<int64_t>(0, -at);
+        if (at > static_cast<int64_t>(out.samples.size()) / channels)
+            out.samples.resize(static_cast<size_t>(at) * static_cast<size_t>(channels), 0); // silence until then
+        size_t from = static_cast<size_t>(std::max<int64_t>(at, 0)) * static_cast<size_t>(channels);
+        if (from < out.samples.size()) // an overlap: the later frame's samples stand
+            out.samples.resize(from);
+        if (skip < got)
+            out.samples.insert(out.samples.end(), converted.begin() + skip * channels,
+                               converted.begin() + static_cast<std::ptrdiff_t>(got) * channels);
+        next = at + got;
+    };
+    auto receive = [&] {
+        while (out.error.empty() && avcodec_receive_frame(r.codec, r.frame) >= 0) {
+            take(r.frame);
+            av_frame_unref(r.frame);
+        }
+    };
+    while (out.error.empty() && av_read_frame(r.format, r.packet) >= 0) {
+        if (r.packet->stream_index == stream && avcodec_send_packet(r.codec, r.packet) >= 0)
+            receive();
+        av_packet_unref(r.packet);
+    }
+    avcodec_send_packet(r.codec, nullptr);
+    receive();
+    if (r.swr && out.error.empty()) { // what the converter still holds (resampling's delay)
+        converted.resize(static_cast<size_t>(swr_get_out_samples(r.swr, 0)) * static_cast<size_t>(channels));
+        auto *to = reinterpret_cast<uint8_t *>(converted.data());
+        int got = swr_convert(r.swr, &to, static_cast<int>(converted.size()) / channels, nullptr, 0);
+        if (got > 0)
+            out.samples.insert(out.samples.end(), converted.begin(), converted.begin() + static_cast<std::ptrdiff_t>(got) * channels);
+    }
+    if (first && out.error.empty())
+        out.error = path + " holds no sound";
+    return out;
+}
+
+::testing::AssertionResult in_step_with_the_pictures(const decoded_sound &sound)
+{
+    if (!sound.error.empty())
+        return ::testing::AssertionFailure() << sound.error;
+    if (std::llabs(sound.start) > sound.tolerance)
+        return ::testing::AssertionFailure() << "the sound starts " << sound.start << " samples after the first picture";
+    if (!sound.breaks.empty())
+        return ::testing::AssertionFailure() << "the sound breaks at sample " << sound.breaks.front() << " ("
+                                             << sound.breaks.size() << " breaks)";
+    return ::testing::AssertionSuccess();
+}
+
 std::vector<int16_t> decode_audio(const std::string &path, int sample_rate, int channels)
 {
-    std::string raw = scratch_path("decoded_audio.raw"), log = scratch_path("decoded_audio.txt");
-    int rc = wait_exit(spawn("ffmpeg", {"-v", "error", "-y", "-i", path, "-map", "0:a:0", "-f", "s16le", "-ac",
-                                        std::to_string(channels), "-ar", std::to_string(sample_rate), raw},
-                             log));
-    std::vector<int16_t> out;
-    if (rc != 0)
-        return out;
-    std::ifstream in(raw, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (size_t i = 0; i + 1 < bytes.size(); i += 2)
-        out.push_back(static_cast<int16_t>(static_cast<uint8_t>(bytes[i]) | (static_cast<uint8_t>(bytes[i + 1]) << 8)));
-    std::remove(raw.c_str());
-    return out;
+    decoded_sound sound = decode_sound(path, sample_rate, channels);
+    return sound.error.empty() ? sound.samples : std::vector<int16_t>{};
 }
 
 double played_priming_seconds(const std::string &path)

@@ -538,7 +538,10 @@ def test_a_project_s_sound_pass_and_sound_channels_are_the_single_pass_s(tmp_pat
     assert farm.render(project, joined, frames=25, chunks=3, progress=False, **common)["chunks"] == 3
     assert decode_frames(str(joined), 64, 36) == decode_frames(str(single), 64, 36), "the sound channel's pictures"
     farm_sound, single_sound = decode_sound(str(joined), 44100), decode_sound(str(single), 44100)
-    assert farm_sound.size > 2 * 36000 and numpy.array_equal(farm_sound, single_sound), "the Sound pass's samples"
+    # The samples of 25 frames at 30000/1001 fps, counted here: those that start before the
+    # 25th frame's end, 25 * 1001 * 44100 / 30000 = 36786.75 rounded up.
+    assert farm_sound.size == 2 * 36787, farm_sound.size
+    assert numpy.array_equal(farm_sound, single_sound), "the Sound pass's samples"
 
     song = tmp_path / "song.wav"
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=1:sample_rate=48000",
