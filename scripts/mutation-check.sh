@@ -8,15 +8,18 @@
 #
 #   scripts/mutation-check.sh [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME]
 #       a scratch copy of this checkout's tracked files (uncommitted changes included) in
-#       DIR (default $TMPDIR/glreader-mutation, kept between runs), built there: about 8
-#       minutes for the first build, then about 20 s a mutation. Every mutation; those of
-#       the filters (plugin/) only with --ffmpeg, a patched ffmpeg of that line
-#       (ffmpeg-patches/build.sh LINE prints it) for the filters' tests.
-#   scripts/mutation-check.sh --in-place BUILD [--window N]
-#       CI's run (scripts/test.sh): mutates this checkout's files, rebuilding BUILD (its
-#       build of them) after each, and restores every file before it exits, on a signal
-#       too. --window N: N mutations, the window moving by N with each commit (git
-#       rev-list --count HEAD), so that consecutive commits cover all of them.
+#       DIR (default $TMPDIR/glreader-mutation, kept between runs), configured as CI's build
+#       is (scripts/configure.sh --python) and built there: about 8 minutes for the first
+#       build, then a few seconds a mutation. Every mutation; those of the filters (plugin/)
+#       only with --ffmpeg, a patched ffmpeg of that line (ffmpeg-patches/build.sh LINE
+#       prints it) for the filters' tests.
+#   scripts/mutation-check.sh --in-place BUILD [--only NAME]
+#       CI's run (scripts/test.sh), of every mutation: mutates this checkout's files,
+#       rebuilding BUILD (its build of them) after each, and restores every file before it
+#       exits, on a signal too.
+#
+# First, unmutated, every test named runs once and must pass: a test that fails on its own
+# (a flaky one) would count as catching its mutation.
 #
 # A filter's mutation edits the patched ffmpeg's copy of the file (its src/libavfilter/,
 # beside the build/ its ffmpeg lies in), relinks that ffmpeg, and restores and relinks it
@@ -36,15 +39,14 @@
 # the scratch folder's logs/ (--scratch) or in BUILD/mutation-logs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: $0 [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME] | --in-place BUILD [--window N] | --asan BUILD ASAN_FFMPEG | --texts"
-scratch=${TMPDIR:-/tmp}/glreader-mutation only="" mode=scratch build="" window=0 ffmpeg="" patched=""
+usage="usage: $0 [--scratch DIR] [--ffmpeg LINE=PATH] [--only NAME] | --in-place BUILD [--only NAME] | --asan BUILD ASAN_FFMPEG | --texts"
+scratch=${TMPDIR:-/tmp}/glreader-mutation only="" mode=scratch build="" ffmpeg="" patched=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --scratch) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; scratch=$2; shift 2 ;;
     --ffmpeg) [[ ${2:-} == *=/* ]] || { echo "$usage" >&2; exit 2; }; patched=$2; shift 2 ;;
     --only) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; only=$2; shift 2 ;;
     --in-place) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; mode=in-place build=$(realpath "$2"); shift 2 ;;
-    --window) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }; window=$2; shift 2 ;;
     --asan) [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }; mode=asan build=$(realpath "$2") ffmpeg=$(realpath "$3"); shift 3 ;;
     --texts) mode=texts; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
@@ -55,7 +57,7 @@ if [ "$mode" = scratch ]; then
   mkdir -p "$scratch/src" "$scratch/logs"
   # The tracked files as they are in the working tree (uncommitted changes included).
   (cd "$root" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$scratch/src"
-  cmake -S "$scratch/src" -B "$scratch/build" -G Ninja -DGLREADER_PATCHED_FFMPEG="$patched" \
+  "$scratch/src/scripts/configure.sh" "$scratch/build" --python -DGLREADER_PATCHED_FFMPEG="$patched" \
     >"$scratch/logs/configure.log" 2>&1
   echo "mutation-check: building the unmutated copy in $scratch/build" >&2
   cmake --build "$scratch/build" >"$scratch/logs/build.log" 2>&1 ||
@@ -67,13 +69,12 @@ else
   src=$root logs=$build/mutation-logs
   mkdir -p "$logs"
 fi
-commits=$(git -C "$root" rev-list --count HEAD 2>/dev/null || echo 0)
 
-exec python3 - "$mode" "$src" "$build" "$logs" "$only" "$window" "$commits" "$ffmpeg" <<'PY'
-import os, pathlib, re, signal, subprocess, sys
+exec python3 - "$mode" "$src" "$build" "$logs" "$only" "$ffmpeg" <<'PY'
+import json, os, pathlib, re, signal, subprocess, sys
 
-mode, src, build, logs, only, window, commits, ffmpeg = sys.argv[1:9]
-src, build, logs, window, commits = pathlib.Path(src), pathlib.Path(build), pathlib.Path(logs), int(window), int(commits)
+mode, src, build, logs, only, ffmpeg = sys.argv[1:7]
+src, build, logs = pathlib.Path(src), pathlib.Path(build), pathlib.Path(logs)
 sys.path.insert(0, str(src / "tests"))
 from ctest_logs import cmake_escape  # noqa: E402
 
@@ -416,16 +417,25 @@ else:
     if mode == "scratch" and not patched:
         print("mutation-check: the filters' mutations left out: no --ffmpeg", file=sys.stderr)
         chosen = [m for m in chosen if not m[2].startswith("plugin/")]
-    if window and window < len(chosen):
-        start = commits * window % len(chosen)
-        chosen = (chosen + chosen)[start:start + window]
 if not chosen:
     sys.exit(f"mutation-check: no mutation named {only} (have: {', '.join(m[0] for m in MUTATIONS)})")
 
 
+def test_programs():
+    """Each ctest test's program, where the build made it: the target to rebuild for it."""
+    shown = json.loads(subprocess.run(["ctest", "--test-dir", str(build), "--show-only=json-v1"], capture_output=True,
+                                      text=True, check=True).stdout)
+    return {t["name"]: pathlib.Path(t["command"][0]) for t in shown["tests"] if t.get("command")}
+
+
+programs = test_programs()
+
+
 def located(rel, test):
     """The file a mutation edits and the command that rebuilds what uses it: a filter's in
-    the ffmpeg its test runs (the --asan one, or the build's of the test's line)."""
+    the ffmpeg its test runs (the --asan one, or the build's of the test's line); else the
+    test's own program (with what it depends on: the programs it runs, the libraries), or
+    the whole build for a test that a script or Python runs."""
     if rel.startswith("plugin/"):
         line = re.match(r"ffmpeg-([0-9.]+)\.", test).group(1)
         ffmpeg_build = pathlib.Path(ffmpeg if mode == "asan" else patched[line]).parent
@@ -433,6 +443,9 @@ def located(rel, test):
             sys.exit(f"mutation-check: {ffmpeg_build / 'ffmpeg'}, which {test} runs, is not there: build it again")
         return (ffmpeg_build.parent / "src" / "libavfilter" / pathlib.Path(rel).name,
                 ["make", "-C", str(ffmpeg_build), "-j2", "ffmpeg"])
+    program = programs.get(test)
+    if program and build in program.parents:
+        return src / rel, ["cmake", "--build", str(build), "--target", program.name]
     return src / rel, ["cmake", "--build", str(build)]
 
 
@@ -444,19 +457,33 @@ signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 def restore():
     for path, text in originals.items():
         path.write_text(text)
-    for rebuild in {tuple(located(m[2], m[5])[1]) for m in chosen}:
+    for rebuild in {tuple(located(m[2], m[5])[1]) for m in chosen if m[2].startswith("plugin/")}:
         run(list(rebuild), logs / "restore.build.log")
+    run(["cmake", "--build", str(build)], logs / "restore.build.log")  # all that a mutation's target left
 
+
+def pattern_of(*tests):
+    """ctest's -R for these tests alone (a parameterised test's name ends at a space)."""
+    return "^(" + "|".join(cmake_escape(t) for t in tests) + ")( |$)"
+
+
+for name, _, _, _, _, test in chosen:
+    listed = subprocess.run(["ctest", "--test-dir", str(build), "-N", "-R", pattern_of(test)], capture_output=True,
+                            text=True).stdout
+    # One test (the headless and the window host-state programs share their tests' names).
+    if not re.search(r"^\s*Test\s+#", listed, re.M):
+        sys.exit(f"mutation-check: {name}: its test {test} is not in {build}: update the mutation")
+# Unmutated, each named test passes: one that fails by itself would pass for a catch.
+print(f"mutation-check: the {len({m[5] for m in chosen})} tests named, unmutated", file=sys.stderr)
+if run(["ctest", "--test-dir", str(build), "-R", pattern_of(*{m[5] for m in chosen}), "-j", str(os.cpu_count() or 1),
+        "--timeout", "900", "--output-on-failure"], logs / "unmutated.test.log", env=env) != 0:
+    sys.exit(f"mutation-check: unmutated, some tests named fail (a mutation would pass for caught): see "
+             f"{logs / 'unmutated.test.log'}")
 
 rows, missed = [], 0
 try:
     for name, what, rel, old, new, test in chosen:
-        pattern = "^" + cmake_escape(test) + "( |$)"
-        listed = subprocess.run(["ctest", "--test-dir", str(build), "-N", "-R", pattern], capture_output=True,
-                                text=True).stdout
-        # One test (the headless and the window host-state programs share their tests' names).
-        if not re.search(r"^\s*Test\s+#", listed, re.M):
-            sys.exit(f"mutation-check: {name}: its test {test} is not in {build}: update the mutation")
+        pattern = pattern_of(test)
         path, rebuild = located(rel, test)
         original = originals.setdefault(path, path.read_text())
         if original.count(old) != 1:
