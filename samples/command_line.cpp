@@ -313,13 +313,17 @@ int64_t command_line::time_us(double min, double max)
 frame_rate command_line::rate()
 {
     std::string v = value();
+    // Read and bounded as glreader-export's -r, by the option table's row, in its words.
+    glr_export_settings *table = glr_export_settings_create();
+    if (!table)
+        fail("out of memory");
+    int rc = glr_export_settings_set(table, "-r", v.c_str());
+    glr_export_settings_destroy(&table);
     frame_rate r{};
-    // From 1/1000 to 1000 frames a second: beyond, containers' time bases (MP4's and
-    // Matroska's millisecond ticks among them) cannot tell the frames apart.
-    if (glr_parse_rate(v.c_str(), &r.num, &r.den) < 0 || static_cast<double>(r.num) / r.den > 1000 ||
-        static_cast<double>(r.den) / r.num > 1000)
-        fail(option_ + " needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, 30000/1001 or "
-                       "ntsc, not '" + v + "'");
+    if (rc < 0 || glr_parse_rate(v.c_str(), &r.num, &r.den) < 0) {
+        std::string why = glr_last_error();
+        fail(option_ + why.substr(why.find(' ')));
+    }
     return r;
 }
 

@@ -26,31 +26,26 @@ def _rate(fps: Union[int, float, str, fractions.Fraction]) -> Tuple[int, int]:
         text = str(fps)
     else:
         raise ValueError(f"fps: {fps!r} is no frame rate (30, 29.97, '30000/1001', 'ntsc')")
-    try:
-        num, den = _glreader.parse_rate(text)
-    except ValueError as e:
-        raise ValueError(f"fps: {e}") from None
-    if num > 1000 * den or den > 1000 * num:
-        raise ValueError(f"fps: {fps!r} is outside 1/1000..1000 frames a second")
-    return num, den
+    _glreader.check_export_option("fps", text)  # read and bounded by the table's row, in its words
+    return _glreader.parse_rate(text)
 
 
 def _time_us(value: Union[int, float, str], name: str) -> int:
     """A time in seconds (2.5) or as ffmpeg writes one ("500ms", "1:30.5"), in microseconds,
-    read by the library as glreader-export reads -t, -ss and -to."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)) or \
-            (not isinstance(value, str) and not 0 <= value < math.inf):
-        raise ValueError(f"{name}: {value!r} is not a time of 0 s or more (2.5, '500ms', '1:30.5')")
-    try:
-        return _glreader.parse_time(value if isinstance(value, str) else f"{value:.6f}")
-    except ValueError as e:
-        raise ValueError(f"{name}: {e}") from None
+    read and bounded by the library's table as glreader-export reads -t, -ss and -to."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{name}: {value!r} is not a time (2.5, '500ms', '1:30.5')")
+    text = _text(value)
+    _glreader.check_export_option(name, text)
+    return _glreader.parse_time(text)
 
 
-def _check_compile_timeout(seconds: float) -> None:
-    """Refuses, in Python's words, what glreader-export's --compile-timeout refuses (0: none)."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
-        raise ValueError(f"compile_timeout: {seconds!r} is not a number of seconds >= 0")
+def _checked(name: str, value: Any) -> None:
+    """value of the table's option name, read and bounded by its row (ValueError in the
+    library's words: the words glreader-export and the farm say)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{name}: {value!r} is not a {'whole ' if name in ('frames', 'first_frame') else ''}number")
+    _glreader.check_export_option(name, _text(value))
 
 
 def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optional[Union[float, str]],
@@ -59,18 +54,12 @@ def _range(fps_num: int, fps_den: int, *, frames: Optional[int], duration: Optio
     -t and -to give them (glreader/frame_range.h): a time falls on the first frame at or
     after it, a duration holds the frames that start within it; without a length, the
     library's default, 5 s."""
-    if isinstance(first_frame, bool) or not isinstance(first_frame, int) or first_frame < 0:
-        raise ValueError(f"first_frame: {first_frame!r} is not a whole number >= 0")
-    if frames is not None and (isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0):
-        raise ValueError(f"frames: {frames!r} is not a positive whole number")
+    _checked("first_frame", first_frame)
+    if frames is not None:
+        _checked("frames", frames)
     if start is not None and first_frame:
         raise ValueError("start and first_frame both say where to start: give one")
-    lengths = {}
-    for name, value in (("duration", duration), ("end", end)):
-        if value is not None:
-            lengths[name] = _time_us(value, name)
-            if lengths[name] == 0:
-                raise ValueError(f"{name}: {value!r} is not above 0")
+    lengths = {name: _time_us(value, name) for name, value in (("duration", duration), ("end", end)) if value is not None}
     start_us = _time_us(start, "start") if start is not None else 0
     return _glreader.frame_range(fps_num, fps_den, start_us=start_us, start_frame=first_frame,
                                  duration_us=lengths.get("duration", 0), end_us=lengths.get("end", 0),
@@ -82,8 +71,7 @@ def _size(size: Sequence[int]) -> Tuple[int, int]:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
         raise ValueError(f"size: {size!r} is no (width, height)") from None
-    if not (0 < width <= 16384 and 0 < height <= 16384):
-        raise ValueError(f"size: {width}x{height} is outside 1..16384 each way")
+    _glreader.check_export_option("size", f"{width}x{height}")  # bounded by the table's row
     return width, height
 
 
@@ -202,7 +190,7 @@ def render(
         if isinstance(mouse, str) or len(mouse) not in (2, 4):
             raise ValueError(f"mouse: {mouse!r} is not (x, y) or (x, y, cx, cy)")
         mouse = ",".join(repr(float(v)) for v in mouse)  # the library reads it as --mouse does
-    _check_compile_timeout(compile_timeout)
+    _checked("compile_timeout", compile_timeout)
     if progress is None:
         progress = sys.stderr.isatty()
     callback = _Bar() if progress is True else progress or None

@@ -61,3 +61,30 @@ def test_encoder_options_pass_through_and_unknown_or_left_out_options_are_refuse
     assert status == 2 and said == ("python -m glreader.farm: one of the arguments --chunks --chunk-frames is "
                                     "required\n(python -m glreader.farm --help lists every option)\n"), said
     assert not (tmp_path / "out.mkv").exists()
+
+
+def test_every_numeric_row_takes_its_bounds_and_refuses_past_both_ends(tmp_path, monkeypatch):
+    # The farm's command line, every numeric row by its first spelling: the row's edges
+    # taken (the farm then stops before Ray: at the output that exists, or a range that
+    # overflows with the default length), the values past them refused as a usage error
+    # (2), in the library's words as glreader-export says them.
+    from test_render import table_edges
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "existing.mkv").write_bytes(b"mine")
+    rows = [row for row in glreader.export_options() if table_edges(row)]
+    assert len(rows) >= 13
+    for row in rows:
+        flag = row["flags"].split(", ")[0]
+        for text, taken in table_edges(row):
+            argv = [flag, text, "--chunks", "2", "-o", "existing.mkv"]
+            if taken:
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    status = farm.main(argv)
+                assert status == 1 and f"{flag} needs " not in err.getvalue(), (argv, err.getvalue())
+            else:
+                status, said = run(argv)
+                words = f"python -m glreader.farm: {flag} needs "
+                assert status == 2 and words in said and f", not '{text}'" in said, (argv, said)
+    assert (tmp_path / "existing.mkv").read_bytes() == b"mine"

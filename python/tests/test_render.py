@@ -170,17 +170,21 @@ def test_lengths_and_starts_count_as_glreader_export_counts_them(tmp_path, count
 
 
 def test_times_and_rates_are_read_as_glreader_export_reads_them():
-    with pytest.raises(ValueError, match="duration: '2 s' is not a time"):
+    # In the library's words, as glreader-export and the farm say them (the table's rows).
+    with pytest.raises(ValueError, match="duration needs a time like 2.5, 500ms or 01:30, from 0.001 to 1000000 "
+                                         "seconds, not '2 s'"):
         glreader.render(None, "never.mkv", duration="2 s")
-    with pytest.raises(ValueError, match="start: -1.0 is not a time of 0 s or more"):
+    with pytest.raises(ValueError, match="start needs a time like 2.5, 500ms or 01:30, from 0 to 1000000 seconds, "
+                                         "not '-1'"):
         glreader.render(None, "never.mkv", start=-1.0, frames=2)
     with pytest.raises(ValueError, match=r"-t, -n and -to \(duration, frames and end\) each say how long"):
         glreader.render(None, "never.mkv", duration=1, end=2)
     with pytest.raises(ValueError, match="start and first_frame both say where to start"):
         glreader.render(None, "never.mkv", start=1, first_frame=3, frames=2)
-    with pytest.raises(ValueError, match="fps: '29,97' is not a frame rate"):
+    with pytest.raises(ValueError, match="fps needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, "
+                                         "30000/1001 or ntsc, not '29,97'"):
         glreader.render(None, "never.mkv", fps="29,97", frames=2)
-    with pytest.raises(ValueError, match="compile_timeout: -1 is not a number of seconds >= 0"):
+    with pytest.raises(ValueError, match="compile_timeout needs a number like 1.5 or 3/2, from 0 to 1000000, not '-1'"):
         glreader.render(None, "never.mkv", compile_timeout=-1, frames=2)
     assert not os.path.exists("never.mkv")
 
@@ -322,3 +326,61 @@ def test_progress_true_draws_a_bar_and_a_reader_that_goes_away_is_broken_pipe(tm
                             progress=False)
     finally:
         os.close(write)
+
+
+def _plain(x):
+    """A number as the table's readers take it: plain digits, at most six decimals."""
+    text = f"{x:.6f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def table_edges(row):
+    """A numeric row's edges, from the row itself: (text, taken) for its lowest and highest
+    values and the nearest past each, as its kind writes them (tests/program_options_test.cpp
+    tries the same on the command line)."""
+    lo, hi = row["min"], row["max"]
+    kind = row["kind"]
+    if kind in ("integer", "bits", "bytes"):
+        return [(_plain(lo), True), (_plain(hi), True), (_plain(lo - 1), False), (_plain(hi + 1), False)]
+    if kind in ("number", "time"):
+        return [(_plain(lo), True), (_plain(hi), True), (_plain(lo - 1e-6), False), (_plain(hi + 1e-6), False)]
+    if kind == "rate":
+        return [(f"1/{_plain(1 / lo)}", True), (_plain(hi), True), (f"1/{_plain(1 / lo + 1)}", False),
+                (_plain(hi + 1), False)]
+    if kind == "size":
+        return [(f"{_plain(lo)}x{_plain(lo)}", True), (f"{_plain(hi)}x{_plain(hi)}", True),
+                (f"{_plain(lo - 1)}x{_plain(lo)}", False), (f"{_plain(hi + 1)}x{_plain(lo)}", False)]
+    return []
+
+
+def test_every_numeric_row_takes_its_bounds_and_refuses_past_both_ends(tmp_path):
+    # glreader.render, every numeric row of the table by its keyword, in Python's types: the
+    # row's edges taken (the render then stops at the output that exists, before a frame),
+    # and the values past them refused in the library's words, as glreader-export says them.
+    existing = tmp_path / "existing.mkv"
+    existing.write_bytes(b"mine")
+    rows = [row for row in glreader.export_options() if table_edges(row)]
+    assert len(rows) >= 13, [row["name"] for row in rows]
+    for row in rows:
+        name = row["name"]
+        for text, taken in table_edges(row):
+            if row["kind"] == "size":
+                value = tuple(int(v) for v in text.split("x"))
+            elif row["kind"] in ("integer", "bits", "bytes"):
+                value = int(text)
+            elif row["kind"] == "number":
+                value = float(text)
+            else:
+                value = text
+            try:
+                glreader.render(None, existing, progress=False, **{name: value})
+                raise AssertionError(f"{name}={value!r} rendered over an existing file")
+            except ValueError as error:
+                said = str(error)
+            except (FileExistsError, glreader.Error) as error:
+                said = str(error)
+            if taken:
+                assert not said.startswith(f"{name} needs "), f"{name}={value!r}: {said}"
+            else:
+                assert said.startswith(f"{name} needs ") and said.endswith(f", not '{text}'"), f"{name}={value!r}: {said}"
+    assert existing.read_bytes() == b"mine"

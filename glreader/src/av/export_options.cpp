@@ -58,7 +58,9 @@ const glr_export_option table[] = {
     CHANNEL(3),
     {"size", "-s", "WxH", GLR_EXPORT_OPTION_SIZE, 1, max_dimension, nullptr, "1280x720",
      "frame size, each side from 1 to 32768", render},
-    {"fps", "-r", "FPS", GLR_EXPORT_OPTION_RATE, 0, 0, nullptr, "30",
+    // Beyond 1/1000 and 1000 a second, containers' time bases (MP4's and Matroska's
+    // millisecond ticks among them) cannot tell the frames apart.
+    {"fps", "-r", "FPS", GLR_EXPORT_OPTION_RATE, 0.001, 1000, nullptr, "30",
      "frame rate from 1/1000 to 1000: 30, 29.97 (= 30000/1001), 30000/1001, ntsc, pal, film", render},
     {"duration", "-t", "TIME", GLR_EXPORT_OPTION_TIME, 0.001, max_seconds, nullptr, "5",
      "length: seconds (2.5, 500ms) or [HH:]MM:SS[.m]; the frames that start within it, as ffmpeg's sources count",
@@ -314,6 +316,9 @@ std::string number_text(double x)
     return text;
 }
 
+// A rate as people write it: a fraction of one for rates under one a second (1/1000).
+std::string rate_text(double fps) { return fps < 1 ? "1/" + number_text(std::round(1 / fps)) : number_text(fps); }
+
 bool parse_switch(const std::string &text, bool &on)
 {
     if (text == "1" || text == "true")
@@ -397,11 +402,13 @@ void check_value(const glr_export_option &o, const std::string &key, const std::
     }
     case GLR_EXPORT_OPTION_RATE: {
         int num = 0, den = 0;
-        // Beyond 1/1000 and 1000, containers' time bases (MP4's and Matroska's millisecond
-        // ticks among them) cannot tell the frames apart.
-        if (glr_parse_rate(text.c_str(), &num, &den) < 0 || static_cast<long long>(num) > 1000ll * den ||
-            static_cast<long long>(den) > 1000ll * num)
-            refuse("needs a frame rate from 1/1000 to 1000 frames a second, like 30, 29.97, 30000/1001 or ntsc");
+        // The bounds as written in the row: 1/1000 is 0.001 within a double's rounding.
+        double fps = 0;
+        if (glr_parse_rate(text.c_str(), &num, &den) == 0)
+            fps = static_cast<double>(num) / den;
+        if (fps == 0 || fps < o.min * (1 - 1e-12) || fps > o.max * (1 + 1e-12))
+            refuse("needs a frame rate from " + rate_text(o.min) + " to " + rate_text(o.max) +
+                   " frames a second, like 30, 29.97, 30000/1001 or ntsc");
         return;
     }
     case GLR_EXPORT_OPTION_SIZE:
