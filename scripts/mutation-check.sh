@@ -357,6 +357,18 @@ MUTATIONS = [
      "        if (!parse_integer(text, n) || n < o.min || n > o.max)\n",
      "        if (!parse_integer(text, n) || n < o.min || n > o.max + 1)\n",
      "program_options.every_numeric_row_takes_its_bounds_and_refuses_past_both_ends_in_every_front_end"),
+    ("recorder-finish-stops-waiting", "the recorder's finish takes only the readbacks already done, not those "
+     "still under way (a GPU's last frames lost)",
+     "glreader/src/av/recorder.cpp",
+     "        while ((rc = hand_over_next(UINT64_MAX)) > 0) {\n",
+     "        while ((rc = hand_over_next(0)) > 0) {\n",
+     "recorder_test.finish_waits_for_the_frames_still_read_back"),
+    ("hw-frame-handed-out-before-its-mark", "a hardware frame is handed out before its conversion's mark passed "
+     "(a GPU's torn frame)",
+     "glreader/src/av/hw_frames.cpp",
+     "        if (!mark_passed(in_flight_.front().mark, timeout_ns))\n            return -EAGAIN;\n",
+     "        mark_passed(in_flight_.front().mark, timeout_ns);\n",
+     "vulkan_frames_test.frames_come_out_whole_and_in_order_at_every_depth"),
     ("library-name-told-to-users", "a failure's message keeps the name of the function it failed in for every "
      "user, not for the debug log alone",
      "glreader/src/error.cpp",

@@ -211,16 +211,25 @@ static glr_project *load(const char *path)
 }
 
 /* Runs a job to its end; returns glr_export_run's code and its stats in *out. */
-static int run_to_end(const struct glr_export_params *p, struct glr_export_stats *out)
+/* Runs a job of p to its end (with its readbacks still under way when polled, as on a GPU,
+ * where in_flight: the fence seam); its stats into *out. */
+static int run_in_flight(const struct glr_export_params *p, struct glr_export_stats *out, int in_flight)
 {
     glr_export *job = glr_export_create(NULL, p);
     CHECK(job != NULL);
     if (!job)
         return -1;
+    if (in_flight)
+        glr_internal_export_fences_unsignalled(job, 1000000);
     int rc = glr_export_run(job);
     *out = stats_of(job);
     glr_export_destroy(&job);
     return rc;
+}
+
+static int run_to_end(const struct glr_export_params *p, struct glr_export_stats *out)
+{
+    return run_in_flight(p, out, 0);
 }
 
 /* --- Cases. */
@@ -615,6 +624,43 @@ static void pipe_sink_matches_the_encoder(void)
     unlink(piped);
 }
 
+/* A job's normal end with the last frames still read back, as on a GPU (the fence seam:
+ * polled, their readbacks are not done; waited for, they are): it waits for each, so the
+ * encoder and the pipe's ffmpeg child get every frame, in order, the frames of a run
+ * without the seam. */
+static void frames_in_flight_at_the_end(void)
+{
+    enum { count = 12 };
+    glr_project *project = load("");
+    const char *plain = scratch_file("plain.mkv"), *direct = scratch_file("in_flight.mkv"),
+               *piped = scratch_file("in_flight_piped.mkv");
+    struct glr_export_params p = ffv1_params(project, 48, 32, 0, count, plain);
+    struct glr_export_stats s;
+    CHECK(run_to_end(&p, &s) == 0);
+    uint64_t want[count], got[count];
+    CHECK(decode_hashes(plain, want, count) == count);
+    CHECK(want[0] != want[count - 1]); /* the frames move: equal hashes mean something */
+    p.encoder.output = direct;
+    CHECK(run_in_flight(&p, &s, 1) == 0);
+    CHECK(s.stop == GLR_EXPORT_COMPLETE && s.frames_rendered == count && (int)s.encoder.frames_encoded == count);
+    CHECK(decode_hashes(direct, got, count) == count);
+    for (int i = 0; i < count; i++)
+        CHECK(got[i] == want[i]);
+    const char *args[] = {"-c:v", "ffv1", "-pix_fmt", "bgra", "-y", piped, NULL};
+    memset(&p.encoder, 0, sizeof p.encoder);
+    p.pipe.args = args;
+    p.ring_format = GLR_FORMAT_BGRA8;
+    CHECK(run_in_flight(&p, &s, 1) == 0);
+    CHECK(s.stop == GLR_EXPORT_COMPLETE && s.pipe.bytes_written == (uint64_t)count * 48 * 32 * 4);
+    CHECK(decode_hashes(piped, got, count) == count);
+    for (int i = 0; i < count; i++)
+        CHECK(got[i] == want[i]);
+    glr_project_destroy(&project);
+    unlink(plain);
+    unlink(direct);
+    unlink(piped);
+}
+
 /* start and wait: the job runs on a thread of its own; wait says -EAGAIN while it runs,
  * then what run returns, again on later calls; a second start is refused; a failed job's
  * words reach the waiting thread; a job destroyed while it runs is cancelled, its output
@@ -675,7 +721,7 @@ int main(int argc, char **argv)
     if (argc != 2) {
         fprintf(stderr, "usage: export_job_test range|compile|long_frame|long_frame_in_flight|destroy_held|"
                         "stalled_cancel|stalled_interrupt|piped_stalled_cancel|piped_stalled_interrupt|"
-                        "piped_finalizing_interrupt|params|pipe|start\n");
+                        "piped_finalizing_interrupt|params|pipe|in_flight|start\n");
         return 2;
     }
     export_job_test_pinned_context = glr_context_create(NULL, NULL);
@@ -710,6 +756,8 @@ int main(int argc, char **argv)
         bad_params_are_refused();
     else if (!strcmp(which, "pipe"))
         pipe_sink_matches_the_encoder();
+    else if (!strcmp(which, "in_flight"))
+        frames_in_flight_at_the_end();
     else if (!strcmp(which, "start"))
         start_and_wait();
     else

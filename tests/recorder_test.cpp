@@ -6,6 +6,7 @@
 #include "support/pattern_scene.hpp"
 
 #include "glreader/av/recorder.h"
+#include "av/fault_injection.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -255,6 +256,43 @@ TEST_F(recorder_test, a_pipe_sink_writes_every_frame_to_an_ffmpeg_child)
     for (int n = 0; n < frames; n++)
         ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
     std::remove(path.c_str());
+}
+
+// Readbacks still under way at the end, as on a GPU (the fence seam: polled, they are not
+// done; waited for, they are): finish waits for each, so the encoder and the ffmpeg child
+// each get every frame, in order, with its pixels.
+TEST_F(recorder_test, finish_waits_for_the_frames_still_read_back)
+{
+    const int w = 64, h = 48, frames = 12;
+    std::string encoded = scratch_path("in_flight.mkv"), piped = scratch_path("in_flight_piped.mkv");
+    const char *args[] = {"-c:v", "ffv1", "-y", piped.c_str(), nullptr};
+    glr_recorder_params to_encoder = recorder_params(w, h, "ffv1", encoded.c_str());
+    glr_recorder_params to_pipe = recorder_params(w, h, nullptr, nullptr);
+    to_pipe.pipe.args = args;
+    to_pipe.ring.format = GLR_FORMAT_RGBA8;
+    for (const glr_recorder_params &p : {to_encoder, to_pipe}) {
+        const std::string &path = p.pipe.args ? piped : encoded;
+        SCOPED_TRACE(path);
+        glr_recorder *rec = glr_recorder_create(nullptr, &p);
+        ASSERT_NE(rec, nullptr) << glr_last_error();
+        glr_internal_recorder_fences_unsignalled(rec, 1000000);
+        pattern_scene scene({w, h});
+        glr_source source = scene.source();
+        for (int n = 0; n < frames; n++) {
+            scene.draw(static_cast<uint64_t>(n));
+            ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+        }
+        EXPECT_LT(stats_of(rec).frames_delivered, frames) << "no frame was in flight at the end";
+        ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+        EXPECT_EQ(stats_of(rec).frames_delivered, frames);
+        glr_recorder_destroy(&rec);
+        glr_test::decoded_video v = glr_test::decode_file(path);
+        ASSERT_EQ(v.error, "");
+        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+        for (int n = 0; n < frames; n++)
+            ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+        std::remove(path.c_str());
+    }
 }
 
 // By default the pipe carries NV12 made on the GPU; a child that fails says why in its own

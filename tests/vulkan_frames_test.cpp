@@ -8,6 +8,7 @@
 #include "glreader/av/hw_frames.h"
 #include "glreader/av/recorder.h"
 #include "glreader/interop.h"
+#include "av/fault_injection.h"
 
 #include "support/decoder.hpp"
 
@@ -124,12 +125,16 @@ TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
         scene().draw(static_cast<uint64_t>(n));
         want.push_back(ring_planes(scene().source(), w, h, GLR_FORMAT_NV12, {}));
     }
-    for (int depth : {1, 2, 5}) {
-        SCOPED_TRACE("depth " + std::to_string(depth));
+    // And with every conversion still under way when polled, as on a GPU (the marks' seam):
+    // only a capture that finds every slot taken, and the end, wait for them.
+    for (auto [depth, in_flight] : {std::pair{1, false}, {2, false}, {5, false}, {3, true}}) {
+        SCOPED_TRACE("depth " + std::to_string(depth) + (in_flight ? ", conversions in flight" : ""));
         glr_hw_frames_params p = params_of(w, h, GLR_FORMAT_NV12);
         p.depth = depth;
         hw_frames_ptr f = frames(p);
         ASSERT_TRUE(f);
+        if (in_flight)
+            glr_internal_hw_frames_marks_unsignalled(f.get(), 1000000);
         std::vector<frame_ptr> acquired;
         int64_t next = 0; // the next frame acquire must give
         auto take = [&](uint64_t timeout) {
@@ -157,6 +162,8 @@ TEST_F(vulkan_frames_test, frames_come_out_whole_and_in_order_at_every_depth)
                 acquired.erase(acquired.begin());
             }
         }
+        if (in_flight)
+            EXPECT_EQ(next, count - depth) << "the last frames were in flight at the end";
         while (take(UINT64_MAX) == 0) {
         }
         EXPECT_EQ(next, count);
@@ -499,6 +506,47 @@ TEST_F(vulkan_frames_test, the_recorder_uses_hardware_frames_when_asked_and_read
               std::string::npos)
         << glr_last_error();
     EXPECT_NE(access(refused.c_str(), F_OK), 0) << "a refused recorder made its file";
+}
+
+// Hardware frames still converted at the end, as on a GPU (the marks' seam): the recorder's
+// finish waits for each, so the file holds every frame, in order, as the readback's.
+TEST_F(vulkan_frames_test, the_recorder_s_finish_waits_for_the_frames_still_converted)
+{
+    const int w = 64, h = 48, count = 12;
+    scene();
+    const std::string hw_path = glr_test::scratch_path("in_flight_hw.mkv"), rb_path = glr_test::scratch_path("in_flight_rb.mkv");
+    for (const std::string &path : {hw_path, rb_path}) {
+        glr_recorder_params rp{};
+        rp.encoder.width = w;
+        rp.encoder.height = h;
+        rp.encoder.codec = "ffv1";
+        rp.encoder.output = path.c_str();
+        rp.ring.format = GLR_FORMAT_NV12;
+        rp.hw_frames = path == hw_path ? GLR_HW_FRAMES_ON : GLR_HW_FRAMES_OFF;
+        glr_recorder *rec = glr_recorder_create(nullptr, &rp);
+        ASSERT_NE(rec, nullptr) << glr_last_error();
+        glr_internal_recorder_fences_unsignalled(rec, 1000000);
+        for (int n = 0; n < count; n++) {
+            scene().draw(static_cast<uint64_t>(n));
+            glr_source source = scene().source();
+            ASSERT_EQ(glr_recorder_capture(rec, &source, n), 0) << glr_last_error();
+        }
+        glr_recorder_stats s{};
+        glr_recorder_get_stats(rec, &s);
+        EXPECT_LT(s.frames_delivered, count) << path << ": no frame was in flight at the end";
+        ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
+        glr_recorder_get_stats(rec, &s);
+        EXPECT_EQ(s.frames_delivered, count) << path;
+        EXPECT_EQ(s.hardware_frames, path == hw_path ? 1 : 0);
+        glr_recorder_destroy(&rec);
+    }
+    glr_test::decoded_video a = glr_test::decode_file(hw_path), b = glr_test::decode_file(rb_path);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(a.frames.size(), static_cast<size_t>(count));
+    ASSERT_EQ(b.frames.size(), static_cast<size_t>(count));
+    for (int n = 0; n < count; n++)
+        EXPECT_TRUE(a.frames[n].rgba == b.frames[n].rgba) << "frame " << n;
+    EXPECT_FALSE(a.frames.front().rgba == a.frames.back().rgba) << "the frames change";
 }
 
 // The export job (glreader-export's, Python's and the farm's engine), through the options

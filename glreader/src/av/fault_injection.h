@@ -7,8 +7,9 @@
 #define GLREADER_AV_FAULT_INJECTION_H
 
 #include "glreader/av/encoder.h"
-#include "glreader/av/recorder.h"
 #include "glreader/av/export.h"
+#include "glreader/av/hw_frames.h"
+#include "glreader/av/recorder.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,8 +47,15 @@ GLR_API void glr_internal_export_release_destroyed(void);
 GLR_API void glr_internal_export_fences_unsignalled(glr_export *job, int polls);
 
 /* Set before the first capture: the recorder's ring, once made, treats its fences as
- * glr_internal_ring_fences_unsignalled(ring, polls) says. */
+ * glr_internal_ring_fences_unsignalled(ring, polls) says; its hardware frames their marks
+ * as glr_internal_hw_frames_marks_unsignalled says. */
 GLR_API void glr_internal_recorder_fences_unsignalled(glr_recorder *rec, int polls);
+
+/* The next `polls` acquires with a finite timeout find the oldest hardware frame's mark (a
+ * GL fence, a CUDA event) not passed, as a GPU still converting would, where a software
+ * rasterizer has finished each conversion at once; an acquire that waits as long as it
+ * takes waits on the mark itself. 0 ends it. On the capturing thread. */
+GLR_API void glr_internal_hw_frames_marks_unsignalled(glr_hw_frames *frames, int polls);
 
 /* How many export jobs' render threads of this process have not ended yet (the last steps
  * of a thread, its thread-local clean-up, aside). */

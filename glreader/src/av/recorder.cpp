@@ -2,6 +2,7 @@
 
 #include "av/encoder.hpp"
 #include "av/encoder_plan.hpp"
+#include "av/fault_injection.h"
 #include "av/hw_device_spec.hpp"
 #include "ring/fence_seam.h"
 
@@ -300,6 +301,10 @@ int glr_recorder::capture(const glr_source &source, int64_t pts)
     if (cancel_ || abandoned_)
         return -ECANCELED;
     bool first = hw_ ? captured_ == 0 : !ring_;
+#ifdef GLREADER_TEST_SEAMS
+    if (first && hw_)
+        glr_internal_hw_frames_marks_unsignalled(hw_, unsignalled_polls_);
+#endif
     if (first && hw_ && std::this_thread::get_id() != gl_thread_) {
         glr_priv_report_error(log_, -EINVAL,
                               "glr_recorder_capture: called from another thread than glr_recorder_create's, whose GL "

@@ -40,7 +40,8 @@ public:
     glr_recorder_stats stats() const;
     glr_log *log() const { return log_; }
 #ifdef GLREADER_TEST_SEAMS
-    void fences_unsignalled(int polls) { unsignalled_polls_ = polls; } // applied to the ring when made
+    // Applied to the ring when made, to the hardware frames at the first capture.
+    void fences_unsignalled(int polls) { unsignalled_polls_ = polls; }
 #endif
 
 private:
