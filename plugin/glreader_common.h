@@ -70,7 +70,7 @@ typedef struct GLReaderOutput {
     { "chroma_loc", "4:2:0 formats: where chroma samples sit", (base) + offsetof(GLReaderOutput, chroma_loc), AV_OPT_TYPE_INT, { .i64 = GLR_CHROMA_LEFT }, GLR_CHROMA_LEFT, GLR_CHROMA_CENTER, flags, "chroma_loc" }, \
         { "left",    "the H.264/HEVC default", 0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_LEFT },   0, 0, flags, "chroma_loc" }, \
         { "center",  NULL,                     0, AV_OPT_TYPE_CONST, { .i64 = GLR_CHROMA_CENTER }, 0, 0, flags, "chroma_loc" }, \
-    { "depth",      "frames in flight (ring depth)", (base) + offsetof(GLReaderOutput, depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 16, flags }, \
+    { "depth",      "frames in flight (ring depth)", (base) + offsetof(GLReaderOutput, depth), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 64, flags }, \
     { "require_hw", "fail rather than render on a software rasterizer", (base) + offsetof(GLReaderOutput, require_hw), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
 
 /* The GL side of a filter, in an AVBuffer (GLReaderGL.owner) that every frame lent

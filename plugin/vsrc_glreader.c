@@ -41,7 +41,8 @@
 #include "glreader_common.h"
 #include "glreader_compat.h"
 
-#define MAX_DEPTH 16
+#define MAX_DEPTH 64 /* the depth option's highest */
+#define MAX_MICROSECONDS 1000000000000LL
 
 /* A finished frame: a lease of the ring's, or a hardware frame (hw set). */
 typedef struct GLReaderReady {
@@ -124,11 +125,13 @@ typedef struct GLReaderLease {
 static const AVOption glreader_options[] = {
     { "size",       "set the frame size", OFFSET(w), AV_OPT_TYPE_IMAGE_SIZE, { .str = "1280x720" }, 0, 0, FLAGS },
     { "s",          "set the frame size", OFFSET(w), AV_OPT_TYPE_IMAGE_SIZE, { .str = "1280x720" }, 0, 0, FLAGS },
-    { "rate",       "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
-    { "r",          "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0, INT_MAX, FLAGS },
-    { "duration",   "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
-    { "d",          "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
-    { "start",      "set the time to start at: the first frame at or after it, as glreader-export -ss starts", OFFSET(start), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
+    /* glreader-export's bounds (its option table's): rates from 1/1000 to 1000 a second,
+     * times up to a million seconds. */
+    { "rate",       "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0.001, 1000, FLAGS },
+    { "r",          "set the frame rate", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = "30" }, 0.001, 1000, FLAGS },
+    { "duration",   "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, MAX_MICROSECONDS, FLAGS },
+    { "d",          "set the duration, 0 for unlimited", OFFSET(duration), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, MAX_MICROSECONDS, FLAGS },
+    { "start",      "set the time to start at: the first frame at or after it, as glreader-export -ss starts", OFFSET(start), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, MAX_MICROSECONDS, FLAGS },
     { "shader",     "Shadertoy shader: a fragment file, a project directory or Shadertoy's JSON, FILE.json[#ID] (default: the built-in scene)", OFFSET(shader), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "media",      "where a Shadertoy JSON's media (/media/a/NAME) are, as DIR/NAME or DIR/media/a/NAME (default: beside the JSON)", OFFSET(media), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "shader_src", "Shadertoy shader: the Image pass's source itself", OFFSET(shader_src), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },

@@ -369,6 +369,17 @@ MUTATIONS = [
      "        if (!mark_passed(in_flight_.front().mark, timeout_ns))\n            return -EAGAIN;\n",
      "        mark_passed(in_flight_.front().mark, timeout_ns);\n",
      "vulkan_frames_test.frames_come_out_whole_and_in_order_at_every_depth"),
+    ("range-end-takes-one-more", "an end time (-to, end=) takes the frame at or after it too: a bug in the frame-range "
+     "code every front-end shares, which a test checking a front-end against another would pass",
+     "glreader/src/frame_range.cpp",
+     "        n = frames_before(r.end_us, r.fps_num, r.fps_den) - from;\n",
+     "        n = frames_before(r.end_us, r.fps_num, r.fps_den) - from + 1;\n",
+     "python_package"),
+    ("filter-rate-upper-bound-loosened", "the glreader source takes rates past the table's highest (1000 a second)",
+     "plugin/vsrc_glreader.c",
+     "{ \"r\",          \"set the frame rate\", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = \"30\" }, 0.001, 1000, FLAGS },",
+     "{ \"r\",          \"set the frame rate\", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = \"30\" }, 0.001, INT_MAX, FLAGS },",
+     "ffmpeg-9.0.filter_test.the_source_s_numeric_options_hold_at_the_table_s_ends"),
     ("library-name-told-to-users", "a failure's message keeps the name of the function it failed in for every "
      "user, not for the debug log alone",
      "glreader/src/error.cpp",

@@ -2,6 +2,7 @@
 // user runs it: real processes, real files, decoded back with the system's libavcodec.
 // GLREADER_FFMPEG names the binary; CTest runs this suite once per release line.
 #include "support/audio_files.hpp"
+#include "support/option_edges.hpp"
 #include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
@@ -44,6 +45,29 @@ TEST(filter_test, renders_exactly_d_times_r_frames_pixel_exact)
     ASSERT_EQ(v.frames.size(), 50u) << v.error;
     for (size_t n = 0; n < v.frames.size(); n++) // frame n at n / 25 s
         ASSERT_EQ(v.frames[n].pts * v.time_base_num * 25, static_cast<int64_t>(n) * v.time_base_den) << "frame " << n;
+    std::remove(out.c_str());
+}
+
+// start= and d= count as ffmpeg's rule says, worked out here (not taken from another of our
+// front-ends): at 30000/1001 a second frame n starts at n x 1001/30000 s; start=1 falls on
+// frame 30 (1.001 s, the first at or after it) and d=0.5 holds the frames that start less
+// than 0.5 s after it, 30 + k with k x 1001/30000 < 0.5: 15 frames, each stamped from the
+// first at k x 1001/30000 s.
+TEST(filter_test, start_and_d_are_the_frames_ffmpeg_s_rule_counts_by_hand)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("counted.mkv");
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=40x24:r=30000/1001:start=1:d=0.5",
+                           "-c:v", "ffv1", out},
+                          "counted");
+    ASSERT_EQ(r.status, 0) << r.log;
+    glr_test::decoded_video v = glr_test::decode_file(out);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), 15u);
+    for (size_t k = 0; k < v.frames.size(); k++) {
+        EXPECT_EQ(glr_test::check_decoded(v.frames[k], 30 + k, 40, 24, false), "") << "frame " << k;
+        double at = static_cast<double>(v.frames[k].pts) * v.time_base_num / v.time_base_den;
+        EXPECT_NEAR(at, static_cast<double>(k) * 1001 / 30000, 0.0005 + 1e-9) << "frame " << k;
+    }
     std::remove(out.c_str());
 }
 
@@ -303,6 +327,39 @@ TEST(filter_test, the_options_that_do_glreader_export_s_work_are_the_source_s)
     EXPECT_GT(named, 25);
 }
 
+// The source's options that do a numeric row's work of glreader-export's table (filters.md
+// maps them) hold at the row's ends, read from the table itself: its lowest and highest
+// values taken, the nearest past each refused before any output, in FFmpeg's words. Two
+// ends are the source's own, as filters.md says: a duration of 0 is endless (as testsrc's),
+// and a size is bounded by the driver's limit (the scene refuses past it), not the table's.
+TEST(filter_test, the_source_s_numeric_options_hold_at_the_table_s_ends)
+{
+    struct mapped {
+        const char *row, *option;
+        bool lowest; // the row's lowest end is the source's too
+    };
+    for (const mapped &m : {mapped{"fps", "r", true}, mapped{"duration", "d", false}, mapped{"start", "start", true},
+                            mapped{"audio_rate", "audio_rate", true}, mapped{"depth", "depth", true}}) {
+        const glr_export_option *row = glr_export_option_find(m.row);
+        ASSERT_NE(row, nullptr) << m.row;
+        const std::vector<glr_test::edge> edges = glr_test::edges_of(*row);
+        ASSERT_EQ(edges.size(), 4u) << m.row;
+        for (size_t i = 0; i < edges.size(); i++) {
+            const glr_test::edge &e = edges[i];
+            if (!m.lowest && (i == 0 || i == 2)) // the lowest and the one past it
+                continue;
+            SCOPED_TRACE(std::string(m.option) + "=" + e.text);
+            run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=s=16x8:" + std::string(m.option) + "=" + e.text,
+                                   "-frames:v", "1", "-f", "null", "-"},
+                                  "edges");
+            if (e.taken)
+                EXPECT_EQ(r.status, 0) << r.log;
+            else
+                expect_failure_saying(r, "out of range");
+        }
+    }
+}
+
 // Shadertoy's JSON as the filter's shader=, its media from media=: glreader-export's frames.
 TEST(filter_test, a_shadertoy_json_gives_glreader_export_s_frames)
 {
@@ -386,10 +443,14 @@ TEST(filter_test, yuv_formats_are_the_gpu_conversion_byte_for_byte)
 {
     // Frames converted on the GPU leave the filter as they are (raw frames: no conversion
     // in the graph): byte for byte what glreader-export's ring makes of the same frames, on
-    // every depth (depth 1 lends nothing: every frame is a copy).
+    // every depth (depth 1 lends nothing: every frame is a copy), and within a code value of
+    // the conversion worked out on the CPU from the pattern's RGB (no code of ours shared).
     std::string shader = glr_test::write_counter_shader();
     for (const char *format : {"nv12", "yuv420p", "p010le", "yuv444p"}) {
         auto want = glr_test::counter_frames_converted(40, 24, 10, glr_format_from_name(format), {});
+        const glr_color bt709{GLR_MATRIX_BT709, GLR_RANGE_LIMITED, 1, 1, GLR_CHROMA_LEFT}; // the source's defaults
+        auto reference = glr_test::counter_frames_reference(40, 24, 10, glr_format_from_name(format), bt709);
+        const int one_code = glr_format_get_info(glr_format_from_name(format))->bit_depth > 8 ? 4 : 1;
         for (const char *depth : {"1", "3"}) {
             SCOPED_TRACE(std::string(format) + " depth " + depth);
             std::string out = glr_test::scratch_path("yuv.raw");
@@ -399,6 +460,7 @@ TEST(filter_test, yuv_formats_are_the_gpu_conversion_byte_for_byte)
                                   "yuv");
             ASSERT_EQ(r.status, 0) << r.log;
             EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), 40, 24, want), "");
+            EXPECT_EQ(glr_test::compare_raw_yuv(out, glr_format_from_name(format), 40, 24, reference, one_code), "");
             std::remove(out.c_str());
         }
     }

@@ -6,6 +6,7 @@
 #include "glreader/av/export_options.h"
 
 #include "support/audio_files.hpp"
+#include "support/option_edges.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
 
@@ -248,47 +249,6 @@ TEST(program_options, every_numeric_option_takes_good_values_and_names_itself_re
         std::remove(path.c_str());
 }
 
-// A number as the table's readers take it: plain digits, at most six decimals, no exponent.
-std::string plain(double x)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.6f", x);
-    std::string s = text;
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.')
-        s.pop_back();
-    return s == "-0" ? "0" : s;
-}
-
-// A numeric row's edges, from the row itself: its lowest and highest values (taken), and
-// the nearest values past each (refused), as its kind writes them.
-struct edge {
-    std::string text;
-    bool taken;
-};
-std::vector<edge> edges_of(const glr_export_option &o)
-{
-    const double lo = o.min, hi = o.max;
-    const std::string l = plain(lo), h = plain(hi);
-    switch (o.kind) {
-    case GLR_EXPORT_OPTION_INTEGER:
-        return {{l, true}, {h, true}, {plain(lo - 1), false}, {plain(hi + 1), false}};
-    case GLR_EXPORT_OPTION_NUMBER:
-    case GLR_EXPORT_OPTION_TIME: // a millionth: the finest step both read (a time's microsecond)
-        return {{l, true}, {h, true}, {plain(lo - 1e-6), false}, {plain(hi + 1e-6), false}};
-    case GLR_EXPORT_OPTION_RATE: // under one a second, rates are written as fractions
-        return {{"1/" + plain(1 / lo), true}, {h, true}, {"1/" + plain(1 / lo + 1), false}, {plain(hi + 1), false}};
-    case GLR_EXPORT_OPTION_SIZE:
-        return {{l + "x" + l, true}, {h + "x" + h, true}, {plain(lo - 1) + "x" + l, false}, {l + "x" + plain(lo - 1), false},
-                {plain(hi + 1) + "x" + l, false}, {l + "x" + plain(hi + 1), false}};
-    case GLR_EXPORT_OPTION_BITS:
-    case GLR_EXPORT_OPTION_BYTES:
-        return {{l, true}, {h, true}, {plain(lo - 1), false}, {plain(hi + 1), false}};
-    default:
-        return {};
-    }
-}
-
 // Every numeric row of the export's table holds at both ends, read from the row itself: its
 // lowest and highest values are taken and the nearest past each refused, by the library's
 // settings and by glreader-export alike, the refusal in the same words (the option as each
@@ -301,12 +261,12 @@ TEST(program_options, every_numeric_row_takes_its_bounds_and_refuses_past_both_e
     const glr_export_option *table = glr_export_options(&count);
     for (int i = 0; i < count; i++) {
         const glr_export_option &o = table[i];
-        const std::vector<edge> edges = edges_of(o);
+        const std::vector<glr_test::edge> edges = glr_test::edges_of(o);
         if (edges.empty())
             continue;
         rows++;
         const std::string flag = std::string(o.flags).substr(0, std::string(o.flags).find(','));
-        for (const edge &e : edges) {
+        for (const glr_test::edge &e : edges) {
             SCOPED_TRACE(std::string(o.name) + " " + e.text);
             glr_export_settings *s = glr_export_settings_create();
             int rc = glr_export_settings_set(s, o.name, e.text.c_str());
