@@ -4,6 +4,7 @@
 // once), keyframes where chunks start; chunks that do not join are refused with words and
 // nothing is written.
 #include "support/audio_files.hpp"
+#include "support/counter_video.hpp"
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/process.hpp"
@@ -280,6 +281,35 @@ TEST(export_join, chunks_keep_their_sound_pass_and_join_to_the_single_pass_sound
 
 // Chunks that do not make one span, or are not glreader's, or differ, are refused naming
 // the chunks, and no output is created.
+// Chunks of frames 20-44 at 30000/1001 joined, held to what the test works out itself (no
+// single pass of ours as the reference): 24 frames, frame k of the join the counter's
+// frame 20 + k, stamped at k x 1001/30000 s (to Matroska's millisecond), in order.
+TEST(export_join, a_join_is_the_frames_and_times_worked_out_by_hand)
+{
+    std::string log, shader = glr_test::write_counter_shader();
+    std::vector<std::string> chunks;
+    for (const char *range : {"31-44", "20-23", "23-31"}) {
+        chunks.push_back(glr_test::scratch_path(std::string("join_counted_") + range + ".mkv"));
+        ASSERT_EQ(run_export({"-y", "-s", "40x24", "-r", "30000/1001", "-c", "ffv1", "-pix_fmt", "bgra", "--shader", shader,
+                              "--frames", range, "-o", chunks.back()},
+                             log),
+                  0)
+            << log;
+    }
+    std::string joined = glr_test::scratch_path("join_counted.mkv");
+    std::vector<std::string> args = {"join", "-y", "-o", joined};
+    args.insert(args.end(), chunks.begin(), chunks.end());
+    ASSERT_EQ(run_export(args, log), 0) << log;
+    glr_test::decoded_video v = glr_test::decode_file(joined);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), 24u);
+    for (size_t k = 0; k < v.frames.size(); k++) {
+        EXPECT_EQ(glr_test::check_decoded(v.frames[k], 20 + k, 40, 24, false), "") << "frame " << k;
+        double at = static_cast<double>(v.frames[k].pts) * v.time_base_num / v.time_base_den;
+        EXPECT_NEAR(at, static_cast<double>(k) * 1001 / 30000, 0.0005 + 1e-9) << "frame " << k;
+    }
+}
+
 // The video stream's colour tags: range, primaries, transfer, matrix, chroma location.
 std::vector<int> colour_tags_of(const std::string &path)
 {

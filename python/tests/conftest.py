@@ -80,6 +80,16 @@ def shaders():
     return os.path.join(REPO, "samples", "shaders")
 
 
+def frame_times(path):
+    """The video frames' timestamps of path, in seconds, in order (ffprobe's)."""
+    import json
+
+    shown = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                            "frame=best_effort_timestamp_time", "-of", "json", path],
+                           check=True, capture_output=True, text=True, timeout=60).stdout
+    return [float(f["best_effort_timestamp_time"]) for f in json.loads(shown)["frames"]]
+
+
 def decode_frames(path, width, height):
     """Every frame of path's video as RGBA bytes, in order."""
     raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"],

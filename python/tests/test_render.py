@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import REPO, decode_frames, decode_sound, export_program, ffmpeg_has_device_type, inputs_shader
+from conftest import REPO, decode_frames, decode_sound, export_program, ffmpeg_has_device_type, frame_times, inputs_shader
 
 import subprocess
 
@@ -51,6 +51,23 @@ def test_frames_are_glreader_export_s_and_in_order(tmp_path, counter):
     assert [f[0] for f in frames] == list(range(12)), "frame n shows n: none lost, none repeated"
     top_left = frames[0][0:4]
     assert top_left[1] == 0 and top_left[2] == 15, "upright: the top row is y = 15"
+
+
+def test_a_range_is_the_frames_ffmpeg_s_rule_counts_by_hand(tmp_path, counter):
+    # Worked out here, not taken from another front-end: at 30000/1001 frames a second,
+    # frame n starts at n x 1001/30000 s. start=1.0 falls on frame 30 (1.001 s, the first
+    # at or after it); duration=0.5 holds the frames that start less than 0.5 s after it,
+    # 30 + k with k x 1001/30000 < 0.5: k < 14.985, 15 frames; end=2.0 the frames before
+    # 2.0 s: up to 59 (59 x 1001/30000 = 1.968 s), 30 frames. Each is stamped from the
+    # first: k x 1001/30000 s (to Matroska's millisecond).
+    for length, count in ((dict(duration=0.5), 15), (dict(end="2.0"), 30)):
+        out = tmp_path / f"range-{count}.mkv"
+        glreader.render(counter, out, size=(32, 16), fps="30000/1001", start=1.0, codec="ffv1", progress=False,
+                        **length)
+        frames = decode_frames(str(out), 32, 16)
+        assert [f[0] for f in frames] == list(range(30, 30 + count)), length
+        times = frame_times(str(out))
+        assert len(times) == count and all(abs(t - k * 1001 / 30000) <= 0.0005 + 1e-9 for k, t in enumerate(times)), times
 
 
 def test_a_range_of_a_stateful_json_project_is_the_full_render_s(tmp_path, shaders):

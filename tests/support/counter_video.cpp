@@ -2,6 +2,7 @@
 
 #include "decoder.hpp"
 #include "gl_test.hpp"
+#include "pattern_scene.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -109,8 +110,17 @@ std::string compare_yuv_video(const std::string &path, const std::vector<yuv_pla
     return "";
 }
 
+std::vector<yuv_planes> counter_frames_reference(int width, int height, int frames, glr_format format,
+                                                 const glr_color &color)
+{
+    std::vector<yuv_planes> out;
+    for (int n = 0; n < frames; n++)
+        out.push_back(reference_yuv(pattern_image(static_cast<uint64_t>(n), width, height), width, height, format, color));
+    return out;
+}
+
 std::string compare_raw_yuv(const std::string &path, glr_format format, int width, int height,
-                            const std::vector<yuv_planes> &want)
+                            const std::vector<yuv_planes> &want, int tolerance)
 {
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -133,7 +143,7 @@ std::string compare_raw_yuv(const std::string &path, glr_format format, int widt
             at += row_bytes * static_cast<size_t>(rows);
         }
         plane_difference d = max_difference(planes_of(f), want[n]);
-        if (d.luma || d.chroma)
+        if (d.luma > tolerance || d.chroma > tolerance)
             return "frame " + std::to_string(n) + ": " + d.where;
     }
     return "";

@@ -29,8 +29,16 @@ std::vector<yuv_planes> counter_frames_converted(int width, int height, int fram
 // "" when the YUV video file holds exactly those frames, else the first difference.
 std::string compare_yuv_video(const std::string &path, const std::vector<yuv_planes> &want);
 
-// The same for a raw file of frames in format (ffmpeg -f rawvideo), read as it is.
+// The same for a raw file of frames in format (ffmpeg -f rawvideo), read as it is; each code
+// value within `tolerance` of want's.
 std::string compare_raw_yuv(const std::string &path, glr_format format, int width, int height,
-                            const std::vector<yuv_planes> &want);
+                            const std::vector<yuv_planes> &want, int tolerance = 0);
+
+// Frames 0..frames-1 of the counter shader as the conversion glreader promises makes them,
+// computed on the CPU in double precision from the pattern's RGB (reference_yuv), with color
+// as given (every field said): the oracle a conversion is held to within one 8-bit code
+// value, shared with none of glreader's code.
+std::vector<yuv_planes> counter_frames_reference(int width, int height, int frames, glr_format format,
+                                                 const glr_color &color);
 
 } // namespace glr_test

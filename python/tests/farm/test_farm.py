@@ -25,7 +25,7 @@ import numpy
 import pytest
 
 import glreader
-from conftest import decode_frames, decode_sound, inputs_shader
+from conftest import decode_frames, decode_sound, frame_times, inputs_shader
 
 import ray
 
@@ -579,6 +579,22 @@ def test_without_a_codec_the_output_gets_its_container_s_own_and_an_impossible_p
                         **bad)
         assert not (tmp_path / "no.webm").exists()
         assert not work.exists() or os.listdir(work) == [], "refused before any chunk rendered"
+
+
+def test_a_range_in_chunks_is_the_frames_ffmpeg_s_rule_counts_by_hand(tmp_path, local_ray):
+    # Worked out here, not taken from glreader-export: at 30000/1001 frames a second, start
+    # 1.0 falls on frame 30 (1.001 s) and duration 0.5 holds 15 frames (k x 1001/30000 <
+    # 0.5), in 4 chunks of 3 or 4, each stamped from the first, k x 1001/30000 s (to
+    # Matroska's millisecond).
+    shader = tmp_path / "counter.frag"
+    shader.write_text("void mainImage(out vec4 c, in vec2 p) { c = vec4(float(iFrame % 256) / 255.0, 0, 0, 1); }\n")
+    out = tmp_path / "range.mkv"
+    stats = farm.render(shader, out, fps="30000/1001", start=1.0, duration=0.5, chunks=4, size=(32, 16), codec="ffv1",
+                        progress=False)
+    assert (stats["first_frame"], stats["frames"], stats["chunks"]) == (30, 15, 4), stats
+    assert [f[0] for f in decode_frames(str(out), 32, 16)] == list(range(30, 45))
+    times = frame_times(str(out))
+    assert len(times) == 15 and all(abs(t - k * 1001 / 30000) <= 0.0005 + 1e-9 for k, t in enumerate(times)), times
 
 
 COLOUR = ("color_range", "color_space", "color_transfer", "color_primaries", "chroma_location")
