@@ -78,6 +78,30 @@ src, build, logs = pathlib.Path(src), pathlib.Path(build), pathlib.Path(logs)
 sys.path.insert(0, str(src / "tests"))
 from ctest_logs import cmake_escape  # noqa: E402
 
+def source_render_loop(condition, blocking):
+    """The source's render loop from its condition to when it waits for the oldest frame:
+    the two places its end waits for the frames in flight (one mutation edits both)."""
+    return (f"    while (ret >= 0 && !shared->stop && {condition}) {{\n"
+            "        GLReaderReady f;\n"
+            "        if (rendered < s->total && can_capture(s, shared)) {\n"
+            "            pthread_mutex_unlock(&shared->mutex);\n"
+            "            if ((ret = render_frame(shared)) >= 0)\n"
+            "                ret = capture(shared, rendered);\n"
+            "            pthread_mutex_lock(&shared->mutex);\n"
+            "            if (ret < 0)\n"
+            "                break;\n"
+            "            rendered++;\n"
+            "            shared->in_flight++;\n"
+            "        } else if (!shared->in_flight) {\n"
+            "            /* Every slot is queued or lent: wait for activate or a release. */\n"
+            "            pthread_cond_wait(&shared->cond, &shared->mutex);\n"
+            "            continue;\n"
+            "        }\n"
+            "        /* Queue what has finished; wait for the oldest only when nothing can be drawn. */\n"
+            "        while (1) {\n"
+            f"            int blocking = {blocking};\n")
+
+
 # name, the bug, file, exact text, its replacement, the one ctest test that must fail (a
 # parameterised test by its name before ctest's "  # GetParam() = ..." note).
 MUTATIONS = [
@@ -380,6 +404,12 @@ MUTATIONS = [
      "{ \"r\",          \"set the frame rate\", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = \"30\" }, 0.001, 1000, FLAGS },",
      "{ \"r\",          \"set the frame rate\", OFFSET(frame_rate), AV_OPT_TYPE_VIDEO_RATE, { .str = \"30\" }, 0.001, INT_MAX, FLAGS },",
      "ffmpeg-9.0.filter_test.the_source_s_numeric_options_hold_at_the_table_s_ends"),
+    ("filter-end-leaves-frames-in-flight", "the glreader source ends its stream once the last frame is drawn, "
+     "without waiting for the frames still read back (a GPU's last frames lost)",
+     "plugin/vsrc_glreader.c",
+     source_render_loop("(rendered < s->total || shared->in_flight)", "rendered >= s->total || !can_capture(s, shared)"),
+     source_render_loop("rendered < s->total", "!can_capture(s, shared)"),
+     "ffmpeg-9.0.filter_test.the_end_of_the_stream_waits_for_the_frames_still_under_way"),
     ("library-name-told-to-users", "a failure's message keeps the name of the function it failed in for every "
      "user, not for the debug log alone",
      "glreader/src/error.cpp",

@@ -512,6 +512,34 @@ void expect_the_ring_s_bytes_through(const std::vector<std::string> &way, const 
     std::remove(out.c_str());
 }
 
+// The end of the stream with the last frames still read back or converted, as on a GPU (a
+// preload answers the fences' polls "not signalled"; the ffmpeg links the installed
+// glreader, which has no test seam): the source waits for each, so every frame arrives, in
+// order, with its bytes, read back and, where this ffmpeg has Vulkan, as Vulkan frames.
+TEST(filter_test, the_end_of_the_stream_waits_for_the_frames_still_under_way)
+{
+    std::string shader = glr_test::write_counter_shader(), out = glr_test::scratch_path("in_flight.mkv");
+    run_result r = ffmpeg({"-f", "lavfi", "-i", "glreader=format=rgba:shader=" + shader + ":s=40x24:r=25:d=1:depth=4",
+                           "-c:v", "ffv1", out},
+                          "in_flight", glr_test::fences_in_flight(1000000));
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_GT(glr_test::polls_answered(r.log), 0) << "no frame was in flight:\n" << r.log;
+    glr_test::expect_counter_video(out, 40, 24, 25);
+    std::remove(out.c_str());
+    if (!ffmpeg_has_vulkan())
+        return;
+    auto want = glr_test::counter_frames_converted(64, 32, 12, GLR_FORMAT_NV12, {});
+    std::string raw = glr_test::scratch_path("in_flight.raw");
+    run_result hw = ffmpeg({"-init_hw_device", "vulkan=vk", "-filter_hw_device", "vk", "-filter_complex",
+                            "glreader=shader=" + shader + ":s=64x32:r=12:d=1:format=nv12:depth=3,hwdownload,format=nv12",
+                            "-f", "rawvideo", raw},
+                           "in_flight_hw", glr_test::fences_in_flight(1000000));
+    ASSERT_EQ(hw.status, 0) << hw.log;
+    EXPECT_GT(glr_test::polls_answered(hw.log), 0) << "no Vulkan frame was in flight:\n" << hw.log;
+    EXPECT_EQ(glr_test::compare_raw_yuv(raw, GLR_FORMAT_NV12, 64, 32, want), "");
+    std::remove(raw.c_str());
+}
+
 TEST(filter_test, hardware_frames_are_the_gpu_conversion_byte_for_byte_in_order)
 {
     // Vulkan frames (lavapipe here, the Vulkan device behind llvmpipe's GL) where the graph

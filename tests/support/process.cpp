@@ -137,16 +137,25 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     const char *asan = std::getenv("ASAN_OPTIONS"), *ubsan = std::getenv("UBSAN_OPTIONS");
     const std::string exit_code = ":exitcode=" + std::to_string(sanitizer_exit_code);
 #ifdef GLR_TEST_KEEP_LIBRARIES_LOADED
-    // Leaks checked, with the GL driver kept loaded to the end (keep_libraries_loaded.c).
+    // Leaks checked, with the GL driver kept loaded to the end (keep_libraries_loaded.c),
+    // and a preload the caller asked for after it.
     env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") +
                           ":detect_leaks=1:verify_asan_link_order=0" + exit_code);
-    env_storage.push_back("LD_PRELOAD=" GLR_TEST_KEEP_LIBRARIES_LOADED);
+    std::string preload = "LD_PRELOAD=" GLR_TEST_KEEP_LIBRARIES_LOADED;
+    for (const std::string &extra : extra_env)
+        if (extra.rfind("LD_PRELOAD=", 0) == 0)
+            preload += ":" + extra.substr(std::strlen("LD_PRELOAD="));
+    env_storage.push_back(preload);
     env_storage.push_back("LSAN_OPTIONS=print_suppressions=0:suppressions=" GLR_TEST_CHILD_LSAN_SUPPRESSIONS);
 #else
     env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + exit_code);
 #endif
     env_storage.push_back(std::string("UBSAN_OPTIONS=") + (ubsan ? ubsan : "") + exit_code);
-    env_storage.insert(env_storage.end(), extra_env.begin(), extra_env.end());
+    for (const std::string &extra : extra_env)
+#ifdef GLR_TEST_KEEP_LIBRARIES_LOADED
+        if (extra.rfind("LD_PRELOAD=", 0) != 0) // joined with the one above
+#endif
+            env_storage.push_back(extra);
     std::vector<char *> env;
     for (std::string &e : env_storage)
         env.push_back(e.data());
@@ -227,6 +236,18 @@ child_end wait_end(pid_t pid, std::chrono::milliseconds limit)
                           << named;
     }
     return end;
+}
+
+std::vector<std::string> fences_in_flight(long polls)
+{
+    return {"LD_PRELOAD=" GLR_TEST_UNSIGNALLED_FENCES, "GLR_TEST_UNSIGNALLED_POLLS=" + std::to_string(polls)};
+}
+
+long polls_answered(const std::string &log_text)
+{
+    const std::string said = "unsignalled_fences: ";
+    size_t at = log_text.rfind(said);
+    return at == std::string::npos ? -1 : std::atol(log_text.c_str() + at + said.size());
 }
 
 std::vector<std::string> within_memory(size_t bytes, const std::string &program, const std::vector<std::string> &args)

@@ -53,6 +53,14 @@ struct child_end {
 // holds: there the arguments run program as it is.
 std::vector<std::string> within_memory(size_t bytes, const std::string &program, const std::vector<std::string> &args);
 
+// The environment (for spawn's extra_env) under which a child that links the installed
+// glreader (the filters' ffmpeg, where no test seam is) finds the first `polls` polls of
+// its GL fences not signalled, as a GPU still copying or converting would
+// (support/unsignalled_fences.c, preloaded); it says at its exit how many it answered,
+// which polls_answered reads from its log (-1 when it did not say).
+std::vector<std::string> fences_in_flight(long polls);
+long polls_answered(const std::string &log_text);
+
 // Waits for the child to end. Past `limit` the test fails, naming the child, and the
 // child is killed (SIGKILL) and reaped.
 child_end wait_end(pid_t pid, std::chrono::milliseconds limit = wait_limit());
