@@ -307,10 +307,7 @@ TEST_F(encoder_test, encoder_that_holds_frames_gets_copies_instead_of_starving_t
         if (depth == 1)
             EXPECT_EQ(stats.copied_frames, static_cast<uint64_t>(frames));
         EXPECT_EQ(stats.copied_frames + stats.zero_copy_frames, static_cast<uint64_t>(frames));
-        glr_test::decoded_video v = glr_test::decode_file(path);
-        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-        for (int n = 0; n < frames; n++)
-            ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+        glr_test::expect_pattern_video(path, frames, w, h, true);
         std::remove(path.c_str());
     }
 }
@@ -442,11 +439,7 @@ TEST_F(encoder_test, encoder_failure_mid_stream_is_sticky_and_the_file_is_finali
     EXPECT_EQ(ring.stats().frames_leased_now, 0u); // every lease came back
 
     // What was encoded before the failure was finalized and decodes, pixel-exact.
-    glr_test::decoded_video v = glr_test::decode_file(path);
-    ASSERT_EQ(v.error, "");
-    ASSERT_EQ(v.frames.size(), static_cast<size_t>(fail_after));
-    for (int n = 0; n < fail_after; n++)
-        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    glr_test::expect_pattern_video(path, fail_after, w, h, true);
     std::remove(path.c_str());
 }
 

@@ -300,14 +300,7 @@ TEST(export_join, a_join_is_the_frames_and_times_worked_out_by_hand)
     std::vector<std::string> args = {"join", "-y", "-o", joined};
     args.insert(args.end(), chunks.begin(), chunks.end());
     ASSERT_EQ(run_export(args, log), 0) << log;
-    glr_test::decoded_video v = glr_test::decode_file(joined);
-    ASSERT_EQ(v.error, "");
-    ASSERT_EQ(v.frames.size(), 24u);
-    for (size_t k = 0; k < v.frames.size(); k++) {
-        EXPECT_EQ(glr_test::check_decoded(v.frames[k], 20 + k, 40, 24, false), "") << "frame " << k;
-        double at = static_cast<double>(v.frames[k].pts) * v.time_base_num / v.time_base_den;
-        EXPECT_NEAR(at, static_cast<double>(k) * 1001 / 30000, 0.0005 + 1e-9) << "frame " << k;
-    }
+    glr_test::expect_counted_frames(joined, 20, 24, 40, 24, 30000, 1001);
 }
 
 // The video stream's colour tags: range, primaries, transfer, matrix, chroma location.

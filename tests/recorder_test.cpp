@@ -93,11 +93,7 @@ TEST_F(recorder_test, frames_of_the_caller_s_framebuffer_decode_pixel_exact)
     glr_recorder_destroy(&rec);
     EXPECT_EQ(rec, nullptr);
 
-    glr_test::decoded_video v = glr_test::decode_file(path);
-    ASSERT_EQ(v.error, "");
-    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-    for (int n = 0; n < frames; n++)
-        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    glr_test::expect_pattern_video(path, frames, w, h, true);
     std::remove(path.c_str());
 }
 
@@ -250,11 +246,7 @@ TEST_F(recorder_test, a_pipe_sink_writes_every_frame_to_an_ffmpeg_child)
     EXPECT_EQ(s.frames_delivered, frames);
     EXPECT_EQ(s.pipe.bytes_written, static_cast<uint64_t>(frames) * w * h * 4);
     EXPECT_EQ(s.encoder.frames_encoded, 0u);
-    glr_test::decoded_video v = glr_test::decode_file(path);
-    ASSERT_EQ(v.error, "");
-    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-    for (int n = 0; n < frames; n++)
-        ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+    glr_test::expect_pattern_video(path, frames, w, h, true);
     std::remove(path.c_str());
 }
 
@@ -286,11 +278,7 @@ TEST_F(recorder_test, finish_waits_for_the_frames_still_read_back)
         ASSERT_EQ(glr_recorder_finish(rec), 0) << glr_last_error();
         EXPECT_EQ(stats_of(rec).frames_delivered, frames);
         glr_recorder_destroy(&rec);
-        glr_test::decoded_video v = glr_test::decode_file(path);
-        ASSERT_EQ(v.error, "");
-        ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
-        for (int n = 0; n < frames; n++)
-            ASSERT_EQ(glr_test::check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), w, h, true), "");
+        glr_test::expect_pattern_video(path, frames, w, h, true);
         std::remove(path.c_str());
     }
 }

@@ -68,6 +68,19 @@ void expect_counter_video(const std::string &path, int width, int height, int fr
     }
 }
 
+void expect_counted_frames(const std::string &path, uint64_t first, size_t count, int width, int height,
+                           int rate_num, int rate_den)
+{
+    decoded_video v = decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), count);
+    for (size_t k = 0; k < count; k++) {
+        EXPECT_EQ(check_decoded(v.frames[k], first + k, width, height, false), "") << "frame " << k;
+        double at = static_cast<double>(v.frames[k].pts) * v.time_base_num / v.time_base_den;
+        EXPECT_NEAR(at, static_cast<double>(k) * rate_den / rate_num, 0.0005 + 1e-9) << "frame " << k;
+    }
+}
+
 std::vector<yuv_planes> counter_frames_converted(int width, int height, int frames, glr_format format,
                                                  const glr_color &color)
 {

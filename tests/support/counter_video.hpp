@@ -5,6 +5,7 @@
 
 #include "yuv_reference.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ std::string write_counter_channel_video();
 // The file holds frames 0..frames-1 of the counter shader, upright, pixel-exact and opaque
 // (frames < 0: however many there are, at least one). Fails the test otherwise.
 void expect_counter_video(const std::string &path, int width, int height, int frames);
+
+// The file holds `count` frames of the counter shader from frame `first` on (pixel-exact,
+// upright), the k-th at k / rate seconds (rate = rate_num/rate_den, within half a
+// millisecond): frame ranges and timestamps worked out by a test, by hand.
+void expect_counted_frames(const std::string &path, uint64_t first, size_t count, int width, int height,
+                           int rate_num, int rate_den);
 
 // Frames 0..frames-1 of the counter shader as a ring converts them on the GPU to format
 // with color (what a YUV export of it must hold, byte for byte).

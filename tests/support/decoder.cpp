@@ -172,6 +172,16 @@ std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int hei
     return "";
 }
 
+void expect_pattern_video(const std::string &path, int frames, int width, int height, bool with_alpha)
+{
+    decoded_video v = decode_file(path);
+    ASSERT_EQ(v.error, "");
+    ASSERT_EQ(v.frames.size(), static_cast<size_t>(frames));
+    for (int n = 0; n < frames; n++)
+        ASSERT_EQ(check_decoded(v.frames[static_cast<size_t>(n)], static_cast<uint64_t>(n), width, height, with_alpha), "")
+            << "frame " << n;
+}
+
 std::vector<std::vector<uint8_t>> hw_planes_in_memory(const AVFrame *frame, glr_format format, int width, int height)
 {
     std::unique_ptr<AVFrame, void (*)(AVFrame *)> sw(av_frame_alloc(), [](AVFrame *f) { av_frame_free(&f); });

@@ -37,6 +37,10 @@ decoded_video decode_file(const std::string &path, const char *decoder = nullptr
 // byte (alpha only if with_alpha), else the first difference.
 std::string check_decoded(const decoded_frame &d, uint64_t n, int width, int height, bool with_alpha);
 
+// The file holds exactly frames 0..frames-1 of the test pattern, in order, byte for byte
+// (check_decoded). Fails the test otherwise.
+void expect_pattern_video(const std::string &path, int frames, int width, int height, bool with_alpha);
+
 // A hardware frame's planes (format's, width x height) in memory, transferred by FFmpeg
 // (av_hwframe_transfer_data) and packed row after row; empty, with a failure added, when the
 // transfer fails.
