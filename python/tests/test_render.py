@@ -84,7 +84,9 @@ def test_a_sound_pass_and_duration(tmp_path, shaders):
     stats = glreader.render(os.path.join(shaders, "chime"), out, size=(64, 36), fps="30000/1001", duration=1.0,
                             codec="ffv1", audio_codec="flac", progress=False)
     assert stats["frames_encoded"] == 30  # 1 s at 29.97 fps, rounded
-    assert stats["audio_encoder"] == "flac" and stats["audio_samples_encoded"] > 0
+    # Its sound lasts as long as its pictures, worked out by hand: 30 x 1001/30000 s = 1.001 s,
+    # at 44100 Hz 44144.1 samples, of which 44144 whole.
+    assert stats["audio_encoder"] == "flac" and stats["audio_samples_encoded"] == 44144
     # The Sound pass's samples are glreader-export's, sample for sample (FLAC is lossless).
     theirs = tmp_path / "theirs.mkv"
     subprocess.run([export_program(), "--shader", os.path.join(shaders, "chime"), "-s", "64x36", "-r", "30000/1001",
