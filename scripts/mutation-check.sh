@@ -110,6 +110,12 @@ MUTATIONS = [
      "        if (first_error() != 0) {\n            release(item);",
      "        if (first_error() != 0 || item.pts == 3) {\n            release(item);",
      "matrix/encoder_lossless.every_frame_once_in_order_pixel_exact_with_pts/ring1_queue1_ffv1"),
+    ("encoder-queue-depth-ignored", "the encoder lets its default two frames wait whatever queue_depth "
+     "(glreader-export's --queue) says",
+     "glreader/src/av/encoder.cpp",
+     "    queue_depth_ = static_cast<size_t>(p.queue_depth ? p.queue_depth : default_queue_depth);",
+     "    queue_depth_ = default_queue_depth;",
+     "encoder_test.queue_depth_frames_wait_while_the_output_is_stalled_and_no_more"),
     ("pipe-rows-reversed", "the pipe writes each block's rows bottom first",
      "glreader/src/pipe/block.cpp",
      "r.first_row + r.stride * static_cast<ptrdiff_t>(row)) + in_row;",

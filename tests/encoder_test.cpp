@@ -4,6 +4,7 @@
 #include "support/decoder.hpp"
 #include "support/gl_test.hpp"
 #include "support/pattern_scene.hpp"
+#include "support/process.hpp"
 
 #include "glreader/av/encoder.hpp"
 #include "av/fault_injection.h"
@@ -13,11 +14,16 @@ extern "C" {
 #include <libavformat/avformat.h>
 }
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <cmath>
 #include <thread>
@@ -285,6 +291,73 @@ TEST_F(encoder_test, frame_of_the_wrong_size_is_refused_and_released)
     }
     EXPECT_EQ(ring.stats().frames_leased_now, 0u);
     enc.finish();
+    std::remove(path.c_str());
+}
+
+// The state of one of this process's threads, as the kernel gives it ('S': asleep).
+char thread_state(pid_t tid)
+{
+    std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    size_t name_end = text.rfind(')');
+    return name_end == std::string::npos || name_end + 2 >= text.size() ? '?' : text[name_end + 2];
+}
+
+// queue_depth is how many frames wait for the encoder thread: with its output stalled (a FIFO
+// read only once the submitting thread sleeps in submit), that many wait and no more, and
+// every frame arrives once the FIFO is read.
+TEST_F(encoder_test, queue_depth_frames_wait_while_the_output_is_stalled_and_no_more)
+{
+    const int w = 256, h = 256, frames = 12, queue = 1; // 256 KiB a frame: four times a pipe's buffer
+    std::string fifo = scratch_path("queue.fifo"), path = scratch_path("queue.nut");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    ASSERT_GE(reader, 0) << std::strerror(errno);
+    ASSERT_EQ(fcntl(reader, F_SETFL, 0), 0) << std::strerror(errno);
+    glr_encoder_params ep = encoder_params(w, h, GLR_FORMAT_RGBA8, "rawvideo", fifo.c_str());
+    ep.container = "nut";
+    ep.chunk_size = 65536;
+    ep.queue_depth = queue;
+    // Every frame read back first, so that the submitting thread does nothing but submit.
+    pattern_scene scene({w, h});
+    glr::ring ring(ring_params(w, h, ep.format, GLR_FLIP_STRIDE, frames + 1));
+    std::vector<glr::frame> leases;
+    auto keep = [&](glr::frame &&f) { leases.push_back(std::move(f)); };
+    for (int n = 0; n < frames; n++) {
+        scene.draw(static_cast<uint64_t>(n));
+        ring.capture(scene.source(), n, keep);
+    }
+    ring.drain(keep);
+    ASSERT_EQ(leases.size(), static_cast<size_t>(frames));
+    glr::encoder enc(ep);
+    std::atomic<pid_t> submitter{0};
+    std::thread submitting([&] {
+        submitter = gettid();
+        for (glr::frame &f : leases)
+            enc.submit(std::move(f));
+        enc.finish();
+    });
+    glr_encoder_stats full{};
+    glr_test::wait_until(
+        [&] {
+            if (!submitter || thread_state(submitter) != 'S')
+                return false;
+            full = enc.stats();
+            return full.write_in_progress_ms > 0 && full.frames_submitted < static_cast<uint64_t>(frames);
+        },
+        "the submitting thread asleep in submit, the output stalled");
+    std::ofstream out(path, std::ios::binary);
+    char block[65536];
+    for (ssize_t got; (got = read(reader, block, sizeof block)) > 0;)
+        out.write(block, got);
+    out.close();
+    submitting.join();
+    close(reader);
+    EXPECT_EQ(full.max_frames_queued, static_cast<uint64_t>(queue)) << "queue_depth frames waited, stalled";
+    EXPECT_EQ(enc.stats().max_frames_queued, static_cast<uint64_t>(queue)) << "no more ever waited";
+    glr_test::expect_pattern_video(path, frames, w, h, true);
+    std::remove(fifo.c_str());
     std::remove(path.c_str());
 }
 

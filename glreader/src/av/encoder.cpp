@@ -224,6 +224,7 @@ int glr_encoder::enqueue(queued_frame &item, int64_t stamp, uint64_t start)
         return sticky(code, message);
     }
     queue_.push_back(item);
+    counters_.max_frames_queued = std::max(counters_.max_frames_queued, static_cast<uint64_t>(queue_.size()));
     counters_.frames_submitted++;
     submit_wait_.record_ns(glr::now_ns() - start);
     lock.unlock();

@@ -169,7 +169,7 @@ struct glr_encoder_stats {
     double write_in_progress_ms;
     uint64_t hardware_frames;    /* hardware frames encoded as they are: nothing copied */
     uint64_t transferred_frames; /* hardware frames copied to memory for an encoder on the CPU */
-    uint64_t reserved_[1];       /* room for later figures without an ABI break */
+    uint64_t max_frames_queued;  /* most frames waiting at once for the encoder thread: at most queue_depth */
 };
 
 /* In-process encoder and muxer.
