@@ -104,7 +104,6 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
     work folder). Returns the join's statistics with the farm's: chunks_rendered,
     chunks_reused, retried, nodes (that rendered chunks), seconds.
     """
-    ray = ray_module()
     fps_num, fps_den = _rate(fps)
     first_frame, frames = _range(fps_num, fps_den, frames=frames, duration=duration, end=end,
                                  first_frame=first_frame, start=start)
@@ -125,6 +124,7 @@ def render(shader: Optional[PathLike], output: PathLike, *, frames: Optional[int
         audio_bitrate=audio_bitrate, overwrite=overwrite,
         **{k: chosen[k] for k in ("size", "codec", "pix_fmt", "codec_options", "alpha")}))
     render_options = dict(render_options, codec=plan["video_encoder"])
+    ray = ray_module()  # after what can be refused without it: a user without Ray hears of the input first
     if render_options.get("hw_frames") == "on" and address is None and not ray.is_initialized():
         _try_hardware_frames_here(fps, render_options)
     # The project, its media and the sound file travel with the tasks: no node needs the
