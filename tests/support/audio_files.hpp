@@ -35,6 +35,11 @@ struct decoded_sound {
     // The frames' times (in samples from the first picture) that do not follow the frame
     // before them: gaps and overlaps; empty for a track that plays without a break.
     std::vector<int64_t> breaks;
+    // The samples FFmpeg's encoder of the track's codec puts before the sound itself (its
+    // initial padding: AC-3's 256, AAC's 1024), at the rate asked for. A muxer stamps them
+    // before the first picture; where the container cannot have them skipped (AC-3 in
+    // Matroska before FFmpeg 7) they stay there, and `start` is minus this.
+    int64_t priming = 0;
     std::string error; // what could not be read ("" when all was)
 };
 
@@ -42,8 +47,9 @@ struct decoded_sound {
 // by its timestamps (see decoded_sound).
 decoded_sound decode_sound(const std::string &path, int sample_rate, int channels);
 
-// Whether the track plays with the pictures: it decodes, starts with the first picture
-// (within its timestamps' precision) and plays without a break; else why not.
+// Whether the track plays with the pictures: it decodes, starts with the first picture, or
+// its encoder's priming before it (within its timestamps' precision), and plays without a
+// break; else why not.
 ::testing::AssertionResult in_step_with_the_pictures(const decoded_sound &sound);
 
 // decode_sound's samples alone: the timeline still places them (silence where the track
