@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -27,6 +28,10 @@
 #include <thread>
 
 extern char **environ;
+
+#ifdef GLR_TEST_KEEP_LIBRARIES_LOADED
+extern "C" void __asan_init();
+#endif
 
 namespace glr_test {
 
@@ -98,6 +103,18 @@ std::string sanitizer_report(const std::string &text)
     return "";
 }
 
+#ifdef GLR_TEST_KEEP_LIBRARIES_LOADED
+// The path of the AddressSanitizer runtime this program runs with (the one an instrumented
+// child loads too, by its soname).
+std::string sanitizer_runtime()
+{
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void *>(&__asan_init), &info) || !info.dli_fname)
+        throw std::runtime_error("AddressSanitizer's runtime is not found");
+    return info.dli_fname;
+}
+#endif
+
 } // namespace
 
 std::chrono::milliseconds wait_limit(std::chrono::seconds base)
@@ -137,15 +154,19 @@ pid_t spawn(const std::string &program, const std::vector<std::string> &args, co
     const char *asan = std::getenv("ASAN_OPTIONS"), *ubsan = std::getenv("UBSAN_OPTIONS");
     const std::string exit_code = ":exitcode=" + std::to_string(sanitizer_exit_code);
 #ifdef GLR_TEST_KEEP_LIBRARIES_LOADED
-    // Leaks checked, with the GL driver kept loaded to the end (keep_libraries_loaded.c),
-    // and a preload the caller asked for after it.
+    // Leaks checked, with the GL driver kept loaded to the end (keep_libraries_loaded.c).
+    // A preload the caller asked for (into an instrumented child: the filters' ffmpeg) comes
+    // after AddressSanitizer's runtime, as in a program it instruments, and before that one:
+    // where the caller's wraps dlsym (unsignalled_fences.c), the runtime's lookups of the
+    // functions it wraps (dlsym(RTLD_NEXT)) go through it and find what follows it, as they
+    // would from the runtime itself (keep_libraries_loaded.c's dlclose included).
     env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") +
                           ":detect_leaks=1:verify_asan_link_order=0" + exit_code);
-    std::string preload = "LD_PRELOAD=" GLR_TEST_KEEP_LIBRARIES_LOADED;
+    std::string preload = "LD_PRELOAD=";
     for (const std::string &extra : extra_env)
         if (extra.rfind("LD_PRELOAD=", 0) == 0)
-            preload += ":" + extra.substr(std::strlen("LD_PRELOAD="));
-    env_storage.push_back(preload);
+            preload += sanitizer_runtime() + ":" + extra.substr(std::strlen("LD_PRELOAD=")) + ":";
+    env_storage.push_back(preload + GLR_TEST_KEEP_LIBRARIES_LOADED);
     env_storage.push_back("LSAN_OPTIONS=print_suppressions=0:suppressions=" GLR_TEST_CHILD_LSAN_SUPPRESSIONS);
 #else
     env_storage.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + exit_code);
