@@ -128,7 +128,6 @@ decoded_sound decode_sound(const std::string &path, int sample_rate, int channel
     }
     const AVRational time_base = r.format->streams[stream]->time_base;
     const double origin = timeline_origin(r.format);
-    out.priming = encoder_priming(r.format->streams[stream]->codecpar, sample_rate);
     out.tolerance = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(av_q2d(time_base) * sample_rate)));
     AVChannelLayout layout{};
     av_channel_layout_default(&layout, channels);
@@ -201,6 +200,10 @@ decoded_sound decode_sound(const std::string &path, int sample_rate, int channel
     }
     if (first && out.error.empty())
         out.error = path + " holds no sound";
+    // Only where the sound starts off the first picture (opening an encoder costs, and
+    // libvorbis's leaks a block).
+    if (std::llabs(out.start) > out.tolerance)
+        out.priming = encoder_priming(r.format->streams[stream]->codecpar, sample_rate);
     return out;
 }
 

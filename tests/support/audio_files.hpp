@@ -38,7 +38,8 @@ struct decoded_sound {
     // The samples FFmpeg's encoder of the track's codec puts before the sound itself (its
     // initial padding: AC-3's 256, AAC's 1024), at the rate asked for. A muxer stamps them
     // before the first picture; where the container cannot have them skipped (AC-3 in
-    // Matroska before FFmpeg 7) they stay there, and `start` is minus this.
+    // Matroska before FFmpeg 7) they stay there, and `start` is minus this. Worked out only
+    // where `start` is not 0.
     int64_t priming = 0;
     std::string error; // what could not be read ("" when all was)
 };
